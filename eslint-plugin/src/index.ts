@@ -1,0 +1,20 @@
+// eslint-plugin-locksmith: rules, configs and metadata, in the shape ESLint 8.57, 9 and 10 all load.
+
+import type { TSESLint } from '@typescript-eslint/utils';
+import { createConfigs } from './configs.js';
+import { rules } from './rules/index.js';
+
+// Read at run time so the published version is never out of step with package.json.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { name, version } = require('../package.json') as { name: string; version: string };
+
+const plugin = {
+  meta: { name, version },
+  rules,
+} satisfies TSESLint.FlatConfig.Plugin;
+
+const configs = createConfigs(plugin);
+
+const locksmith = Object.assign(plugin, { configs });
+
+export = locksmith;

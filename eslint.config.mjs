@@ -1,0 +1,36 @@
+// Lint config for this repository itself.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import eslintPlugin from 'eslint-plugin-eslint-plugin';
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**', '**/dist/**', '**/out/**', '.tools/**', 'test-output/**',
+      'test/fixtures/**', 'examples/**', 'test/**/fixtures/**',
+    ],
+  },
+  js.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.strictTypeChecked],
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    files: ['eslint-plugin/src/rules/**/*.ts'],
+    ...eslintPlugin.configs.recommended,
+  },
+  {
+    files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+  },
+);
