@@ -1,0 +1,75 @@
+// Runs ESLint's flat API (8.57, 9 or 10, whichever the user has) over the collected files.
+
+import * as path from 'node:path';
+import * as eslintApi from 'eslint';
+import type { ESLint, Linter } from 'eslint';
+import { buildCliConfig, PLUGIN_PREFIX } from './config.js';
+import type { RuleSeverity } from './args.js';
+
+// ESLint 8.57 and 9 pick the flat or eslintrc class from this option; 10 has only flat and ignores it.
+type LoadFlatESLint = (options: { useFlatConfig: true }) => Promise<typeof ESLint>;
+
+export interface LintRun {
+  eslint: ESLint;
+  results: ESLint.LintResult[];
+}
+
+export async function lintWithLocksmith(
+  files: readonly string[],
+  overrides: ReadonlyMap<string, RuleSeverity>,
+  cwd: string,
+): Promise<LintRun> {
+  const FlatESLint = await (eslintApi.loadESLint as unknown as LoadFlatESLint)({ useFlatConfig: true });
+  const eslint = new FlatESLint({
+    // Flat ESLint lints nothing outside its cwd, and files may sit beside the working directory.
+    cwd: commonAncestor([cwd, ...files.map((file) => path.dirname(file))]),
+    overrideConfigFile: true,
+    overrideConfig: buildCliConfig(overrides),
+    // The file list is already filtered (node_modules, build output, .gitignore): lint exactly it.
+    ignore: false,
+    errorOnUnmatchedPattern: false,
+  });
+  const results = files.length === 0 ? [] : await eslint.lintFiles([...files]);
+  return { eslint, results: results.map(keepLocksmithMessages) };
+}
+
+/**
+ * Inline `/* eslint other-plugin/rule: … *\/` comments in user code name rules this run does not
+ * load, and ESLint reports those; keep only our findings and parse errors.
+ */
+function keepLocksmithMessages(result: ESLint.LintResult): ESLint.LintResult {
+  const messages = result.messages.filter(isOurs);
+  if (messages.length === result.messages.length) return result;
+  const errors = messages.filter((message) => message.severity === 2);
+  const warnings = messages.filter((message) => message.severity === 1);
+  return {
+    ...result,
+    messages,
+    errorCount: errors.length,
+    fatalErrorCount: errors.filter((message) => message.fatal === true).length,
+    warningCount: warnings.length,
+    fixableErrorCount: errors.filter((message) => message.fix !== undefined).length,
+    fixableWarningCount: warnings.filter((message) => message.fix !== undefined).length,
+  };
+}
+
+function isOurs(message: Linter.LintMessage): boolean {
+  return message.fatal === true || (message.ruleId?.startsWith(PLUGIN_PREFIX) ?? false);
+}
+
+function commonAncestor(directories: readonly string[]): string {
+  let ancestor = directories[0] ?? process.cwd();
+  for (const directory of directories) {
+    while (!isInside(directory, ancestor)) {
+      const parent = path.dirname(ancestor);
+      if (parent === ancestor) return ancestor;
+      ancestor = parent;
+    }
+  }
+  return ancestor;
+}
+
+function isInside(directory: string, ancestor: string): boolean {
+  const relative = path.relative(ancestor, directory);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
