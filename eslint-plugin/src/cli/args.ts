@@ -73,12 +73,16 @@ function parseOrExplain(argv: readonly string[]) {
 function describeParseError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown }).code;
-  const option = /'([^']+)'/.exec(message)?.[1];
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option !== undefined) {
-    return `unknown option '${option}' (see --help)`;
+  const quoted = /'([^']+)'/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted !== undefined) {
+    return `unknown option '${quoted}' (see --help)`;
   }
+  // The option is quoted as "'-f, --format <value>'": name it by its long form.
+  const option = quoted === undefined ? undefined : (/--[\w-]+/.exec(quoted)?.[0] ?? quoted);
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option !== undefined) {
-    return `option '${option}' needs a value`;
+    return message.includes('ambiguous')
+      ? `option '${option}' needs a value; write ${option}=<value> for one that starts with '-'`
+      : `option '${option}' needs a value`;
   }
   return message.split(/(?<=\.)\s/)[0] ?? message;
 }

@@ -1,0 +1,90 @@
+// Which files the command lints: the eight JS/TS extensions, minus dependencies, build output and .gitignored paths.
+
+import * as assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'mocha';
+import { lintedFiles, makeProject, runLocksmith } from './run-cli';
+
+const CODE = 'export const value = 1;\n';
+
+describe('locksmith file selection', () => {
+  let cleanup = (): void => undefined;
+  afterEach(() => { cleanup(); });
+
+  function project(files: Record<string, string>): string {
+    const made = makeProject(files);
+    cleanup = made.cleanup;
+    return made.root;
+  }
+
+  it('lints every JS and TS extension and nothing else', () => {
+    const root = project({
+      'src/a.js': CODE, 'src/b.mjs': CODE, 'src/c.cjs': 'module.exports = 1;\n', 'src/d.jsx': 'export const D = () => <div />;\n',
+      'src/e.ts': CODE, 'src/f.mts': CODE, 'src/g.cts': CODE, 'src/h.tsx': 'export const H = () => <div />;\n',
+      'src/i.d.ts': 'export declare const i: number;\n', 'src/j.min.js': CODE,
+      'src/k.json': '{}', 'src/l.md': '# notes', 'src/m.vue': '<template />',
+    });
+    const run = runLocksmith(root, ['--format', 'json']);
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.deepEqual(lintedFiles(run, root), [
+      'src/a.js', 'src/b.mjs', 'src/c.cjs', 'src/d.jsx', 'src/e.ts', 'src/f.mts', 'src/g.cts', 'src/h.tsx',
+    ]);
+  });
+
+  it('skips node_modules and build output at any depth', () => {
+    const root = project({
+      'index.js': CODE,
+      'node_modules/ioredis/index.js': CODE,
+      'packages/api/node_modules/pg/index.js': CODE,
+      'packages/api/src/server.ts': CODE,
+      'dist/index.js': CODE, 'build/app.js': CODE, 'out/main.js': CODE, 'coverage/lcov.js': CODE,
+      '.next/server/page.js': CODE, 'packages/api/dist/server.js': CODE,
+    });
+    const run = runLocksmith(root, ['--format', 'json', '.']);
+    assert.deepEqual(lintedFiles(run, root), ['index.js', 'packages/api/src/server.ts']);
+  });
+
+  it('honours .gitignore files, nested ones and negations included', () => {
+    const root = project({
+      '.gitignore': '# generated code\ngenerated/\n*.gen.ts\n!keep.gen.ts\n',
+      'src/app.ts': CODE,
+      'src/schema.gen.ts': CODE,
+      'src/keep.gen.ts': CODE,
+      'generated/client.js': CODE,
+      'src/generated/client.js': CODE,
+      'tools/.gitignore': 'scratch.js\n/local/\n',
+      'tools/scratch.js': CODE,
+      'tools/build.js': CODE,
+      'tools/local/x.js': CODE,
+      'tools/nested/local/y.js': CODE,
+    });
+    const run = runLocksmith(root, ['--format', 'json']);
+    assert.deepEqual(lintedFiles(run, root), [
+      'src/app.ts', 'src/keep.gen.ts', 'tools/build.js', 'tools/nested/local/y.js',
+    ]);
+  });
+
+  it('applies the repository root .gitignore when linting a subdirectory', () => {
+    const root = project({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      '.gitignore': 'legacy/\n',
+      'packages/web/src/app.js': CODE,
+      'packages/web/legacy/old.js': CODE,
+    });
+    const run = runLocksmith(`${root}/packages/web`, ['--format', 'json', 'src', 'legacy', '.']);
+    // `legacy` is named on the command line but is a directory: its contents are still .gitignored.
+    assert.deepEqual(lintedFiles(run, root), ['packages/web/src/app.js']);
+  });
+
+  it('lints a file named on the command line even where a directory walk would skip it', () => {
+    const root = project({ 'dist/bundle.js': CODE, 'src/app.js': CODE });
+    const run = runLocksmith(root, ['--format', 'json', 'dist/bundle.js', 'src']);
+    assert.equal(run.status, 0);
+    assert.deepEqual(lintedFiles(run, root), ['dist/bundle.js', 'src/app.js']);
+  });
+
+  it('lints each file once when paths overlap', () => {
+    const root = project({ 'src/app.js': CODE });
+    const run = runLocksmith(root, ['--format', 'json', 'src', '.', 'src/app.js']);
+    assert.deepEqual(lintedFiles(run, root), ['src/app.js']);
+  });
+});

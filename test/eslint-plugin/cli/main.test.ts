@@ -1,0 +1,104 @@
+// The command's contract: exit codes 0/1/2, one-line errors, --help and --version.
+
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'mocha';
+import {
+  LOCKSMITH_BIN, SPLIT_ACQUIRE_SOURCE, makeProject, parseJsonReport, runLocksmith, stderrLines,
+} from './run-cli';
+
+const CLEAN_SOURCE = `import Redis from 'ioredis';\n\nexport const redis = new Redis();\nexport const answer = 42;\n`;
+
+describe('locksmith command', () => {
+  let root = '';
+  let cleanup = (): void => undefined;
+
+  before(() => {
+    ({ root, cleanup } = makeProject({
+      'clean/app.js': CLEAN_SOURCE,
+      'clean/types.ts': 'export interface Job { id: string }\nexport const retries: number = 3;\n',
+      'buggy/job.js': SPLIT_ACQUIRE_SOURCE,
+      'broken/syntax.js': 'export function broken( {\n',
+      'notes.txt': 'not code',
+      'empty/.keep': '',
+    }));
+  });
+  after(() => { cleanup(); });
+
+  it('exits 0 and prints nothing for clean code', () => {
+    const run = runLocksmith(root, ['clean']);
+    assert.equal(run.stderr, '');
+    assert.equal(run.stdout, '');
+    assert.equal(run.status, 0);
+  });
+
+  it('exits 1 and names the rule and file when it finds a lock bug', () => {
+    const run = runLocksmith(root, ['buggy']);
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(run.stdout, /buggy[/\\]job\.js/);
+    assert.match(run.stdout, /locksmith\/no-split-acquire/);
+  });
+
+  it('reports a file that does not parse as an error finding and exits 1', () => {
+    const run = runLocksmith(root, ['--format', 'json', 'broken']);
+    assert.equal(run.status, 1);
+    const [result] = parseJsonReport(run);
+    assert.equal(result?.messages.length, 1);
+    assert.equal(result.messages[0]?.fatal, true);
+    assert.match(result.messages[0]?.message ?? '', /^Parsing error/);
+    assert.equal(run.stderr, '');
+  });
+
+  it('lints the working directory when no path is given', () => {
+    const run = runLocksmith(path.join(root, 'clean'), ['--format', 'json']);
+    assert.equal(run.status, 0);
+    assert.deepEqual(parseJsonReport(run).map((result) => path.basename(result.filePath)).sort(), ['app.js', 'types.ts']);
+  });
+
+  describe('user errors: exit 2 with one line on stderr and no stack trace', () => {
+    const cases: { title: string; args: string[]; line: RegExp }[] = [
+      { title: 'a missing path', args: ['clean', 'nowhere/'], line: /^locksmith: no such file or directory: nowhere\/$/ },
+      { title: 'an unknown option', args: ['--colour'], line: /^locksmith: unknown option '--colour'/ },
+      { title: 'an option without its value', args: ['--format'], line: /^locksmith: option '--format' needs a value$/ },
+      { title: 'an unknown format', args: ['--format', 'xml', 'clean'], line: /^locksmith: unknown format 'xml'; use one of: stylish, json, sarif$/ },
+      { title: 'a malformed --max-warnings', args: ['--max-warnings', 'many', 'clean'], line: /^locksmith: --max-warnings needs a whole number/ },
+      { title: 'a negative --max-warnings', args: ['--max-warnings=-1', 'clean'], line: /^locksmith: --max-warnings needs a whole number of zero or more, got '-1'$/ },
+      { title: 'an unknown rule id', args: ['--rule', 'no-such-rule=off', 'clean'], line: /^locksmith: unknown rule 'no-such-rule' in --rule/ },
+      { title: 'a --rule without a severity', args: ['--rule', 'no-split-acquire', 'clean'], line: /^locksmith: --rule needs id=off\|warn\|error/ },
+      { title: 'a bad severity', args: ['--rule', 'no-split-acquire=loud', 'clean'], line: /^locksmith: --rule no-split-acquire needs a severity of off, warn or error/ },
+      { title: 'a file that is not JS or TS', args: ['notes.txt'], line: /^locksmith: not a JavaScript or TypeScript file: notes\.txt/ },
+      { title: 'a directory with nothing to lint', args: ['empty'], line: /^locksmith: no JavaScript or TypeScript files to lint in empty$/ },
+    ];
+    for (const { title, args, line } of cases) {
+      it(title, () => {
+        const run = runLocksmith(root, args);
+        assert.equal(run.status, 2);
+        const lines = stderrLines(run);
+        assert.equal(lines.length, 1, `expected one line, got:\n${run.stderr}`);
+        assert.match(lines[0] ?? '', line);
+        assert.doesNotMatch(run.stderr, /\n\s+at /);
+        assert.equal(run.stdout, '');
+      });
+    }
+  });
+
+  it('writes the report to --output-file and nothing to stdout', () => {
+    const run = runLocksmith(root, ['--format', 'json', '--output-file', 'reports/out.json', 'buggy']);
+    assert.equal(run.status, 1);
+    assert.equal(run.stdout, '');
+    const report = JSON.parse(fs.readFileSync(path.join(root, 'reports/out.json'), 'utf8')) as unknown[];
+    assert.equal(report.length, 1);
+  });
+
+  it('prints its version and its help, exiting 0', () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(LOCKSMITH_BIN), '../package.json'), 'utf8')) as { version: string };
+    const versionRun = runLocksmith(root, ['--version']);
+    assert.equal(versionRun.status, 0);
+    assert.equal(versionRun.stdout, `${version}\n`);
+    const helpRun = runLocksmith(root, ['--help']);
+    assert.equal(helpRun.status, 0);
+    assert.match(helpRun.stdout, /^Usage: locksmith \[options\] \[paths\.\.\.\]$/m);
+    assert.match(helpRun.stdout, /--max-warnings/);
+  });
+});
