@@ -43,10 +43,12 @@ describe('locksmith command', () => {
   it('reports a file that does not parse as an error finding and exits 1', () => {
     const run = runLocksmith(root, ['--format', 'json', 'broken']);
     assert.equal(run.status, 1);
-    const [result] = parseJsonReport(run);
-    assert.equal(result?.messages.length, 1);
-    assert.equal(result.messages[0]?.fatal, true);
-    assert.match(result.messages[0]?.message ?? '', /^Parsing error/);
+    const messages = parseJsonReport(run).flatMap((result) => result.messages);
+    assert.equal(messages.length, 1);
+    const [parseError] = messages;
+    assert.equal(parseError?.fatal, true);
+    assert.equal(parseError.severity, 2);
+    assert.match(parseError.message, /^Parsing error/);
     assert.equal(run.stderr, '');
   });
 
