@@ -35,8 +35,7 @@ export function renderEvalCall(dialect: RedisDialect, parts: ScriptCallParts): s
       return `${client}.eval(${[script, String(keys.length), ...keys, ...args, ...(parts.callback ? [parts.callback] : [])].join(', ')})`;
     case 'node-redis':
     case 'node-redis-v5':
-      // node-redis requires string arguments; the TTL in a renewal is a number in user code.
-      return `${client}.eval(${script}, { keys: [${keys.join(', ')}], arguments: [${args.map(stringifiedArgument).join(', ')}] })`;
+      return `${client}.eval(${script}, { keys: [${keys.join(', ')}], arguments: [${args.join(', ')}] })`;
     case 'upstash':
       return `${client}.eval(${script}, [${keys.join(', ')}], [${args.join(', ')}])`;
   }
@@ -89,7 +88,13 @@ export function renderScriptConstant(name: string, script: string): string {
   return `const ${name} = \`\n${script.replaceAll('\\', '\\\\').replaceAll('`', '\\`').replaceAll('${', '\\${')}\n\`;`;
 }
 
-function stringifiedArgument(argumentText: string): string {
-  if (/^(['"`]).*\1$/su.test(argumentText)) return argumentText;
+/**
+ * An argument as node-redis accepts it: node-redis sends only strings and buffers, so a number
+ * (a TTL in a renewal) must be converted; string literals pass unchanged.
+ */
+export function asRedisStringArgument(dialect: RedisDialect, argumentText: string): string {
+  if (dialect !== 'node-redis' && dialect !== 'node-redis-v5') return argumentText;
+  if (/^(['"`])[^'"`]*\1$/u.test(argumentText)) return argumentText;
+  if (/^\d+$/u.test(argumentText)) return `'${argumentText}'`;
   return `String(${argumentText})`;
 }

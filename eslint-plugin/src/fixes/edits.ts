@@ -1,0 +1,136 @@
+// Text edits the rules' suggestions share: removing a statement cleanly, inserting a module-level
+// declaration after the imports, and picking a free name.
+
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { isFunctionLike, valueCarrier } from '../util/ast.js';
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+/** Removes a statement together with its indentation and line break when it sits alone on its line. */
+export function removeStatement(fixer: TSESLint.RuleFixer, sourceCode: SourceCode, statement: TSESTree.Node): TSESLint.RuleFix {
+  const text = sourceCode.text;
+  let start = statement.range[0];
+  let end = statement.range[1];
+  let lineStart = start;
+  while (lineStart > 0 && (text[lineStart - 1] === ' ' || text[lineStart - 1] === '\t')) lineStart--;
+  let lineEnd = end;
+  while (lineEnd < text.length && (text[lineEnd] === ' ' || text[lineEnd] === '\t')) lineEnd++;
+  const aloneOnLine = (lineStart === 0 || text[lineStart - 1] === '\n') && (lineEnd === text.length || text[lineEnd] === '\n' || text[lineEnd] === '\r');
+  if (aloneOnLine) {
+    start = lineStart;
+    end = text[lineEnd] === '\r' ? lineEnd + 2 : lineEnd + 1;
+  }
+  return fixer.removeRange([start, Math.min(end, text.length)]);
+}
+
+/** Where a new module-level declaration goes: after the last import/require at the top. */
+export function moduleInsertionPoint(program: TSESTree.Program): { node: TSESTree.Node | undefined } {
+  let last: TSESTree.Node | undefined;
+  for (const statement of program.body) {
+    if (statement.type === AST_NODE_TYPES.ImportDeclaration || isRequireDeclaration(statement)) last = statement;
+    else if (statement.type === AST_NODE_TYPES.ExpressionStatement && statement.directive !== undefined) last = statement;
+    else break;
+  }
+  return { node: last };
+}
+
+function isRequireDeclaration(statement: TSESTree.Node): boolean {
+  if (statement.type !== AST_NODE_TYPES.VariableDeclaration) return false;
+  return statement.declarations.every((declarator) => {
+    let init = declarator.init;
+    while (init?.type === AST_NODE_TYPES.MemberExpression) init = init.object;
+    return init?.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'require';
+  });
+}
+
+/** Inserts `declaration` as its own paragraph after the imports (or at the top of the file). */
+export function insertModuleDeclaration(fixer: TSESLint.RuleFixer, sourceCode: SourceCode, declaration: string): TSESLint.RuleFix {
+  const program = sourceCode.ast;
+  const { node } = moduleInsertionPoint(program);
+  if (node) {
+    // One blank line on each side, whatever spacing the file had after its imports.
+    const followedByBlankLine = /^[ \t]*\r?\n[ \t]*\r?\n/u.test(sourceCode.text.slice(node.range[1]));
+    return fixer.insertTextAfter(node, `\n\n${declaration}${followedByBlankLine ? '' : '\n'}`);
+  }
+  const first = program.body[0];
+  if (first) return fixer.insertTextBeforeRange([first.range[0], first.range[0]], `${declaration}\n\n`);
+  return fixer.insertTextAfterRange([0, 0], `${declaration}\n`);
+}
+
+/** `preferred`, or `preferred2`, `preferred3`... whichever no scope in the file declares or reads. */
+export function freeName(sourceCode: SourceCode, preferred: string): string {
+  const taken = new Set<string>();
+  const scopeManager = sourceCode.scopeManager;
+  for (const scope of scopeManager?.scopes ?? []) {
+    for (const variable of scope.variables) taken.add(variable.name);
+    for (const reference of scope.through) taken.add(reference.identifier.name);
+  }
+  if (!taken.has(preferred)) return preferred;
+  for (let suffix = 2; ; suffix++) if (!taken.has(`${preferred}${suffix}`)) return `${preferred}${suffix}`;
+}
+
+/** True when a call's value is only ever tested for truthiness (or not used at all). */
+export function isUsedOnlyAsCondition(sourceCode: SourceCode, call: TSESTree.CallExpression): boolean {
+  const carrier = valueCarrier(call);
+  const parent = carrier.parent;
+  if (!parent || parent.type === AST_NODE_TYPES.ExpressionStatement) return true;
+  if (isConditionPosition(carrier)) return true;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier) {
+    const variable = sourceCode.getDeclaredVariables(parent)[0];
+    return variable?.references.every((reference) => reference.init === true || isConditionPosition(reference.identifier)) ?? false;
+  }
+  return false;
+}
+
+function isConditionPosition(node: TSESTree.Node): boolean {
+  const parent = node.parent;
+  if (!parent) return false;
+  switch (parent.type) {
+    case AST_NODE_TYPES.IfStatement:
+    case AST_NODE_TYPES.WhileStatement:
+    case AST_NODE_TYPES.DoWhileStatement:
+    case AST_NODE_TYPES.ConditionalExpression:
+      return parent.test === node;
+    case AST_NODE_TYPES.UnaryExpression:
+      return parent.operator === '!';
+    case AST_NODE_TYPES.LogicalExpression:
+      return parent.left === node ? isConditionPosition(parent) || parent.operator !== '??' && parent.parent.type !== AST_NODE_TYPES.VariableDeclarator : isConditionPosition(parent);
+    case AST_NODE_TYPES.CallExpression:
+      return parent.callee.type === AST_NODE_TYPES.Identifier && parent.callee.name === 'Boolean';
+    default:
+      return false;
+  }
+}
+
+/** True when every identifier in `expression` resolves to a binding visible at `position`'s scope. */
+export function isExpressionAvailableAt(sourceCode: SourceCode, expression: TSESTree.Node, position: TSESTree.Node): boolean {
+  let available = true;
+  const visit = (node: TSESTree.Node): void => {
+    if (!available) return;
+    if (node.type === AST_NODE_TYPES.Identifier) {
+      const scope = sourceCode.getScope(node);
+      const reference = scope.references.find((candidate) => candidate.identifier === node);
+      const variable = reference?.resolved;
+      if (variable) {
+        const definition = variable.defs[0];
+        const declaredBefore = definition ? definition.name.range[0] < position.range[0] || isFunctionLike(definition.node) : true;
+        const definitionScope = variable.scope.block;
+        const inScope = definitionScope.range[0] <= position.range[0] && position.range[1] <= definitionScope.range[1];
+        if (!declaredBefore || !inScope) available = false;
+      }
+      return;
+    }
+    if (node.type === AST_NODE_TYPES.MemberExpression) {
+      visit(node.object);
+      if (node.computed) visit(node.property);
+      return;
+    }
+    for (const key of sourceCode.visitorKeys[node.type] ?? []) {
+      const child = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(child)) for (const item of child) { if (item && typeof (item as TSESTree.Node).type === 'string') visit(item as TSESTree.Node); }
+      else if (child && typeof (child as TSESTree.Node).type === 'string') visit(child as TSESTree.Node);
+    }
+  };
+  visit(expression);
+  return available;
+}

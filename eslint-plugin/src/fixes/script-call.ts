@@ -1,0 +1,76 @@
+// Builds the suggestion that swaps a Redis call for a call of one of Locksmith's Lua scripts,
+// inserting the script once per module (or reusing one the module already has).
+
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { RedisCommand, RedisModel } from '../model/redis-model.js';
+import { isCompareAndDelete, isCompareAndExpire } from '../lua/analyze-script.js';
+import { freeName, insertModuleDeclaration } from './edits.js';
+import { SCRIPT_CONSTANT_NAMES, SCRIPT_TEXTS } from './scripts.js';
+import { renderEvalCall, renderScriptConstant } from './templates.js';
+
+export interface ScriptCallFixInput {
+  readonly kind: 'release' | 'extend';
+  readonly command: RedisCommand;
+  readonly keyText: string;
+  readonly argTexts: readonly string[];
+}
+
+/** A function applying the fix, or undefined when the call cannot be rewritten in place. */
+export function scriptCallFix(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  model: RedisModel,
+  input: ScriptCallFixInput,
+): ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix[]) | undefined {
+  const { command } = input;
+  // Inside MULTI/pipeline the reply is queued, and swapping in EVAL changes the exec() result shape.
+  if (command.client.chain) return undefined;
+  const clientText = sourceCode.getText(command.receiver);
+  const callbackText = command.callback ? sourceCode.getText(command.callback) : undefined;
+
+  const definedName = findDefinedCommand(model, input.kind);
+  if (definedName !== undefined && command.dialect === 'ioredis') {
+    const call = `${clientText}.${definedName}(${[input.keyText, ...input.argTexts].join(', ')})`;
+    return (fixer) => [fixer.replaceText(command.call, call)];
+  }
+
+  const existing = input.kind === 'release' ? model.scriptConstants.release : model.scriptConstants.extend;
+  const constantName = existing ?? freeName(sourceCode, SCRIPT_CONSTANT_NAMES[input.kind]);
+  const call = renderEvalCall(command.dialect, {
+    client: clientText,
+    script: constantName,
+    keys: [input.keyText],
+    args: input.argTexts,
+    callback: callbackText,
+  });
+  return (fixer) => {
+    const fixes = [fixer.replaceText(command.call, call)];
+    if (existing === undefined) {
+      fixes.push(insertModuleDeclaration(fixer, sourceCode, renderScriptConstant(constantName, SCRIPT_TEXTS[input.kind])));
+    }
+    return fixes;
+  };
+}
+
+function findDefinedCommand(model: RedisModel, kind: 'release' | 'extend'): string | undefined {
+  for (const [name, definition] of model.definedCommands) {
+    const summary = definition.summary;
+    if (!summary || definition.numberOfKeys !== 1) continue;
+    if (kind === 'release' && isCompareAndDelete(summary) && summary.expiries.length === 0) return name;
+    if (kind === 'extend' && isCompareAndExpire(summary) && summary.deletes.length === 0) return name;
+  }
+  return undefined;
+}
+
+/** Text of a token the fix can pass: an expression visible at `position`, never a literal. */
+export function tokenTextAt(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  candidates: readonly (TSESTree.Node | undefined)[],
+  position: TSESTree.Node,
+  isAvailable: (expression: TSESTree.Node, at: TSESTree.Node) => boolean,
+): string | undefined {
+  for (const candidate of candidates) {
+    if (!candidate || candidate.type === 'Literal') continue;
+    if (isAvailable(candidate, position)) return sourceCode.getText(candidate);
+  }
+  return undefined;
+}

@@ -1,0 +1,294 @@
+// Reads a Redis Lua script with a real Lua parser and answers what the lock rules ask of it: which
+// keys it deletes, expires or sets, and whether each of those writes runs only after the script has
+// compared the stored value with the caller's token.
+
+import * as luaparse from 'luaparse';
+
+type LuaNode = luaparse.Node;
+type LuaExpression = luaparse.Expression;
+
+/** A write the script makes to a key, and whether an owner check guards it. */
+export interface LuaKeyWrite {
+  readonly command: string;
+  /** `KEYS[1]`-style reference of the key argument, or undefined when it is computed. */
+  readonly keyRef: string | undefined;
+  /** True when the write can run only after the stored value was found equal to a caller value. */
+  readonly ownerChecked: boolean;
+}
+
+export interface LuaSetWrite extends LuaKeyWrite {
+  readonly nx: boolean;
+  readonly hasExpiry: boolean;
+}
+
+export interface LuaScriptSummary {
+  readonly deletes: readonly LuaKeyWrite[];
+  readonly expiries: readonly LuaKeyWrite[];
+  readonly sets: readonly LuaSetWrite[];
+  readonly increments: readonly LuaKeyWrite[];
+}
+
+const DELETE_COMMANDS = new Set(['DEL', 'UNLINK']);
+const EXPIRY_COMMANDS = new Set(['EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT']);
+const READ_COMMANDS = new Set(['GET', 'HGET', 'HMGET', 'HGETALL', 'LINDEX', 'GETEX']);
+// Functions that keep a value's identity for comparison purposes (decode, convert).
+const VALUE_PRESERVING_CALLS = new Set(['cjson.decode', 'tostring', 'tonumber', 'cmsgpack.unpack', 'string.lower']);
+
+const summaryCache = new Map<string, LuaScriptSummary | null>();
+
+/** Parses and summarises a script; `undefined` when the text is not valid Lua. */
+export function analyzeLuaScript(source: string): LuaScriptSummary | undefined {
+  const cached = summaryCache.get(source);
+  if (cached !== undefined) return cached ?? undefined;
+  let summary: LuaScriptSummary | null;
+  try {
+    const chunk = luaparse.parse(source, { luaVersion: '5.2', encodingMode: 'x-user-defined', comments: false });
+    summary = new ScriptAnalysis().run(chunk);
+  } catch {
+    summary = null;
+  }
+  if (summaryCache.size > 2000) summaryCache.clear();
+  summaryCache.set(source, summary);
+  return summary ?? undefined;
+}
+
+/** The compare-and-delete shape: deletes, and every delete is owner-checked. */
+export function isCompareAndDelete(summary: LuaScriptSummary): boolean {
+  return summary.deletes.length > 0 && summary.deletes.every((write) => write.ownerChecked);
+}
+
+/** The compare-and-expire shape: renews, and every renewal is owner-checked. */
+export function isCompareAndExpire(summary: LuaScriptSummary): boolean {
+  return summary.expiries.length > 0 && summary.expiries.every((write) => write.ownerChecked);
+}
+
+/** What a value in the script is known to be, for owner-check detection. */
+type Provenance = 'stored' | 'caller' | 'other';
+
+class ScriptAnalysis {
+  private readonly deletes: LuaKeyWrite[] = [];
+  private readonly expiries: LuaKeyWrite[] = [];
+  private readonly sets: LuaSetWrite[] = [];
+  private readonly increments: LuaKeyWrite[] = [];
+  /** Locals bound to `redis.call`/`redis.pcall`. */
+  private readonly callAliases = new Set<string>();
+  /** Locals bound to a stored value, a caller value, or a key reference. */
+  private readonly localProvenance = new Map<string, Provenance>();
+  private readonly localKeyRefs = new Map<string, string>();
+
+  run(chunk: luaparse.Chunk): LuaScriptSummary {
+    this.walkBlock(chunk.body, false);
+    return { deletes: this.deletes, expiries: this.expiries, sets: this.sets, increments: this.increments };
+  }
+
+  private walkBlock(statements: readonly luaparse.Statement[], guarded: boolean): void {
+    let blockGuarded = guarded;
+    for (const statement of statements) {
+      this.walkStatement(statement, blockGuarded);
+      if (statement.type === 'IfStatement' && this.isEarlyExitOnMismatch(statement)) blockGuarded = true;
+    }
+  }
+
+  private walkStatement(statement: luaparse.Statement, guarded: boolean): void {
+    switch (statement.type) {
+      case 'LocalStatement':
+      case 'AssignmentStatement':
+        statement.init.forEach((init, index) => {
+          this.walkExpression(init, guarded);
+          const variable = statement.variables[index];
+          if (variable?.type === 'Identifier') this.bindLocal(variable.name, init);
+        });
+        return;
+      case 'IfStatement': {
+        for (const clause of statement.clauses) {
+          if (clause.type === 'ElseClause') {
+            const guardedByMismatch = statement.clauses.some((other) => other.type !== 'ElseClause' && this.conditionKind(other.condition) === 'mismatch');
+            this.walkBlock(clause.body, guarded || guardedByMismatch);
+          } else {
+            this.walkExpression(clause.condition, guarded);
+            this.walkBlock(clause.body, guarded || this.conditionKind(clause.condition) === 'match');
+          }
+        }
+        return;
+      }
+      case 'ReturnStatement':
+        statement.arguments.forEach((argument) => { this.walkExpression(argument, guarded); });
+        return;
+      case 'CallStatement':
+        this.walkExpression(statement.expression, guarded);
+        return;
+      case 'DoStatement':
+        this.walkBlock(statement.body, guarded);
+        return;
+      case 'WhileStatement':
+      case 'RepeatStatement':
+        this.walkExpression(statement.condition, guarded);
+        this.walkBlock(statement.body, guarded);
+        return;
+      case 'ForNumericStatement':
+      case 'ForGenericStatement':
+        this.walkBlock(statement.body, guarded);
+        return;
+      case 'FunctionDeclaration':
+        // A helper function's body runs wherever it is called; judge it unguarded.
+        this.walkBlock(statement.body, false);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private walkExpression(expression: LuaExpression, guarded: boolean): void {
+    switch (expression.type) {
+      case 'CallExpression':
+      case 'StringCallExpression':
+      case 'TableCallExpression': {
+        this.recordRedisCall(expression, guarded);
+        const callArguments = expression.type === 'CallExpression' ? expression.arguments : [];
+        callArguments.forEach((argument) => { this.walkExpression(argument, guarded); });
+        return;
+      }
+      case 'BinaryExpression':
+      case 'LogicalExpression':
+        this.walkExpression(expression.left, guarded);
+        this.walkExpression(expression.right, guarded);
+        return;
+      case 'UnaryExpression':
+        this.walkExpression(expression.argument, guarded);
+        return;
+      case 'FunctionDeclaration':
+        this.walkBlock(expression.body, false);
+        return;
+      case 'TableConstructorExpression':
+        for (const field of expression.fields) this.walkExpression(field.value, guarded);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private recordRedisCall(call: luaparse.CallExpression | luaparse.StringCallExpression | luaparse.TableCallExpression, guarded: boolean): void {
+    const command = this.redisCommandName(call);
+    if (command === undefined || call.type !== 'CallExpression') return;
+    const keyArgument = call.arguments[1];
+    const write: LuaKeyWrite = { command, keyRef: keyArgument ? this.keyRefOf(keyArgument) : undefined, ownerChecked: guarded };
+    if (DELETE_COMMANDS.has(command)) this.deletes.push(write);
+    else if (EXPIRY_COMMANDS.has(command)) this.expiries.push(write);
+    else if (command === 'INCR' || command === 'INCRBY') this.increments.push(write);
+    else if (command === 'SET') {
+      const flags = call.arguments.slice(3).map((argument) => this.stringValue(argument)?.toUpperCase());
+      this.sets.push({
+        ...write,
+        nx: flags.includes('NX'),
+        hasExpiry: flags.some((flag) => flag === 'PX' || flag === 'EX' || flag === 'PXAT' || flag === 'EXAT' || flag === 'KEEPTTL'),
+      });
+    }
+  }
+
+  /** `GET`, `DEL`, ... when the call is `redis.call(...)`, `redis.pcall(...)` or a local alias. */
+  private redisCommandName(call: LuaNode): string | undefined {
+    if (call.type !== 'CallExpression') return undefined;
+    if (!this.isRedisCallee(call.base)) return undefined;
+    const first = call.arguments[0];
+    return first ? this.stringValue(first)?.toUpperCase() : undefined;
+  }
+
+  private isRedisCallee(callee: LuaExpression): boolean {
+    if (callee.type === 'Identifier') return this.callAliases.has(callee.name);
+    return callee.type === 'MemberExpression' && callee.base.type === 'Identifier' && callee.base.name === 'redis'
+      && (callee.identifier.name === 'call' || callee.identifier.name === 'pcall');
+  }
+
+  private stringValue(expression: LuaExpression): string | undefined {
+    if (expression.type !== 'StringLiteral') return undefined;
+    // With an encoding mode set, luaparse fills `value`; fall back to the raw text without quotes.
+    return (expression.value as string | null) ?? expression.raw.slice(1, -1);
+  }
+
+  private keyRefOf(expression: LuaExpression): string | undefined {
+    if (expression.type === 'Identifier') return this.localKeyRefs.get(expression.name);
+    if (expression.type === 'IndexExpression' && expression.base.type === 'Identifier'
+      && (expression.base.name === 'KEYS' || expression.base.name === 'ARGV') && expression.index.type === 'NumericLiteral') {
+      return `${expression.base.name}[${expression.index.value}]`;
+    }
+    return undefined;
+  }
+
+  private bindLocal(name: string, init: LuaExpression): void {
+    if (init.type === 'MemberExpression' && this.isRedisCallee(init)) {
+      this.callAliases.add(name);
+      return;
+    }
+    const keyRef = this.keyRefOf(init);
+    if (keyRef !== undefined) this.localKeyRefs.set(name, keyRef);
+    this.localProvenance.set(name, this.provenance(init));
+  }
+
+  private provenance(expression: LuaExpression): Provenance {
+    switch (expression.type) {
+      case 'Identifier':
+        return this.localProvenance.get(expression.name) ?? 'other';
+      case 'IndexExpression':
+        if (expression.base.type === 'Identifier' && (expression.base.name === 'ARGV' || expression.base.name === 'KEYS')) return 'caller';
+        return this.provenance(expression.base);
+      case 'MemberExpression':
+        return this.provenance(expression.base);
+      case 'CallExpression': {
+        const command = this.redisCommandName(expression);
+        if (command !== undefined) return READ_COMMANDS.has(command) ? 'stored' : 'other';
+        const calleeName = luaCalleeName(expression.base);
+        const first = expression.arguments[0];
+        if (calleeName !== undefined && VALUE_PRESERVING_CALLS.has(calleeName) && first) return this.provenance(first);
+        return 'other';
+      }
+      case 'LogicalExpression':
+        // `redis.call('GET', k) or ''` keeps the stored value's identity.
+        return this.provenance(expression.left);
+      default:
+        return 'other';
+    }
+  }
+
+  /** 'match' when the condition being true implies the caller owns the key; 'mismatch' for the converse. */
+  private conditionKind(condition: LuaExpression): 'match' | 'mismatch' | 'none' {
+    switch (condition.type) {
+      case 'BinaryExpression': {
+        if (condition.operator !== '==' && condition.operator !== '~=') return 'none';
+        const sides = [this.provenance(condition.left), this.provenance(condition.right)];
+        if (!(sides.includes('stored') && sides.includes('caller'))) return 'none';
+        return condition.operator === '==' ? 'match' : 'mismatch';
+      }
+      case 'UnaryExpression': {
+        if (condition.operator !== 'not') return 'none';
+        const inner = this.conditionKind(condition.argument);
+        return inner === 'match' ? 'mismatch' : inner === 'mismatch' ? 'match' : 'none';
+      }
+      case 'LogicalExpression': {
+        const left = this.conditionKind(condition.left);
+        const right = this.conditionKind(condition.right);
+        // a and b: true implies both; a or b: false implies neither.
+        if (condition.operator === 'and') return left === 'match' || right === 'match' ? 'match' : 'none';
+        return left === 'mismatch' || right === 'mismatch' ? 'mismatch' : 'none';
+      }
+      default:
+        return 'none';
+    }
+  }
+
+  /** `if stored ~= ARGV[1] then return 0 end`: what follows runs only for the owner. */
+  private isEarlyExitOnMismatch(statement: luaparse.IfStatement): boolean {
+    const [first] = statement.clauses;
+    if (first?.type !== 'IfClause' || this.conditionKind(first.condition) !== 'mismatch') return false;
+    const last = first.body.at(-1);
+    if (!last) return false;
+    if (last.type === 'ReturnStatement') return true;
+    return last.type === 'CallStatement' && last.expression.type === 'CallExpression'
+      && last.expression.base.type === 'Identifier' && last.expression.base.name === 'error';
+  }
+}
+
+function luaCalleeName(callee: LuaExpression): string | undefined {
+  if (callee.type === 'Identifier') return callee.name;
+  if (callee.type === 'MemberExpression' && callee.base.type === 'Identifier') return `${callee.base.name}.${callee.identifier.name}`;
+  return undefined;
+}

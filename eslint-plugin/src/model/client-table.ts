@@ -1,0 +1,74 @@
+// Which packages provide Redis clients and lock libraries, and how their clients are made.
+// Recognition is data: add a package here, not a branch in the analysis.
+
+import type { RedisDialect } from '../fixes/templates.js';
+
+export type LockLibrary = 'redlock' | 'redis-semaphore';
+export type ClientFamily = 'ioredis' | 'node-redis' | 'upstash' | LockLibrary;
+
+export interface PackageEntry {
+  readonly family: ClientFamily;
+  /** Exported names that construct or create a client (`default` for the default export). */
+  readonly makers: readonly string[];
+  /** Exported type names that denote a client, for TypeScript annotations without a checker. */
+  readonly typeNames: readonly string[];
+}
+
+export const CLIENT_PACKAGES: Readonly<Record<string, PackageEntry>> = {
+  ioredis: { family: 'ioredis', makers: ['default', 'Redis', 'Cluster'], typeNames: ['Redis', 'Cluster', 'RedisOptions'] },
+  redis: { family: 'node-redis', makers: ['createClient', 'createCluster'], typeNames: ['RedisClientType', 'RedisClusterType'] },
+  '@redis/client': { family: 'node-redis', makers: ['createClient', 'createCluster'], typeNames: ['RedisClientType', 'RedisClusterType'] },
+  '@upstash/redis': { family: 'upstash', makers: ['Redis'], typeNames: ['Redis'] },
+  '@upstash/redis/nodejs': { family: 'upstash', makers: ['Redis'], typeNames: ['Redis'] },
+  '@upstash/redis/cloudflare': { family: 'upstash', makers: ['Redis'], typeNames: ['Redis'] },
+  redlock: { family: 'redlock', makers: ['default', 'Redlock'], typeNames: ['Redlock', 'Lock'] },
+  '@sesamecare-oss/redlock': { family: 'redlock', makers: ['default', 'Redlock'], typeNames: ['Redlock', 'Lock'] },
+  'redis-semaphore': {
+    family: 'redis-semaphore',
+    makers: ['Mutex', 'Semaphore', 'MultiSemaphore', 'RedlockMutex', 'RedlockSemaphore', 'RedlockMultiSemaphore'],
+    typeNames: ['Mutex', 'Semaphore', 'MultiSemaphore', 'RedlockMutex', 'RedlockSemaphore'],
+  },
+};
+
+/** Where a declaration file lives tells which library declared a type (for the checker path). */
+export const DECLARATION_PATH_FAMILIES: readonly (readonly [RegExp, ClientFamily])[] = [
+  [/[\\/]node_modules[\\/]ioredis[\\/]/u, 'ioredis'],
+  [/[\\/]node_modules[\\/]@redis[\\/]/u, 'node-redis'],
+  [/[\\/]node_modules[\\/]redis[\\/]/u, 'node-redis'],
+  [/[\\/]node_modules[\\/]@upstash[\\/]redis[\\/]/u, 'upstash'],
+  [/[\\/]node_modules[\\/](?:@sesamecare-oss[\\/])?redlock[\\/]/u, 'redlock'],
+  [/[\\/]node_modules[\\/]redis-semaphore[\\/]/u, 'redis-semaphore'],
+];
+
+export function dialectOfFamily(family: ClientFamily): RedisDialect | undefined {
+  switch (family) {
+    case 'ioredis': return 'ioredis';
+    case 'node-redis': return 'node-redis';
+    case 'upstash': return 'upstash';
+    default: return undefined;
+  }
+}
+
+/** Method names (as written in any dialect) → the Redis command they send. */
+export const REDIS_METHODS: Readonly<Record<string, string>> = (() => {
+  const commands = [
+    'SET', 'GET', 'SETNX', 'SETEX', 'PSETEX', 'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'PERSIST', 'DEL',
+    'UNLINK', 'EXISTS', 'EVAL', 'EVALSHA', 'EVAL_RO', 'EVALSHA_RO', 'FCALL', 'INCR', 'INCRBY', 'GETDEL', 'GETSET', 'GETEX', 'TTL', 'PTTL',
+  ];
+  // node-redis v4+ spells commands in camelCase as well as upper case.
+  const camel: Record<string, string> = {
+    setNX: 'SETNX', setEx: 'SETEX', pSetEx: 'PSETEX', pExpire: 'PEXPIRE', expireAt: 'EXPIREAT', pExpireAt: 'PEXPIREAT',
+    evalSha: 'EVALSHA', evalRo: 'EVAL_RO', evalShaRo: 'EVALSHA_RO', fCall: 'FCALL', incrBy: 'INCRBY', getDel: 'GETDEL', getSet: 'GETSET', getEx: 'GETEX', pTTL: 'PTTL',
+  };
+  const table: Record<string, string> = { ...camel };
+  for (const command of commands) {
+    table[command] = command;
+    table[command.toLowerCase()] = command;
+  }
+  return table;
+})();
+
+/** Methods that send an arbitrary command given as a name plus arguments. */
+export const GENERIC_COMMAND_METHODS = new Set(['call', 'sendCommand', 'send_command', 'callBuffer']);
+/** Methods that start a queued transaction or pipeline. */
+export const CHAIN_METHODS = new Set(['multi', 'pipeline', 'MULTI', 'batch']);

@@ -1,0 +1,206 @@
+// Decides whether an expression is a Redis client (or a lock library object), and of which family:
+// by the checker when types exist, else by tracing the binding to the call that made it.
+
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { findVariable, methodCallParts, propertyName, skipTypeWrappers } from '../util/ast.js';
+import { CHAIN_METHODS, CLIENT_PACKAGES, type ClientFamily } from './client-table.js';
+import type { ImportTable } from './imports.js';
+import type { TypeOracle } from './type-oracle.js';
+
+/** How sure the analysis is that a receiver is a client of the family. */
+export type Evidence = 'type' | 'traced' | 'unknown';
+
+export interface ReceiverInfo {
+  /** The family, or undefined when nothing says (shape decides then). */
+  readonly family: ClientFamily | undefined;
+  /** True when the receiver is known not to be a client (a `Map`, a cache, a user type). */
+  readonly notClient: boolean;
+  readonly evidence: Evidence;
+  /** The client expression a `multi()`/`pipeline()` chain started from. */
+  readonly root: TSESTree.Expression;
+  /** The call or declarator that opened the chain this receiver belongs to. */
+  readonly chain: TSESTree.Node | undefined;
+}
+
+const UNKNOWN = (root: TSESTree.Expression): ReceiverInfo => ({ family: undefined, notClient: false, evidence: 'unknown', root, chain: undefined });
+
+export class ClientResolver {
+  private readonly classMembers = new WeakMap<TSESTree.ClassBody, Map<string, TSESTree.Node>>();
+
+  constructor(
+    private readonly sourceCode: Readonly<TSESLint.SourceCode>,
+    private readonly imports: ImportTable,
+    private readonly oracle: TypeOracle | null,
+  ) {}
+
+  resolve(receiver: TSESTree.Expression): ReceiverInfo {
+    return this.resolveDepth(receiver, 0);
+  }
+
+  private resolveDepth(node: TSESTree.Expression, depth: number): ReceiverInfo {
+    const receiver = skipTypeWrappers(node) as TSESTree.Expression;
+    if (depth > 6) return UNKNOWN(receiver);
+
+    // Chains: `client.multi().set(...).expire(...)` → the client, with the chain's opening call.
+    if (receiver.type === AST_NODE_TYPES.CallExpression) {
+      const parts = methodCallParts(receiver);
+      if (parts) {
+        const inner = this.resolveDepth(parts.receiver, depth + 1);
+        if (CHAIN_METHODS.has(parts.method)) return { ...inner, chain: receiver };
+        if (inner.chain) return inner;
+      }
+    }
+
+    if (this.oracle) {
+      const verdict = this.oracle.familyOf(receiver);
+      if (verdict === 'other') return { ...UNKNOWN(receiver), notClient: true, evidence: 'type' };
+      if (verdict !== 'unknown') return { family: verdict, notClient: false, evidence: 'type', root: receiver, chain: undefined };
+    }
+
+    const origin = this.originOf(receiver);
+    if (!origin) return UNKNOWN(receiver);
+    return this.fromOrigin(origin, receiver, depth);
+  }
+
+  /** What made the value: a declarator's initialiser, a class field's value, a typed parameter. */
+  private originOf(receiver: TSESTree.Expression): TSESTree.Node | undefined {
+    if (receiver.type === AST_NODE_TYPES.Identifier) {
+      const variable = findVariable(this.sourceCode, receiver);
+      if (!variable || variable.defs.length !== 1) return undefined;
+      const definition = variable.defs[0]!;
+      if (definition.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.id.type === AST_NODE_TYPES.Identifier) {
+        if (definition.node.init) return definition.node.init;
+        // `let client: Redis;` assigned later: the annotation still says what it is.
+        return definition.node.id.typeAnnotation?.typeAnnotation;
+      }
+      if (definition.type === 'Parameter') return definition.name.typeAnnotation?.typeAnnotation;
+      return undefined;
+    }
+    if (receiver.type === AST_NODE_TYPES.MemberExpression && receiver.object.type === AST_NODE_TYPES.ThisExpression) {
+      const name = propertyName(receiver);
+      const classBody = enclosingClassBody(receiver);
+      return name !== undefined && classBody ? this.membersOf(classBody).get(name) : undefined;
+    }
+    return undefined;
+  }
+
+  private fromOrigin(origin: TSESTree.Node, receiver: TSESTree.Expression, depth: number): ReceiverInfo {
+    const value = skipTypeWrappers(origin);
+    if (value.type === AST_NODE_TYPES.AwaitExpression) return this.fromOrigin(value.argument, receiver, depth);
+    if (value.type === AST_NODE_TYPES.TSTypeReference) {
+      const family = this.familyOfTypeName(value.typeName);
+      return family ? { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined } : UNKNOWN(receiver);
+    }
+    if (value.type === AST_NODE_TYPES.NewExpression) {
+      const family = this.familyOfMaker(value.callee);
+      if (family) return { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined };
+      // `new Map()`, `new LRUCache()`: a constructed object of a known other kind.
+      const name = makerName(value.callee);
+      return { ...UNKNOWN(receiver), notClient: name !== undefined && !/redis|cluster|client|valkey|dragonfly|lock|mutex|semaphore/iu.test(name), evidence: 'traced' };
+    }
+    if (value.type === AST_NODE_TYPES.CallExpression) {
+      const parts = methodCallParts(value);
+      // `createClient().connect()` and `await client.duplicate()` keep the client's family.
+      if (parts && (parts.method === 'connect' || parts.method === 'duplicate' || parts.method === 'on')) {
+        return this.fromOrigin(parts.receiver, receiver, depth);
+      }
+      if (parts && CHAIN_METHODS.has(parts.method)) {
+        const inner = this.resolveDepth(parts.receiver, depth + 1);
+        return { ...inner, chain: value };
+      }
+      const family = this.familyOfMaker(value.callee);
+      if (family) return { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined };
+    }
+    if (value.type === AST_NODE_TYPES.Identifier || value.type === AST_NODE_TYPES.MemberExpression) {
+      // `const client = redis;` aliases.
+      return { ...this.resolveDepth(value, depth + 1), root: receiver };
+    }
+    return UNKNOWN(receiver);
+  }
+
+  /** `Redis`, `IORedis.Cluster`, `createClient`, `Redis.fromEnv`, `redis.createClient`. */
+  private familyOfMaker(callee: TSESTree.Node): ClientFamily | undefined {
+    const expression = skipTypeWrappers(callee);
+    if (expression.type === AST_NODE_TYPES.Identifier) {
+      const binding = this.imports.get(expression.name);
+      if (!binding) return undefined;
+      const entry = CLIENT_PACKAGES[binding.source];
+      if (!entry) return undefined;
+      return binding.imported === '*' || entry.makers.includes(binding.imported) ? entry.family : undefined;
+    }
+    if (expression.type === AST_NODE_TYPES.MemberExpression) {
+      const name = propertyName(expression);
+      const objectFamily = this.familyOfMaker(expression.object);
+      if (objectFamily) return objectFamily;
+      // `redis.createClient()` where `redis` is the whole module.
+      if (expression.object.type === AST_NODE_TYPES.Identifier && name !== undefined) {
+        const binding = this.imports.get(expression.object.name);
+        const entry = binding ? CLIENT_PACKAGES[binding.source] : undefined;
+        if (entry && (entry.makers.includes(name) || name === 'fromEnv')) return entry.family;
+      }
+    }
+    return undefined;
+  }
+
+  private familyOfTypeName(typeName: TSESTree.EntityName): ClientFamily | undefined {
+    if (typeName.type === AST_NODE_TYPES.Identifier) {
+      const binding = this.imports.get(typeName.name);
+      const entry = binding ? CLIENT_PACKAGES[binding.source] : undefined;
+      if (!entry || !binding) return undefined;
+      return binding.imported === '*' || binding.imported === 'default' || entry.typeNames.includes(binding.imported) ? entry.family : undefined;
+    }
+    if (typeName.type === AST_NODE_TYPES.TSQualifiedName && typeName.left.type === AST_NODE_TYPES.Identifier) {
+      const binding = this.imports.get(typeName.left.name);
+      const entry = binding ? CLIENT_PACKAGES[binding.source] : undefined;
+      return entry?.typeNames.includes(typeName.right.name) ? entry.family : undefined;
+    }
+    return undefined;
+  }
+
+  /** Class fields and constructor assignments, by member name, to what was assigned or declared. */
+  private membersOf(classBody: TSESTree.ClassBody): Map<string, TSESTree.Node> {
+    const cached = this.classMembers.get(classBody);
+    if (cached) return cached;
+    const members = new Map<string, TSESTree.Node>();
+    for (const element of classBody.body) {
+      if (element.type === AST_NODE_TYPES.PropertyDefinition && element.key.type === AST_NODE_TYPES.Identifier) {
+        const origin = element.value ?? element.typeAnnotation?.typeAnnotation;
+        if (origin) members.set(element.key.name, origin);
+      }
+      if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'constructor') {
+        for (const parameter of element.value.params) {
+          if (parameter.type === AST_NODE_TYPES.TSParameterProperty && parameter.parameter.type === AST_NODE_TYPES.Identifier) {
+            const annotation = parameter.parameter.typeAnnotation?.typeAnnotation;
+            if (annotation) members.set(parameter.parameter.name, annotation);
+          }
+        }
+        for (const statement of element.value.body?.body ?? []) {
+          if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
+          const target = statement.expression.left;
+          if (target.type === AST_NODE_TYPES.MemberExpression && target.object.type === AST_NODE_TYPES.ThisExpression) {
+            const name = propertyName(target);
+            if (name !== undefined && !members.has(name)) members.set(name, statement.expression.right);
+          }
+        }
+      }
+    }
+    this.classMembers.set(classBody, members);
+    return members;
+  }
+}
+
+function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {
+  let current = node.parent;
+  while (current) {
+    if (current.type === AST_NODE_TYPES.ClassBody) return current;
+    current = current.parent;
+  }
+  return undefined;
+}
+
+function makerName(callee: TSESTree.Node): string | undefined {
+  const expression = skipTypeWrappers(callee);
+  if (expression.type === AST_NODE_TYPES.Identifier) return expression.name;
+  if (expression.type === AST_NODE_TYPES.MemberExpression) return propertyName(expression);
+  return undefined;
+}

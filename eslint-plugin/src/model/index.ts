@@ -1,0 +1,41 @@
+// The lock model: one shared analysis of a file, computed once per Program and settings, that every
+// rule queries. Rules never walk the AST for Redis themselves.
+
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { buildRedisModel, type RedisModel } from './redis-model.js';
+import { readSharedSettings, type SharedSettings } from './settings.js';
+import { getTypeOracle, type TypeOracle } from './type-oracle.js';
+
+export type { Acquisition, Expiry, RedisCommand, RedisModel, Release, ScriptCall } from './redis-model.js';
+export type { SharedSettings } from './settings.js';
+
+export interface LockModel {
+  readonly redis: RedisModel;
+  readonly settings: SharedSettings;
+  readonly typeOracle: TypeOracle | null;
+}
+
+type AnyRuleContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
+
+const cache = new WeakMap<TSESTree.Program, Map<SharedSettings, LockModel>>();
+
+export function getLockModel(context: AnyRuleContext): LockModel {
+  const sourceCode = context.sourceCode;
+  const program = sourceCode.ast;
+  const settings = readSharedSettings(context);
+  let perSettings = cache.get(program);
+  if (!perSettings) {
+    perSettings = new Map();
+    cache.set(program, perSettings);
+  }
+  const cached = perSettings.get(settings);
+  if (cached) return cached;
+  const typeOracle = getTypeOracle(context);
+  const model: LockModel = {
+    redis: buildRedisModel(sourceCode, context.filename, typeOracle, settings),
+    settings,
+    typeOracle,
+  };
+  perSettings.set(settings, model);
+  return model;
+}

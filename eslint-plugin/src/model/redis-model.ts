@@ -1,0 +1,526 @@
+// Builds the Redis half of the lock model: every recognised command, and from them the lock events
+// rules ask about — acquisitions, releases and expiries — each tied to its key, client and function.
+
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import type { RedisDialect } from '../fixes/templates.js';
+import type { LuaScriptSummary } from '../lua/analyze-script.js';
+import { isCompareAndDelete, isCompareAndExpire } from '../lua/analyze-script.js';
+import { enclosingFunction, methodCallParts, type ScopeOwner, skipTypeWrappers, staticString, valueCarrier } from '../util/ast.js';
+import { CLIENT_PACKAGES, type ClientFamily, dialectOfFamily } from './client-table.js';
+import { ClientResolver, type ReceiverInfo } from './clients.js';
+import { readCommandShape, propertyValue, type SetOptions } from './commands.js';
+import { collectImports, type ImportTable } from './imports.js';
+import { keySignature, looksLikeLockKey } from './keys.js';
+import { type ResolvedScript, ScriptResolver } from './scripts.js';
+import { matchesName, type SharedSettings } from './settings.js';
+import type { TypeOracle } from './type-oracle.js';
+
+export interface ScriptCall {
+  readonly script: ResolvedScript | undefined;
+  readonly scriptNode: TSESTree.Node | undefined;
+  readonly keys: readonly TSESTree.Node[];
+  readonly args: readonly TSESTree.Node[];
+  /** Name of the `defineCommand`/`defineScript` command the call invokes, if it is one. */
+  readonly definedCommand: string | undefined;
+}
+
+export interface RedisCommand {
+  readonly call: TSESTree.CallExpression;
+  /** Upper-case Redis command (`SET`, `DEL`, `EVAL`, ...). Defined scripts are `EVAL`. */
+  readonly name: string;
+  readonly method: string;
+  readonly form: 'method' | 'generic' | 'defined-script';
+  readonly client: ReceiverInfo;
+  /** The receiver as written, for fixes (`redis`, `this.client`, `redis.multi()`). */
+  readonly receiver: TSESTree.Expression;
+  readonly dialect: RedisDialect;
+  readonly args: readonly TSESTree.Node[];
+  readonly key: TSESTree.Node | undefined;
+  readonly keySignature: string | undefined;
+  readonly value: TSESTree.Node | undefined;
+  readonly set: SetOptions | undefined;
+  readonly callback: TSESTree.Node | undefined;
+  readonly owner: ScopeOwner;
+  readonly resultUsed: boolean;
+  readonly script: ScriptCall | undefined;
+}
+
+export type LockLibraryKind = 'redis' | 'redlock' | 'redis-semaphore' | 'wrapper';
+
+interface LockEventBase {
+  readonly node: TSESTree.CallExpression;
+  readonly library: LockLibraryKind;
+  readonly command: RedisCommand | undefined;
+  readonly key: TSESTree.Node | undefined;
+  readonly keySignature: string | undefined;
+  readonly owner: ScopeOwner;
+}
+
+export interface Acquisition extends LockEventBase {
+  readonly kind: 'set-nx' | 'setnx' | 'script' | 'redlock' | 'semaphore' | 'wrapper';
+  readonly value: TSESTree.Node | undefined;
+  /** The acquisition itself sets an expiry (PX/EX, a script's SET NX PX, library TTLs). */
+  readonly hasTtl: boolean;
+  /** The call may fail to take the lock and says so through its result. */
+  readonly isTry: boolean;
+  /** A Lua acquisition that also mints a fence (`INCR`) atomically. */
+  readonly mintsFence: boolean;
+}
+
+export interface Release extends LockEventBase {
+  readonly kind: 'del' | 'script' | 'library' | 'wrapper';
+  /** Compares the owner atomically before deleting (compare-and-delete, library release). */
+  readonly safe: boolean;
+}
+
+export interface Expiry extends LockEventBase {
+  readonly kind: 'expire' | 'script' | 'library';
+  readonly safe: boolean;
+}
+
+export interface RedisModel {
+  readonly commands: readonly RedisCommand[];
+  readonly acquisitions: readonly Acquisition[];
+  readonly releases: readonly Release[];
+  readonly expiries: readonly Expiry[];
+  /** Key signatures some acquisition in this module takes. */
+  readonly acquiredKeys: ReadonlySet<string>;
+  /** Module-level constants holding a compare-and-delete or compare-and-expire script, by kind. */
+  readonly scriptConstants: { readonly release: string | undefined; readonly extend: string | undefined };
+  /** Commands registered with `defineCommand`/`defineScript` whose script is safe, by kind. */
+  readonly definedCommands: ReadonlyMap<string, { readonly summary: LuaScriptSummary | undefined; readonly numberOfKeys: number | undefined }>;
+  readonly fileDialect: RedisDialect | undefined;
+  readonly imports: ImportTable;
+  isLockKey(node: TSESTree.Node): boolean;
+}
+
+const LIBRARY_ACQUIRE_METHODS = new Set(['acquire', 'lock', 'using', 'tryAcquire']);
+
+export function buildRedisModel(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  filename: string,
+  oracle: TypeOracle | null,
+  settings: SharedSettings,
+): RedisModel {
+  const program = sourceCode.ast;
+  const imports = collectImports(program);
+  const resolver = new ClientResolver(sourceCode, imports, oracle);
+  const scripts = new ScriptResolver(sourceCode, filename);
+  const calls: TSESTree.CallExpression[] = [];
+  collectCalls(program, sourceCode.visitorKeys, calls);
+
+  const importedFamilies = new Set<ClientFamily>();
+  for (const binding of imports.values()) {
+    const entry = CLIENT_PACKAGES[binding.source];
+    if (entry) importedFamilies.add(entry.family);
+  }
+  const fileUsesV5Options = calls.some((call) => call.arguments.some((argument) =>
+    argument.type === AST_NODE_TYPES.ObjectExpression && propertyValue(argument, 'condition') !== undefined && propertyValue(argument, 'expiration') !== undefined));
+  const importedRedisFamilies = [...importedFamilies].filter((family) => dialectOfFamily(family) !== undefined);
+  const fileDialect: RedisDialect | undefined = importedRedisFamilies.length === 1
+    ? refineNodeRedis(dialectOfFamily(importedRedisFamilies[0]!)!, fileUsesV5Options)
+    : undefined;
+
+  const definedCommands = collectDefinedCommands(sourceCode, calls, scripts);
+  const hasLockLibrary = importedFamilies.has('redlock') || importedFamilies.has('redis-semaphore');
+
+  const commands: RedisCommand[] = [];
+  const acquisitions: Acquisition[] = [];
+  const releases: Release[] = [];
+  const expiries: Expiry[] = [];
+
+  for (const call of calls) {
+    const wrapper = wrapperEvent(sourceCode, call, settings);
+    if (wrapper) {
+      if (wrapper.kind === 'acquire') acquisitions.push({ ...wrapper.base, kind: 'wrapper', value: call.arguments[1], hasTtl: true, isTry: false, mintsFence: false });
+      else releases.push({ ...wrapper.base, kind: 'wrapper', safe: true });
+      continue;
+    }
+    const parts = methodCallParts(call);
+    if (!parts) continue;
+    const receiverInfo = resolver.resolve(parts.receiver);
+    if (receiverInfo.notClient) continue;
+
+    if (receiverInfo.family === 'redlock' || receiverInfo.family === 'redis-semaphore' || (hasLockLibrary && receiverInfo.family === undefined)) {
+      const event = libraryEvent(sourceCode, call, parts.method, receiverInfo, resolver);
+      if (event?.type === 'acquire') { acquisitions.push(event.acquisition); continue; }
+      if (event?.type === 'release') { releases.push(event.release); continue; }
+      if (event?.type === 'extend') { expiries.push(event.expiry); continue; }
+      if (receiverInfo.family !== undefined) continue;
+    }
+
+    const command = readCommand(sourceCode, call, parts.method, receiverInfo, scripts, definedCommands, fileDialect, fileUsesV5Options);
+    if (!command) continue;
+    commands.push(command);
+    classify(command, acquisitions, releases, expiries);
+  }
+
+  const acquiredKeys = new Set<string>();
+  for (const acquisition of acquisitions) if (acquisition.keySignature !== undefined) acquiredKeys.add(acquisition.keySignature);
+
+  return {
+    commands,
+    acquisitions,
+    releases,
+    expiries,
+    acquiredKeys,
+    scriptConstants: findScriptConstants(sourceCode, program),
+    definedCommands,
+    fileDialect,
+    imports,
+    isLockKey(node) {
+      const signature = keySignature(sourceCode, node);
+      return (signature !== undefined && acquiredKeys.has(signature)) || looksLikeLockKey(sourceCode, node, settings.lockKeyPattern);
+    },
+  };
+}
+
+function refineNodeRedis(dialect: RedisDialect, fileUsesV5Options: boolean): RedisDialect {
+  return dialect === 'node-redis' && fileUsesV5Options ? 'node-redis-v5' : dialect;
+}
+
+function collectCalls(
+  root: TSESTree.Node,
+  visitorKeys: TSESLint.SourceCode.VisitorKeys,
+  calls: TSESTree.CallExpression[],
+): void {
+  const stack: TSESTree.Node[] = [root];
+  const ordered: TSESTree.Node[] = [];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    ordered.push(node);
+    const keys = visitorKeys[node.type] ?? [];
+    for (let index = keys.length - 1; index >= 0; index--) {
+      const child = (node as unknown as Record<string, unknown>)[keys[index]!];
+      if (Array.isArray(child)) {
+        for (let item = child.length - 1; item >= 0; item--) {
+          const element = child[item] as TSESTree.Node | null;
+          if (element && typeof element.type === 'string') stack.push(element);
+        }
+      } else if (child && typeof (child as TSESTree.Node).type === 'string') {
+        stack.push(child as TSESTree.Node);
+      }
+    }
+  }
+  for (const node of ordered) {
+    if (node.type === AST_NODE_TYPES.CallExpression) calls.push(node);
+  }
+  // Source order, so "before" and "after" are positions.
+  calls.sort((left, right) => left.range[0] - right.range[0]);
+}
+
+function readCommand(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  call: TSESTree.CallExpression,
+  method: string,
+  client: ReceiverInfo,
+  scripts: ScriptResolver,
+  definedCommands: RedisModel['definedCommands'],
+  fileDialect: RedisDialect | undefined,
+  fileUsesV5Options: boolean,
+): RedisCommand | undefined {
+  const owner = enclosingFunction(call);
+  const resultUsed = isResultUsed(call);
+  const familyDialect = client.family ? dialectOfFamily(client.family) : undefined;
+
+  const defined = definedCommands.get(method);
+  if (defined && (client.family !== undefined || client.evidence === 'unknown')) {
+    const parts = methodCallParts(call)!;
+    const args = [...call.arguments];
+    const keyCount = defined.numberOfKeys ?? 1;
+    const keys = args.slice(0, keyCount);
+    const dialect = familyDialect ? refineNodeRedis(familyDialect, fileUsesV5Options) : fileDialect ?? 'ioredis';
+    return {
+      call, name: 'EVAL', method, form: 'defined-script', client, receiver: parts.receiver, dialect, args,
+      key: keys[0], keySignature: keys[0] ? keySignature(sourceCode, keys[0]) : undefined, value: undefined, set: undefined,
+      callback: undefined, owner, resultUsed,
+      script: { script: defined.summary ? { source: '', summary: defined.summary } : undefined, scriptNode: undefined, keys, args: args.slice(keyCount), definedCommand: method },
+    };
+  }
+
+  const shape = readCommandShape(sourceCode, call);
+  if (!shape) return undefined;
+  // Without a family from types or tracing, only a call whose shape is Redis-specific counts.
+  if (client.family === undefined && !isPlausibleRedisCall(shape.name, shape.args.length, method)) return undefined;
+  if (client.family === 'redlock' || client.family === 'redis-semaphore') return undefined;
+
+  let dialect: RedisDialect = shape.shapeDialect ?? familyDialect ?? fileDialect ?? 'ioredis';
+  if (familyDialect === 'node-redis' && shape.callback) dialect = 'node-redis-v3';
+  else if (familyDialect && shape.shapeDialect === undefined) dialect = familyDialect;
+  dialect = refineNodeRedis(dialect, fileUsesV5Options || shape.set?.spelling === 'node-redis-v5');
+
+  const isScriptCommand = shape.name === 'EVAL' || shape.name === 'EVALSHA' || shape.name === 'EVAL_RO' || shape.name === 'EVALSHA_RO';
+  const script = isScriptCommand ? readScriptCall(sourceCode, shape.args, scripts, shape.name.startsWith('EVALSHA')) : undefined;
+  const key = isScriptCommand ? script?.keys[0] : shape.args[0];
+  return {
+    call, name: shape.name, method, form: shape.form, client, receiver: shape.receiver, dialect, args: shape.args,
+    key, keySignature: key ? keySignature(sourceCode, key) : undefined,
+    value: isScriptCommand ? undefined : shape.args[1], set: shape.set, callback: shape.callback, owner, resultUsed, script,
+  };
+}
+
+/** Generic method names (`get`, `set`, `del`) on an unknown receiver need Redis-like arity. */
+function isPlausibleRedisCall(name: string, argumentCount: number, method: string): boolean {
+  switch (name) {
+    case 'DEL': case 'UNLINK': case 'GET': case 'EXISTS': case 'INCR': case 'TTL': case 'PTTL': case 'PERSIST': case 'GETDEL':
+      return argumentCount >= 1;
+    case 'SET': case 'SETNX': case 'GETSET':
+      return argumentCount >= 2;
+    case 'EXPIRE': case 'PEXPIRE': case 'EXPIREAT': case 'PEXPIREAT': case 'SETEX': case 'PSETEX':
+      return argumentCount >= 2;
+    case 'EVAL': case 'EVALSHA': case 'EVAL_RO': case 'EVALSHA_RO':
+      return argumentCount >= 2;
+    default:
+      return method !== 'get' && method !== 'set';
+  }
+}
+
+/** The key and argument lists of an eval in any dialect's layout. */
+function readScriptCall(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  args: readonly TSESTree.Node[],
+  scripts: ScriptResolver,
+  bySha: boolean,
+): ScriptCall {
+  const [scriptNode, second, third] = args;
+  const script = scriptNode ? (bySha ? scripts.resolveSha(scriptNode) : scripts.resolve(scriptNode)) : undefined;
+  let keys: TSESTree.Node[] = [];
+  let rest: TSESTree.Node[] = [];
+  const layout = second ? skipTypeWrappers(second) : undefined;
+  if (layout?.type === AST_NODE_TYPES.ObjectExpression) {
+    // node-redis: eval(script, { keys: [...], arguments: [...] })
+    keys = arrayElements(propertyValue(layout, 'keys'));
+    rest = arrayElements(propertyValue(layout, 'arguments'));
+  } else if (layout?.type === AST_NODE_TYPES.ArrayExpression) {
+    // Upstash: eval(script, [keys], [args])
+    keys = arrayElements(layout);
+    rest = arrayElements(third);
+  } else if (layout) {
+    // ioredis / v3 / generic call: eval(script, numKeys, ...keys, ...args)
+    const count = Number(staticString(sourceCode, layout) ?? (layout.type === AST_NODE_TYPES.Literal ? layout.value : NaN));
+    const tail = args.slice(2);
+    if (Number.isInteger(count) && count >= 0) {
+      keys = tail.slice(0, count);
+      rest = tail.slice(count);
+    }
+  }
+  return { script, scriptNode, keys, args: rest, definedCommand: undefined };
+}
+
+function arrayElements(node: TSESTree.Node | undefined): TSESTree.Node[] {
+  const array = node ? skipTypeWrappers(node) : undefined;
+  if (array?.type !== AST_NODE_TYPES.ArrayExpression) return [];
+  return array.elements.filter((element): element is TSESTree.Expression => !!element && element.type !== AST_NODE_TYPES.SpreadElement);
+}
+
+function classify(command: RedisCommand, acquisitions: Acquisition[], releases: Release[], expiries: Expiry[]): void {
+  const base = { node: command.call, library: 'redis' as const, command, key: command.key, keySignature: command.keySignature, owner: command.owner };
+  switch (command.name) {
+    case 'SET':
+      if (command.set?.nx) {
+        acquisitions.push({ ...base, kind: 'set-nx', value: command.value, hasTtl: command.set.expiry !== undefined || command.set.opaque, isTry: true, mintsFence: false });
+      }
+      return;
+    case 'SETNX':
+      acquisitions.push({ ...base, kind: 'setnx', value: command.value, hasTtl: false, isTry: true, mintsFence: false });
+      return;
+    case 'DEL':
+    case 'UNLINK':
+      // Each key of a multi-key DEL is its own release; the first is the one fixes address.
+      releases.push({ ...base, kind: 'del', safe: false });
+      return;
+    case 'EXPIRE':
+    case 'PEXPIRE':
+    case 'EXPIREAT':
+    case 'PEXPIREAT':
+      expiries.push({ ...base, kind: 'expire', safe: false });
+      return;
+    default:
+      break;
+  }
+  const summary = command.script?.script?.summary;
+  if (!summary || !command.script) return;
+  const keyAt = (ref: string | undefined): TSESTree.Node | undefined => {
+    const match = ref ? /^KEYS\[(\d+)\]$/u.exec(ref) : null;
+    return match ? command.script?.keys[Number(match[1]) - 1] : command.key;
+  };
+  const scriptBase = (ref: string | undefined) => {
+    const key = keyAt(ref);
+    return { ...base, key, keySignature: key === command.key ? command.keySignature : undefined };
+  };
+  const nxSet = summary.sets.find((set) => set.nx);
+  if (nxSet) {
+    acquisitions.push({
+      ...scriptBase(nxSet.keyRef), kind: 'script', value: command.script.args[0], hasTtl: nxSet.hasExpiry, isTry: true,
+      mintsFence: summary.increments.length > 0,
+    });
+  }
+  if (summary.deletes.length > 0) releases.push({ ...scriptBase(summary.deletes[0]!.keyRef), kind: 'script', safe: isCompareAndDelete(summary) });
+  if (summary.expiries.length > 0 && !nxSet) expiries.push({ ...scriptBase(summary.expiries[0]!.keyRef), kind: 'script', safe: isCompareAndExpire(summary) });
+}
+
+/** Whether the call's result reaches anything (not a bare statement, not only a queued chain link). */
+export function isResultUsed(call: TSESTree.CallExpression): boolean {
+  const carrier = valueCarrier(call);
+  const parent = carrier.parent;
+  if (!parent) return false;
+  if (parent.type === AST_NODE_TYPES.ExpressionStatement) return false;
+  if (parent.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'void') return false;
+  return true;
+}
+
+interface WrapperEvent { kind: 'acquire' | 'release'; base: LockEventBase }
+
+function wrapperEvent(sourceCode: Readonly<TSESLint.SourceCode>, call: TSESTree.CallExpression, settings: SharedSettings): WrapperEvent | undefined {
+  const { acquire, release } = settings.lockWrappers;
+  if (acquire.length === 0 && release.length === 0) return undefined;
+  const callee = skipTypeWrappers(call.callee);
+  const name = callee.type === AST_NODE_TYPES.Identifier ? callee.name : methodCallParts(call)?.method;
+  if (name === undefined) return undefined;
+  const kind = matchesName(name, acquire) ? 'acquire' : matchesName(name, release) ? 'release' : undefined;
+  if (!kind) return undefined;
+  const key = call.arguments[0];
+  return {
+    kind,
+    base: { node: call, library: 'wrapper', command: undefined, key, keySignature: key ? keySignature(sourceCode, key) : undefined, owner: enclosingFunction(call) },
+  };
+}
+
+type LibraryEvent =
+  | { type: 'acquire'; acquisition: Acquisition }
+  | { type: 'release'; release: Release }
+  | { type: 'extend'; expiry: Expiry };
+
+/** Redlock and redis-semaphore calls: `redlock.acquire([k], ttl)`, `lock.release()`, `mutex.tryAcquire()`. */
+function libraryEvent(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  call: TSESTree.CallExpression,
+  method: string,
+  receiver: ReceiverInfo,
+  resolver: ClientResolver,
+): LibraryEvent | undefined {
+  const owner = enclosingFunction(call);
+  const base = { node: call, command: undefined, owner };
+  if (receiver.family === 'redlock' && LIBRARY_ACQUIRE_METHODS.has(method)) {
+    const first = call.arguments[0] ? skipTypeWrappers(call.arguments[0]) : undefined;
+    const key = first?.type === AST_NODE_TYPES.ArrayExpression ? arrayElements(first)[0] : first;
+    return {
+      type: 'acquire',
+      acquisition: { ...base, library: 'redlock', kind: 'redlock', key, keySignature: key ? keySignature(sourceCode, key) : undefined, value: undefined, hasTtl: true, isTry: false, mintsFence: false },
+    };
+  }
+  if (receiver.family === 'redis-semaphore' && (method === 'acquire' || method === 'tryAcquire')) {
+    const key = semaphoreKey(receiver.root, resolver, sourceCode);
+    return {
+      type: 'acquire',
+      acquisition: { ...base, library: 'redis-semaphore', kind: 'semaphore', key, keySignature: key ? keySignature(sourceCode, key) : undefined, value: undefined, hasTtl: true, isTry: method === 'tryAcquire', mintsFence: false },
+    };
+  }
+  if (receiver.family === 'redis-semaphore' && method === 'release') {
+    const key = semaphoreKey(receiver.root, resolver, sourceCode);
+    return { type: 'release', release: { ...base, library: 'redis-semaphore', kind: 'library', key, keySignature: key ? keySignature(sourceCode, key) : undefined, safe: true } };
+  }
+  // The lock object redlock returns: `lock.release()`, `lock.unlock()`, `lock.extend(ttl)`.
+  if ((method === 'release' || method === 'unlock') && (receiver.family === 'redlock' || isRedlockHandle(receiver.root, sourceCode))) {
+    return { type: 'release', release: { ...base, library: 'redlock', kind: 'library', key: undefined, keySignature: undefined, safe: true } };
+  }
+  if (method === 'extend' && (receiver.family === 'redlock' || isRedlockHandle(receiver.root, sourceCode))) {
+    return { type: 'extend', expiry: { ...base, library: 'redlock', kind: 'library', key: undefined, keySignature: undefined, safe: true } };
+  }
+  return undefined;
+}
+
+/** `const lock = await redlock.acquire(...)` — the handle a Redlock acquisition returns. */
+function isRedlockHandle(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  if (root.type !== AST_NODE_TYPES.Identifier) return false;
+  const scope = sourceCode.getScope(root);
+  let variableScope: TSESLint.Scope.Scope | null = scope;
+  while (variableScope) {
+    const variable = variableScope.set.get(root.name);
+    if (variable) {
+      const definition = variable.defs[0];
+      if (definition?.node.type !== AST_NODE_TYPES.VariableDeclarator || !definition.node.init) return false;
+      let init = skipTypeWrappers(definition.node.init);
+      if (init.type === AST_NODE_TYPES.AwaitExpression) init = skipTypeWrappers(init.argument);
+      if (init.type !== AST_NODE_TYPES.CallExpression) return false;
+      const method = methodCallParts(init)?.method;
+      return method === 'acquire' || method === 'lock';
+    }
+    variableScope = variableScope.upper;
+  }
+  return false;
+}
+
+/** The key argument of the `new Mutex(client, key)` a semaphore object was made by. */
+function semaphoreKey(root: TSESTree.Expression, _resolver: ClientResolver, sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.Node | undefined {
+  if (root.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const scope = sourceCode.getScope(root);
+  let variableScope: TSESLint.Scope.Scope | null = scope;
+  while (variableScope) {
+    const variable = variableScope.set.get(root.name);
+    if (variable) {
+      const definition = variable.defs[0];
+      if (definition?.node.type !== AST_NODE_TYPES.VariableDeclarator || !definition.node.init) return undefined;
+      const init = skipTypeWrappers(definition.node.init);
+      return init.type === AST_NODE_TYPES.NewExpression ? init.arguments[1] : undefined;
+    }
+    variableScope = variableScope.upper;
+  }
+  return undefined;
+}
+
+/** `redis.defineCommand('releaseLock', { numberOfKeys: 1, lua })` and node-redis `defineScript(...)` entries. */
+function collectDefinedCommands(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  calls: readonly TSESTree.CallExpression[],
+  scripts: ScriptResolver,
+): Map<string, { summary: LuaScriptSummary | undefined; numberOfKeys: number | undefined }> {
+  const defined = new Map<string, { summary: LuaScriptSummary | undefined; numberOfKeys: number | undefined }>();
+  for (const call of calls) {
+    const method = methodCallParts(call)?.method;
+    const callee = skipTypeWrappers(call.callee);
+    const calleeName = callee.type === AST_NODE_TYPES.Identifier ? callee.name : method;
+    if (method === 'defineCommand') {
+      const name = call.arguments[0] ? staticString(sourceCode, call.arguments[0]) : undefined;
+      const options = call.arguments[1] ? skipTypeWrappers(call.arguments[1]) : undefined;
+      if (name === undefined || options?.type !== AST_NODE_TYPES.ObjectExpression) continue;
+      const lua = propertyValue(options, 'lua');
+      const keys = propertyValue(options, 'numberOfKeys');
+      defined.set(name, {
+        summary: lua ? scripts.resolve(lua)?.summary : undefined,
+        numberOfKeys: keys?.type === AST_NODE_TYPES.Literal && typeof keys.value === 'number' ? keys.value : undefined,
+      });
+    } else if (calleeName === 'defineScript') {
+      const options = call.arguments[0] ? skipTypeWrappers(call.arguments[0]) : undefined;
+      const holder = call.parent;
+      if (options?.type !== AST_NODE_TYPES.ObjectExpression || holder.type !== AST_NODE_TYPES.Property || holder.key.type !== AST_NODE_TYPES.Identifier) continue;
+      const lua = propertyValue(options, 'SCRIPT');
+      const keys = propertyValue(options, 'NUMBER_OF_KEYS');
+      defined.set(holder.key.name, {
+        summary: lua ? scripts.resolve(lua)?.summary : undefined,
+        numberOfKeys: keys?.type === AST_NODE_TYPES.Literal && typeof keys.value === 'number' ? keys.value : undefined,
+      });
+    }
+  }
+  return defined;
+}
+
+/** Top-level constants whose text is a compare-and-delete or compare-and-expire script. */
+function findScriptConstants(sourceCode: Readonly<TSESLint.SourceCode>, program: TSESTree.Program): RedisModel['scriptConstants'] {
+  let release: string | undefined;
+  let extend: string | undefined;
+  for (const statement of program.body) {
+    const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
+    if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const') continue;
+    for (const declarator of declaration.declarations) {
+      if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) continue;
+      const text = staticString(sourceCode, declarator.init);
+      if (text === undefined) continue;
+      const summary = new ScriptResolver(sourceCode, '.').resolve(declarator.init)?.summary;
+      if (!summary) continue;
+      if (release === undefined && isCompareAndDelete(summary) && summary.expiries.length === 0) release = declarator.id.name;
+      if (extend === undefined && isCompareAndExpire(summary) && summary.deletes.length === 0) extend = declarator.id.name;
+    }
+  }
+  return { release, extend };
+}

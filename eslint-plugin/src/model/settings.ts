@@ -1,0 +1,95 @@
+// The options every rule shares, read from `settings.locksmith` so one entry configures them all.
+
+import type { TSESLint } from '@typescript-eslint/utils';
+
+export interface LockWrappers {
+  /** Functions that take a lock; their first argument is the key. */
+  readonly acquire: readonly string[];
+  /** Functions that release a lock; their first argument is the key (or the lock handle). */
+  readonly release: readonly string[];
+  /** Functions that run a callback while holding a lock (`withLock(key, fn)`). */
+  readonly withLock: readonly string[];
+}
+
+export interface SharedSettings {
+  /** A key whose text matches this pattern is a lock key. */
+  readonly lockKeyPattern: RegExp;
+  /** Key patterns of locks held for efficiency only (exempt from require-fencing-token). */
+  readonly efficiencyLocks: readonly RegExp[];
+  /** Columns that hold a fencing token in SQL writes. */
+  readonly fenceColumns: readonly string[];
+  readonly lockWrappers: LockWrappers;
+}
+
+export interface RawSharedSettings {
+  lockKeyPattern?: string;
+  efficiencyLocks?: string[];
+  fenceColumns?: string[];
+  lockWrappers?: Partial<Record<keyof LockWrappers, string[]>>;
+}
+
+export const DEFAULT_LOCK_KEY_PATTERN = 'lock';
+export const DEFAULT_FENCE_COLUMNS: readonly string[] = ['fence', 'fencing_token'];
+
+/** JSON schema fragment for `settings.locksmith`-style shared options, reused by rule schemas. */
+export const sharedOptionSchema = {
+  lockKeyPattern: { type: 'string', description: 'Regular expression (case-insensitive) that marks a key as a lock key. Default: `lock`.' },
+  lockWrappers: {
+    type: 'object',
+    description: 'Names or /patterns/ of your own lock helpers, seen as acquisitions, releases, and run-with-lock functions.',
+    additionalProperties: false,
+    properties: {
+      acquire: { type: 'array', items: { type: 'string' }, description: 'Functions that acquire a lock (key as first argument).' },
+      release: { type: 'array', items: { type: 'string' }, description: 'Functions that release a lock (key or handle as first argument).' },
+      withLock: { type: 'array', items: { type: 'string' }, description: 'Functions that run a callback while holding a lock.' },
+    },
+  },
+} as const;
+
+const cache = new WeakMap<object, SharedSettings>();
+
+/** Shared settings from `settings.locksmith`, with rule options (when given) taking precedence. */
+export function readSharedSettings(
+  context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>,
+  ruleOverrides: RawSharedSettings = {},
+): SharedSettings {
+  const settingsObject = context.settings as Record<string, unknown>;
+  const raw = (settingsObject['locksmith'] ?? {}) as RawSharedSettings;
+  const noOverrides = Object.keys(ruleOverrides).length === 0;
+  if (noOverrides) {
+    const cached = cache.get(raw);
+    if (cached) return cached;
+  }
+  const merged: RawSharedSettings = { ...raw, ...ruleOverrides };
+  const result: SharedSettings = {
+    lockKeyPattern: toRegExp(merged.lockKeyPattern ?? DEFAULT_LOCK_KEY_PATTERN) ?? /lock/iu,
+    efficiencyLocks: (merged.efficiencyLocks ?? []).map(toRegExp).filter((pattern) => pattern !== undefined),
+    fenceColumns: merged.fenceColumns ?? DEFAULT_FENCE_COLUMNS,
+    lockWrappers: {
+      acquire: merged.lockWrappers?.acquire ?? [],
+      release: merged.lockWrappers?.release ?? [],
+      withLock: merged.lockWrappers?.withLock ?? [],
+    },
+  };
+  if (noOverrides) cache.set(raw, result);
+  return result;
+}
+
+/** `'lock'` or `'/^lock:/i'`; an invalid pattern yields undefined rather than a crash. */
+export function toRegExp(pattern: string): RegExp | undefined {
+  try {
+    const literal = /^\/(.+)\/([a-z]*)$/u.exec(pattern);
+    if (literal) return new RegExp(literal[1]!, literal[2]!.includes('i') ? literal[2] : `${literal[2]!}i`);
+    return new RegExp(pattern, 'iu');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a function name matches a wrapper list entry (a name, or a /pattern/). */
+export function matchesName(name: string, entries: readonly string[]): boolean {
+  return entries.some((entry) => {
+    if (entry.startsWith('/')) return toRegExp(entry)?.test(name) ?? false;
+    return entry === name;
+  });
+}

@@ -1,0 +1,270 @@
+// The SQL half of the lock model: every query in a file, who sends it, whether a transaction
+// holds it, and the advisory locks, lock-table rows and writes it contains. Computed once per file.
+
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { enclosingFunction, methodCallParts, propertyName, type ScopeOwner } from '../../util/ast.js';
+import { collectImports } from '../imports.js';
+import {
+  comparesColumn,
+  comparesColumnBelowParameter,
+  describeSql,
+  isConflictDoNothing,
+  type AdvisoryLockCall,
+  type SqlStatementFacts,
+} from '../../sql/index.js';
+import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS, OWNER_COLUMNS, type SqlLibrary } from './client-table.js';
+import { findOrmWrite, ormWriteIsFenced, ormWriteIsIdempotent, type OrmWriteFacts } from './orm-writes.js';
+import { findQuery, objectProperty, type FoundQuery } from './queries.js';
+import { SenderResolver } from './senders.js';
+
+export type { SenderKind, SqlLibrary } from './client-table.js';
+export type { SqlSender } from './senders.js';
+export type { SqlSourceNode } from './queries.js';
+export { EXPIRY_COLUMNS, OWNER_COLUMNS } from './client-table.js';
+
+export interface SqlQuery extends FoundQuery {
+  /** Facts per statement; `undefined` when the text does not parse or holds nothing lock-related. */
+  readonly statements: readonly SqlStatementFacts[] | undefined;
+  readonly function: ScopeOwner;
+  /** The sender is bound to an explicit transaction (callback handle, `BEGIN` earlier on it, ...). */
+  readonly inTransaction: boolean;
+}
+
+interface SqlItem {
+  /** What a rule reports. */
+  readonly node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
+  readonly function: ScopeOwner;
+  readonly range: TSESTree.Range;
+}
+
+export interface AdvisoryLockItem extends SqlItem {
+  readonly query: SqlQuery;
+  readonly call: AdvisoryLockCall;
+  readonly statement: SqlStatementFacts;
+  readonly statementIndex: number;
+  /** The statement runs inside an explicit transaction (same text after `BEGIN`, or the query is). */
+  readonly inTransaction: boolean;
+}
+
+export interface LockTableAcquisition extends SqlItem {
+  readonly query: SqlQuery;
+  readonly statement: SqlStatementFacts;
+  readonly table: string;
+  /** `INSERT ... ON CONFLICT ... DO UPDATE`: takes an existing row over. */
+  readonly upsert: boolean;
+}
+
+export interface LockTableRelease extends SqlItem {
+  readonly query: SqlQuery;
+  readonly statement: SqlStatementFacts;
+  readonly table: string;
+  readonly kind: 'delete' | 'update';
+  /** The WHERE compares the owner column: only the holder's own row is freed. */
+  readonly ownerCompared: boolean;
+}
+
+export interface SqlWrite extends SqlItem {
+  readonly library: SqlLibrary;
+  readonly table: string | undefined;
+  /** Set for raw SQL writes; ORM writes carry `orm` instead. */
+  readonly query: SqlQuery | undefined;
+  readonly statement: SqlStatementFacts | undefined;
+  readonly orm: OrmWriteFacts | undefined;
+  /** Idempotent by construction: `ON CONFLICT DO NOTHING`, an optimistic version check. */
+  readonly idempotent: boolean;
+  /** The write's WHERE compares one of `fenceColumns` with a parameter using `<`. */
+  isFenced(fenceColumns: readonly string[]): boolean;
+}
+
+export interface SqlModel {
+  readonly queries: readonly SqlQuery[];
+  readonly advisoryLocks: readonly AdvisoryLockItem[];
+  readonly lockTableAcquisitions: readonly LockTableAcquisition[];
+  readonly lockTableReleases: readonly LockTableRelease[];
+  /** UPDATEs of a lock table that keep the owner (renewals). */
+  readonly lockTableRenewals: readonly LockTableRelease[];
+  readonly writes: readonly SqlWrite[];
+  /** Columns seen per table across the file's statements. */
+  readonly tableColumns: ReadonlyMap<string, ReadonlySet<string>>;
+  isLockTable(table: string): boolean;
+}
+
+// Only texts that can hold a lock-related fact are parsed: plain SELECTs never are.
+const INTERESTING_SQL = /\b(?:pg_(?:try_)?advisory|insert|update|delete|begin|start|commit|rollback|end)\b/iu;
+
+type Context = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
+const cache = new WeakMap<TSESTree.Program, SqlModel>();
+
+export function getSqlModel(context: Context): SqlModel {
+  const program = context.sourceCode.ast;
+  let model = cache.get(program);
+  if (!model) {
+    model = buildSqlModel(context.sourceCode);
+    cache.set(program, model);
+  }
+  return model;
+}
+
+function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
+  const program = sourceCode.ast;
+  const imports = collectImports(program);
+  const senders = new SenderResolver(sourceCode, imports);
+  const calls: (TSESTree.CallExpression | TSESTree.TaggedTemplateExpression)[] = [];
+  const visitorKeys = sourceCode.visitorKeys;
+
+  const walk = (node: TSESTree.Node): void => {
+    if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.TaggedTemplateExpression) calls.push(node);
+    else if (node.type === AST_NODE_TYPES.AssignmentExpression && node.left.type === AST_NODE_TYPES.MemberExpression
+      && node.left.object.type === AST_NODE_TYPES.ThisExpression) {
+      const name = propertyName(node.left);
+      if (name !== undefined) senders.noteMemberInitializer(name, node.right);
+    } else if (node.type === AST_NODE_TYPES.PropertyDefinition && node.value && node.key.type === AST_NODE_TYPES.Identifier) {
+      senders.noteMemberInitializer(node.key.name, node.value);
+    }
+    for (const key of visitorKeys[node.type] ?? []) {
+      const child = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(child)) {
+        for (const item of child) if (isNode(item)) walk(item);
+      } else if (isNode(child)) walk(child);
+    }
+  };
+  walk(program);
+
+  const found: { query: FoundQuery; function: ScopeOwner; statements: readonly SqlStatementFacts[] | undefined }[] = [];
+  const ormWrites: OrmWriteFacts[] = [];
+  const markers: TransactionMarker[] = [];
+  for (const call of calls) {
+    const query = findQuery(call, sourceCode, imports, senders);
+    if (query) {
+      const statements = INTERESTING_SQL.test(query.sql.text) ? describeSql(query.sql.text) : undefined;
+      const owner = enclosingFunction(call);
+      found.push({ query, function: owner, statements });
+      for (const statement of statements ?? []) {
+        if (statement.kind === 'begin') markers.push({ identity: query.sender.identity, function: owner, position: call.range[0], begins: true });
+        if (statement.kind === 'commit' || statement.kind === 'rollback') markers.push({ identity: query.sender.identity, function: owner, position: call.range[0], begins: false });
+      }
+      continue;
+    }
+    if (call.type !== AST_NODE_TYPES.CallExpression) continue;
+    const parts = methodCallParts(call);
+    // TypeORM QueryRunner transactions.
+    if (parts && /^(?:start|commit|rollback)Transaction$/u.test(parts.method)) {
+      markers.push({ identity: senders.sender(parts.receiver).identity, function: enclosingFunction(call), position: call.range[0], begins: parts.method === 'startTransaction' });
+      continue;
+    }
+    const write = findOrmWrite(call, senders);
+    if (write) ormWrites.push(write);
+  }
+
+  markers.sort((left, right) => left.position - right.position);
+  const queries: SqlQuery[] = found.map(({ query, function: owner, statements }) => ({
+    ...query,
+    statements,
+    function: owner,
+    inTransaction: query.sender.inTransaction
+      || (query.options !== undefined && objectProperty(query.options, 'transaction') !== undefined)
+      || (query.sender.kind !== 'pool' && openTransaction(markers, query.sender.identity, owner, query.node.range[0])),
+  }));
+
+  const tableColumns = new Map<string, Set<string>>();
+  for (const query of queries) {
+    for (const statement of query.statements ?? []) {
+      if (!statement.table) continue;
+      const columns = tableColumns.get(statement.table) ?? new Set<string>();
+      for (const column of [...statement.insertColumns, ...statement.setColumns, ...statement.where.map((comparison) => comparison.column)]) columns.add(column);
+      tableColumns.set(statement.table, columns);
+    }
+  }
+  const isLockTable = (table: string): boolean => {
+    const words = table.replace(/([a-z])([A-Z])/gu, '$1_$2').toLowerCase().split(/[^a-z0-9]+/u);
+    if (words.some((word) => LOCK_TABLE_WORDS.has(word))) return true;
+    const columns = tableColumns.get(table);
+    return columns !== undefined && OWNER_COLUMNS.some((column) => columns.has(column)) && EXPIRY_COLUMNS.some((column) => columns.has(column));
+  };
+
+  const advisoryLocks: AdvisoryLockItem[] = [];
+  const lockTableAcquisitions: LockTableAcquisition[] = [];
+  const lockTableReleases: LockTableRelease[] = [];
+  const lockTableRenewals: LockTableRelease[] = [];
+  const writes: SqlWrite[] = [];
+  for (const query of queries) {
+    const item = { node: query.node, function: query.function, range: query.node.range };
+    const statements = query.statements ?? [];
+    statements.forEach((statement, statementIndex) => {
+      const earlier = statements.slice(0, statementIndex);
+      const inTransaction = query.inTransaction
+        || (earlier.some((other) => other.kind === 'begin') && !earlier.some((other) => other.kind === 'commit' || other.kind === 'rollback'))
+        // Several statements in one simple query run as one implicit transaction.
+        || statementIndex < statements.length - 1;
+      for (const call of statement.advisoryLocks) advisoryLocks.push({ ...item, query, call, statement, statementIndex, inTransaction });
+      const table = statement.table;
+      if (table === undefined) return;
+      if (isLockTable(table)) {
+        if (statement.kind === 'insert') {
+          lockTableAcquisitions.push({ ...item, query, statement, table, upsert: statement.onConflict?.action === 'update' });
+        } else if (statement.kind === 'delete' || statement.kind === 'update') {
+          const ownerCompared = comparesColumn(statement, OWNER_COLUMNS);
+          const release: LockTableRelease = { ...item, query, statement, table, kind: statement.kind, ownerCompared };
+          if (statement.kind === 'update' && !statement.setColumns.some((column) => OWNER_COLUMNS.includes(column))) lockTableRenewals.push(release);
+          else lockTableReleases.push(release);
+        }
+        return;
+      }
+      if (statement.kind === 'insert' || statement.kind === 'update' || statement.kind === 'delete') {
+        writes.push({
+          ...item,
+          library: query.sender.library,
+          table,
+          query,
+          statement,
+          orm: undefined,
+          idempotent: isConflictDoNothing(statement) || statement.optimisticVersionCheck,
+          isFenced: (fenceColumns) => comparesColumnBelowParameter(statement, fenceColumns),
+        });
+      }
+    });
+  }
+  for (const write of ormWrites) {
+    writes.push({
+      node: write.node,
+      function: enclosingFunction(write.node),
+      range: write.node.range,
+      library: write.library,
+      table: write.table,
+      query: undefined,
+      statement: undefined,
+      orm: write,
+      idempotent: ormWriteIsIdempotent(write),
+      isFenced: (fenceColumns) => ormWriteIsFenced(write, fenceColumns),
+    });
+  }
+  writes.sort((left, right) => left.range[0] - right.range[0]);
+
+  return { queries, advisoryLocks, lockTableAcquisitions, lockTableReleases, lockTableRenewals, writes, tableColumns, isLockTable };
+}
+
+interface TransactionMarker {
+  readonly identity: object | string;
+  readonly function: ScopeOwner;
+  readonly position: number;
+  readonly begins: boolean;
+}
+
+/** A `BEGIN` on the same connection earlier in the same function, not yet ended. */
+function openTransaction(markers: readonly TransactionMarker[], identity: object | string, owner: ScopeOwner, position: number): boolean {
+  let open = false;
+  for (const marker of markers) {
+    if (marker.identity !== identity || marker.function !== owner || marker.position >= position) continue;
+    open = marker.begins;
+  }
+  return open;
+}
+
+function isNode(value: unknown): value is TSESTree.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+/** Statements of a query that are writes under no transaction helper: what a critical section does. */
+export function queriesIn(model: SqlModel, owner: ScopeOwner, from: number, to: number): readonly SqlQuery[] {
+  return model.queries.filter((query) => query.function === owner && query.node.range[0] > from && query.node.range[1] <= to);
+}

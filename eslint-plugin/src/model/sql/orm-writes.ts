@@ -1,0 +1,119 @@
+// Writes made through query builders and ORMs (`prisma.invoice.update`, `knex('t').update`).
+
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { propertyName, skipTypeWrappers } from '../../util/ast.js';
+import { ORM_WRITE_METHODS, type SqlLibrary } from './client-table.js';
+import type { SenderResolver, SqlSender } from './senders.js';
+
+export interface OrmWriteFacts {
+  readonly node: TSESTree.CallExpression;
+  readonly library: SqlLibrary;
+  readonly method: string;
+  readonly sender: SqlSender;
+  /** The model or table written, when written as a literal or property name. */
+  readonly table: string | undefined;
+  /** The call chain's nodes, where fence conditions are looked for. */
+  readonly chain: readonly TSESTree.Node[];
+}
+
+/** Recognises `call` as an ORM write, or returns undefined. */
+export function findOrmWrite(call: TSESTree.CallExpression, senders: SenderResolver): OrmWriteFacts | undefined {
+  const callee = skipTypeWrappers(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = propertyName(callee);
+  if (method === undefined) return undefined;
+  const object = skipTypeWrappers(callee.object);
+  // prisma.invoice.update({ ... }) / tx.invoice.update(...)
+  if (ORM_WRITE_METHODS['prisma']!.has(method) && object.type === AST_NODE_TYPES.MemberExpression) {
+    const sender = senders.sender(object.object);
+    if (sender.library === 'prisma' || (sender.inTransaction && /^\$?tx$|^prisma/u.test(sender.text))) {
+      return { node: call, library: 'prisma', method, sender, table: propertyName(object), chain: [call] };
+    }
+    return undefined;
+  }
+  // Chains: knex('t').where(...).update(...), db.update(t).set(...), db.updateTable('t')
+  const chain: TSESTree.Node[] = [call];
+  let root: TSESTree.Node = object;
+  for (let depth = 0; depth < 12; depth++) {
+    const current = skipTypeWrappers(root);
+    if (current.type === AST_NODE_TYPES.CallExpression) {
+      chain.push(current);
+      const innerCallee = skipTypeWrappers(current.callee);
+      if (innerCallee.type === AST_NODE_TYPES.MemberExpression) {
+        root = innerCallee.object;
+        continue;
+      }
+      // knex('t') / trx('t')
+      const sender = senders.sender(innerCallee);
+      if ((sender.library === 'knex' || (sender.inTransaction && sender.library === 'unknown')) && ORM_WRITE_METHODS['knex']!.has(method)) {
+        const table = current.arguments[0];
+        return { node: call, library: 'knex', method, sender, table: table?.type === AST_NODE_TYPES.Literal ? String(table.value) : undefined, chain };
+      }
+      return undefined;
+    }
+    break;
+  }
+  if (root !== object) return undefined;
+  // The write method sits right on the client: db.update(table) (drizzle), db.updateTable('t') (kysely).
+  const sender = senders.sender(object);
+  const library = sender.library;
+  if ((library === 'drizzle' || library === 'kysely') && ORM_WRITE_METHODS[library]!.has(method)) {
+    let outer: TSESTree.Node = call;
+    while (outer.parent && (outer.parent.type === AST_NODE_TYPES.MemberExpression || outer.parent.type === AST_NODE_TYPES.CallExpression)) {
+      outer = outer.parent;
+      if (outer.type === AST_NODE_TYPES.CallExpression) chain.push(outer);
+    }
+    const table = call.arguments[0];
+    const tableName = table?.type === AST_NODE_TYPES.Literal ? String(table.value) : table?.type === AST_NODE_TYPES.Identifier ? table.name : undefined;
+    return { node: call, library, method, sender, table: tableName, chain };
+  }
+  return undefined;
+}
+
+/** A fence condition in the write's arguments: `where: { fence: { lt: f } }`, `.where('fence', '<', f)`, `lt(t.fence, f)`. */
+export function ormWriteIsFenced(write: OrmWriteFacts, fenceColumns: readonly string[]): boolean {
+  let fenced = false;
+  const visit = (node: TSESTree.Node | null | undefined, depth: number): void => {
+    if (!node || fenced || depth > 8) return;
+    switch (node.type) {
+      case AST_NODE_TYPES.CallExpression: {
+        const [first, second] = node.arguments;
+        if (first?.type === AST_NODE_TYPES.Literal && fenceColumns.includes(String(first.value)) && second?.type === AST_NODE_TYPES.Literal && second.value === '<') fenced = true;
+        const callee = skipTypeWrappers(node.callee);
+        if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'lt' && first?.type === AST_NODE_TYPES.MemberExpression && fenceColumns.includes(propertyName(first) ?? '')) fenced = true;
+        node.arguments.forEach((argument) => visit(argument, depth + 1));
+        return;
+      }
+      case AST_NODE_TYPES.ObjectExpression:
+        for (const property of node.properties) {
+          if (property.type !== AST_NODE_TYPES.Property) continue;
+          const key = property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : property.key.type === AST_NODE_TYPES.Literal ? String(property.key.value) : '';
+          if (fenceColumns.includes(key) && property.value.type === AST_NODE_TYPES.ObjectExpression
+            && property.value.properties.some((inner) => inner.type === AST_NODE_TYPES.Property && inner.key.type === AST_NODE_TYPES.Identifier && inner.key.name === 'lt')) fenced = true;
+          visit(property.value, depth + 1);
+        }
+        return;
+      case AST_NODE_TYPES.ArrayExpression:
+        node.elements.forEach((element) => visit(element, depth + 1));
+        return;
+      default:
+        return;
+    }
+  };
+  for (const node of write.chain) visit(node, 0);
+  return fenced;
+}
+
+/** `createMany({ skipDuplicates: true })`, `.onConflict().ignore()`, `.onConflictDoNothing()`. */
+export function ormWriteIsIdempotent(write: OrmWriteFacts): boolean {
+  for (const node of write.chain) {
+    if (node.type !== AST_NODE_TYPES.CallExpression) continue;
+    const callee = skipTypeWrappers(node.callee);
+    const method = callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee) : undefined;
+    if (method === 'ignore' || method === 'onConflictDoNothing' || method === 'doNothing') return true;
+    const options = node.arguments[0];
+    if (options?.type === AST_NODE_TYPES.ObjectExpression && options.properties.some((property) => property.type === AST_NODE_TYPES.Property
+      && property.key.type === AST_NODE_TYPES.Identifier && property.key.name === 'skipDuplicates')) return true;
+  }
+  return false;
+}

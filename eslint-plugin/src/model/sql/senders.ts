@@ -1,0 +1,195 @@
+// Which object sends a query, and whether it is a pool, one dedicated connection, or a transaction.
+
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { findVariable, isFunctionLike, propertyName, skipTypeWrappers } from '../../util/ast.js';
+import type { ImportTable } from '../imports.js';
+import {
+  CHECKOUT_METHODS,
+  POOL_NAMES,
+  SQL_PACKAGES,
+  SQL_TYPE_NAMES,
+  TRANSACTION_CALLBACK_METHODS,
+  TRANSACTION_HANDLE_METHODS,
+  type SenderKind,
+  type SqlFactory,
+  type SqlLibrary,
+} from './client-table.js';
+
+export interface SqlHandle {
+  readonly kind: SenderKind;
+  readonly library: SqlLibrary;
+  /** The handle belongs to one explicit transaction (a transaction callback's parameter, `knex.transaction()`). */
+  readonly inTransaction: boolean;
+}
+
+export interface SqlSender extends SqlHandle {
+  /** The receiver expression as written (`pool`, `this.db`, `tx`). */
+  readonly node: TSESTree.Node;
+  readonly text: string;
+  /** Same identity ⇔ same object: the variable when one resolves, else the source text. */
+  readonly identity: object | string;
+}
+
+const UNKNOWN: SqlHandle = { kind: 'unknown', library: 'unknown', inTransaction: false };
+
+export class SenderResolver {
+  private readonly variableHandles = new Map<TSESLint.Scope.Variable, SqlHandle>();
+  private readonly memberInitializers = new Map<string, TSESTree.Expression>();
+
+  constructor(
+    private readonly sourceCode: Readonly<TSESLint.SourceCode>,
+    private readonly imports: ImportTable,
+  ) {}
+
+  /** `this.pool = new Pool()` and class fields `pool = new Pool()`, by property name. */
+  noteMemberInitializer(name: string, init: TSESTree.Expression): void {
+    if (!this.memberInitializers.has(name)) this.memberInitializers.set(name, init);
+  }
+
+  sender(node: TSESTree.Node): SqlSender {
+    const expression = skipTypeWrappers(node);
+    let identity: object | string = this.sourceCode.getText(expression);
+    if (expression.type === AST_NODE_TYPES.Identifier) identity = findVariable(this.sourceCode, expression) ?? identity;
+    return { ...this.handle(expression, 0), node: expression, text: this.sourceCode.getText(expression), identity };
+  }
+
+  handle(node: TSESTree.Node, depth: number): SqlHandle {
+    if (depth > 6) return UNKNOWN;
+    const expression = skipTypeWrappers(node);
+    switch (expression.type) {
+      case AST_NODE_TYPES.AwaitExpression:
+        return this.handle(expression.argument, depth + 1);
+      case AST_NODE_TYPES.Identifier:
+        return this.identifierHandle(expression, depth);
+      case AST_NODE_TYPES.MemberExpression: {
+        const name = propertyName(expression);
+        if (expression.object.type === AST_NODE_TYPES.ThisExpression && name !== undefined) {
+          const init = this.memberInitializers.get(name);
+          if (init) return this.handle(init, depth + 1);
+          return handleByName(name);
+        }
+        return UNKNOWN;
+      }
+      case AST_NODE_TYPES.NewExpression:
+      case AST_NODE_TYPES.CallExpression:
+        return this.createdHandle(expression, depth);
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  private identifierHandle(identifier: TSESTree.Identifier, depth: number): SqlHandle {
+    const variable = findVariable(this.sourceCode, identifier);
+    if (!variable) return handleByName(identifier.name);
+    const cached = this.variableHandles.get(variable);
+    if (cached) return cached;
+    // Guards recursion through self-referencing definitions.
+    this.variableHandles.set(variable, UNKNOWN);
+    const handle = this.variableHandle(variable, depth);
+    this.variableHandles.set(variable, handle);
+    return handle;
+  }
+
+  private variableHandle(variable: TSESLint.Scope.Variable, depth: number): SqlHandle {
+    const definition = variable.defs[0];
+    if (!definition || variable.defs.length !== 1) return UNKNOWN;
+    const annotated = annotationHandle(definition.name);
+    if (annotated) return annotated;
+    switch (definition.type) {
+      case 'ImportBinding':
+        return this.imports.get(variable.name)?.source.startsWith('.') ? handleByName(variable.name) : UNKNOWN;
+      case 'Variable': {
+        const declarator = definition.node;
+        if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) return UNKNOWN;
+        return this.handle(declarator.init, depth + 1);
+      }
+      case 'Parameter':
+        return this.callbackParameterHandle(definition.node, definition.name, depth);
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  /** The first parameter of a transaction callback (`sql.begin(async (tx) => ...)`). */
+  private callbackParameterHandle(owner: TSESTree.Node, name: TSESTree.Node, depth: number): SqlHandle {
+    if (!isFunctionLike(owner) || owner.params[0] !== name) return UNKNOWN;
+    const call = owner.parent;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || !call.arguments.some((argument) => argument === owner)) return UNKNOWN;
+    const callee = skipTypeWrappers(call.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) return UNKNOWN;
+    const method = propertyName(callee);
+    if (method === undefined) return UNKNOWN;
+    const libraries = TRANSACTION_CALLBACK_METHODS[method];
+    if (!libraries) return UNKNOWN;
+    if (method === 'execute') {
+      // kysely: db.transaction().execute(cb)
+      const inner = skipTypeWrappers(callee.object);
+      if (inner.type !== AST_NODE_TYPES.CallExpression) return UNKNOWN;
+      const innerCallee = skipTypeWrappers(inner.callee);
+      if (innerCallee.type !== AST_NODE_TYPES.MemberExpression || propertyName(innerCallee) !== 'transaction') return UNKNOWN;
+      return { kind: 'connection', library: 'kysely', inTransaction: true };
+    }
+    const owning = this.handle(callee.object, depth + 1);
+    if (!libraries.includes(owning.library) && !(owning.library === 'unknown' && method !== 'transaction')) return UNKNOWN;
+    // Sequelize passes a Transaction object, not a query sender; queries name it in their options.
+    if (owning.library === 'sequelize') return UNKNOWN;
+    return { kind: 'connection', library: owning.library, inTransaction: true };
+  }
+
+  private createdHandle(expression: TSESTree.NewExpression | TSESTree.CallExpression, depth: number): SqlHandle {
+    const callee = skipTypeWrappers(expression.callee);
+    const factory = this.factoryOf(callee, expression.type === AST_NODE_TYPES.NewExpression ? 'new' : 'call');
+    if (factory) return { kind: factory.kind, library: factory.library, inTransaction: false };
+    if (expression.type !== AST_NODE_TYPES.CallExpression || callee.type !== AST_NODE_TYPES.MemberExpression) return UNKNOWN;
+    const method = propertyName(callee);
+    if (method === undefined) return UNKNOWN;
+    const owning = this.handle(callee.object, depth + 1);
+    const checkoutLibrary = CHECKOUT_METHODS[method];
+    if (checkoutLibrary !== undefined && owning.kind === 'pool' && (owning.library === checkoutLibrary || owning.library === 'unknown')) {
+      // slonik's pool.connect takes a callback; pg's resolves to a client.
+      if (expression.arguments.some((argument) => isFunctionLike(argument))) return UNKNOWN;
+      return { kind: 'connection', library: owning.library, inTransaction: false };
+    }
+    if (TRANSACTION_HANDLE_METHODS.has(method) && owning.kind === 'pool' && owning.library === 'knex' && expression.arguments.length === 0) {
+      return { kind: 'connection', library: owning.library, inTransaction: true };
+    }
+    return UNKNOWN;
+  }
+
+  private factoryOf(callee: TSESTree.Node, create: 'new' | 'call'): SqlFactory | undefined {
+    let local: string | undefined;
+    let member: string | undefined;
+    if (callee.type === AST_NODE_TYPES.Identifier) local = callee.name;
+    else if (callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier) {
+      local = callee.object.name;
+      member = propertyName(callee);
+    }
+    if (local === undefined) return undefined;
+    const binding = this.imports.get(local);
+    if (!binding) return undefined;
+    const entries = SQL_PACKAGES[binding.source] ?? Object.entries(SQL_PACKAGES).find(([name]) => name.endsWith('/') && binding.source.startsWith(name))?.[1];
+    if (!entries) return undefined;
+    // `import pg from 'pg'; new pg.Pool()` names the export through the namespace or default.
+    const exported = member !== undefined && (binding.imported === 'default' || binding.imported === '*') ? member : binding.imported;
+    return entries.find((entry) => entry.create === create && entry.exports.includes(exported));
+  }
+}
+
+function handleByName(name: string): SqlHandle {
+  for (const [pattern, library] of POOL_NAMES) {
+    if (pattern.test(name)) return { kind: 'pool', library, inTransaction: false };
+  }
+  return UNKNOWN;
+}
+
+function annotationHandle(name: TSESTree.Node): SqlHandle | undefined {
+  if (name.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const annotation = name.typeAnnotation?.typeAnnotation;
+  if (annotation?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+  const typeName = annotation.typeName.type === AST_NODE_TYPES.Identifier
+    ? annotation.typeName.name
+    : annotation.typeName.type === AST_NODE_TYPES.TSQualifiedName ? annotation.typeName.right.name : undefined;
+  if (typeName === undefined) return undefined;
+  const entry = SQL_TYPE_NAMES[typeName];
+  return entry ? { kind: entry.kind, library: entry.library, inTransaction: entry.inTransaction ?? false } : undefined;
+}

@@ -1,0 +1,54 @@
+// The one place that asks the TypeScript checker which library declared a value's type. Returns
+// null when the file was parsed without type information; callers then rely on call shape alone.
+
+import type { ParserServicesWithTypeInformation, TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type * as ts from 'typescript';
+import { type ClientFamily, DECLARATION_PATH_FAMILIES } from './client-table.js';
+
+export type TypeVerdict = ClientFamily | 'other' | 'unknown';
+
+export interface TypeOracle {
+  /** The library that declared the expression's type; 'other' for a known non-client type. */
+  familyOf(expression: TSESTree.Node): TypeVerdict;
+}
+
+export function getTypeOracle(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>): TypeOracle | null {
+  const services = context.sourceCode.parserServices as Partial<ParserServicesWithTypeInformation> | undefined;
+  if (!services?.program || !services.esTreeNodeToTSNodeMap) return null;
+  const checker = services.program.getTypeChecker();
+  const nodeMap = services.esTreeNodeToTSNodeMap;
+  return {
+    familyOf(expression) {
+      try {
+        const tsNode = nodeMap.get(expression);
+        return verdictForType(checker, checker.getTypeAtLocation(tsNode));
+      } catch {
+        return 'unknown';
+      }
+    },
+  };
+}
+
+// TypeFlags.Any | Unknown; literal values keep this module free of a runtime `typescript` import.
+const ANY_OR_UNKNOWN_FLAGS = 1 | 2;
+
+function verdictForType(checker: ts.TypeChecker, type: ts.Type): TypeVerdict {
+  if ((type.flags & ANY_OR_UNKNOWN_FLAGS) !== 0) return 'unknown';
+  const parts = type.isUnion() ? type.types : [type];
+  let sawOther = false;
+  for (const part of parts) {
+    const apparent = checker.getApparentType(part);
+    const symbol = apparent.getSymbol() ?? apparent.aliasSymbol;
+    if ((part.flags & ANY_OR_UNKNOWN_FLAGS) !== 0) return 'unknown';
+    for (const declaration of symbol?.declarations ?? []) {
+      const fileName = declaration.getSourceFile().fileName;
+      for (const [pattern, family] of DECLARATION_PATH_FAMILIES) {
+        if (pattern.test(fileName)) return family;
+      }
+    }
+    // null/undefined members of a union (`Redis | undefined`) say nothing either way.
+    const nullish = (part.flags & (32768 | 65536)) !== 0;
+    if (!nullish) sawOther = true;
+  }
+  return sawOther ? 'other' : 'unknown';
+}

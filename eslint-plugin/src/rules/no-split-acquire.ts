@@ -1,0 +1,135 @@
+// no-split-acquire: SETNX (or SET NX without expiry) followed by a separate EXPIRE of the same key.
+
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { isExpressionAvailableAt, isUsedOnlyAsCondition, removeStatement } from '../fixes/edits.js';
+import { DEFAULT_TTL_MS } from '../fixes/scripts.js';
+import { renderAtomicSet } from '../fixes/templates.js';
+import { getLockModel } from '../model/index.js';
+import { splitAcquisitionOf } from '../model/queries.js';
+import type { Acquisition, Expiry, RedisCommand } from '../model/redis-model.js';
+import { expressionStatementOf, skipTypeWrappers } from '../util/ast.js';
+import { createRule } from '../util/create-rule.js';
+
+export type MessageId = 'splitAcquire' | 'splitAcquireInTransaction' | 'useAtomicSet';
+export type Options = [];
+
+export default createRule<Options, MessageId>({
+  name: 'no-split-acquire',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow taking a Redis lock with `SETNX` and giving it an expiry in a separate command',
+      recommended: 'error',
+    },
+    hasSuggestions: true,
+    schema: [],
+    messages: {
+      splitAcquire: 'This `{{expiry}}` runs as a second command after `{{acquire}}`: a holder that crashes between the two leaves a lock that never expires.',
+      splitAcquireInTransaction: 'This `{{expiry}}` is queued after `{{acquire}}` in the same transaction and runs even when `{{acquire}}` failed, extending a lock someone else holds.',
+      useAtomicSet: 'Acquire with one atomic `SET key token NX PX {{ttl}}` and drop the separate `{{expiry}}`',
+    },
+  },
+  defaultOptions: [],
+  create(context) {
+    return {
+      'Program:exit'() {
+        const model = getLockModel(context).redis;
+        for (const expiry of model.expiries) {
+          const acquisition = splitAcquisitionOf(model, expiry);
+          if (!acquisition?.command || !expiry.command) continue;
+          const inTransaction = expiry.command.client.chain !== undefined && expiry.command.client.chain === acquisition.command.client.chain;
+          const data = { expiry: expiry.command.name, acquire: acquisition.command.name };
+          const fix = atomicSetFix(context, acquisition, expiry);
+          context.report({
+            node: expiry.node,
+            messageId: inTransaction ? 'splitAcquireInTransaction' : 'splitAcquire',
+            data,
+            // A suggestion, not an autofix: it changes which commands reach Redis.
+            suggest: fix ? [{ messageId: 'useAtomicSet', data: { ttl: fix.ttlText, expiry: expiry.command.name }, fix: fix.apply }] : [],
+          });
+        }
+      },
+    };
+  },
+});
+
+interface AtomicSetFix {
+  readonly ttlText: string;
+  readonly apply: (fixer: TSESLint.RuleFixer) => TSESLint.RuleFix[];
+}
+
+function atomicSetFix(
+  context: Readonly<TSESLint.RuleContext<MessageId, Options>>,
+  acquisition: Acquisition,
+  expiry: Expiry,
+): AtomicSetFix | undefined {
+  const sourceCode = context.sourceCode;
+  const acquire = acquisition.command!;
+  const expire = expiry.command!;
+  if (!acquire.key || !acquire.value) return undefined;
+  const ttlMs = ttlInMilliseconds(sourceCode, expire);
+  if (ttlMs === undefined) return undefined;
+  const ttlNode = expire.args[1];
+  if (ttlNode && !isExpressionAvailableAt(sourceCode, ttlNode, acquire.call)) return undefined;
+
+  const removal = expiryRemoval(expire);
+  if (!removal) return undefined;
+
+  const keepsNumericReply = acquire.name === 'SETNX' && !isUsedOnlyAsCondition(sourceCode, acquire.call);
+  if (keepsNumericReply && (acquire.callback || acquire.client.chain)) return undefined;
+
+  let replacement = renderAtomicSet(acquire.dialect, {
+    client: sourceCode.getText(acquire.receiver),
+    key: sourceCode.getText(acquire.key),
+    value: sourceCode.getText(acquire.value),
+    ttlMs,
+    callback: acquire.callback ? sourceCode.getText(acquire.callback) : undefined,
+  });
+  // SETNX replies 1/0; SET NX replies 'OK'/null. Keep the reply's meaning for code that compares it.
+  if (keepsNumericReply) replacement += `.then((reply) => (reply === 'OK' ? 1 : 0))`;
+
+  return {
+    ttlText: ttlMs,
+    apply: (fixer) => {
+      const fixes = [fixer.replaceText(acquire.call, replacement)];
+      if (removal.kind === 'statement') fixes.push(removeStatement(fixer, sourceCode, removal.node));
+      else fixes.push(fixer.removeRange([removal.from, removal.to]));
+      return fixes;
+    },
+  };
+}
+
+type Removal = { kind: 'statement'; node: TSESTree.Node } | { kind: 'chain-link'; from: number; to: number };
+
+/** How the separate expiry can be deleted: its whole statement, or its link in a MULTI chain. */
+function expiryRemoval(expire: RedisCommand): Removal | undefined {
+  if (expire.resultUsed) {
+    // `.expire(k, 30)` in the middle of a chain: its value is the chain itself, so drop the link.
+    const callee = skipTypeWrappers(expire.call.callee);
+    const parent = expire.call.parent;
+    if (callee.type === AST_NODE_TYPES.MemberExpression && parent.type === AST_NODE_TYPES.MemberExpression && parent.object === expire.call && expire.client.chain) {
+      return { kind: 'chain-link', from: callee.object.range[1], to: expire.call.range[1] };
+    }
+    return undefined;
+  }
+  if (expire.client.chain && expire.call.callee.type === AST_NODE_TYPES.MemberExpression) {
+    const receiver = skipTypeWrappers(expire.call.callee.object);
+    // `redis.multi().setnx(k, v).expire(k, 30)` as the last link of a statement
+    if (receiver.type === AST_NODE_TYPES.CallExpression) return { kind: 'chain-link', from: receiver.range[1], to: expire.call.range[1] };
+  }
+  const statement = expressionStatementOf(expire.call);
+  return statement ? { kind: 'statement', node: statement } : undefined;
+}
+
+/** The expiry's TTL as milliseconds source text, or undefined for absolute (`*AT`) expiries. */
+function ttlInMilliseconds(sourceCode: Readonly<TSESLint.SourceCode>, expire: RedisCommand): string | undefined {
+  const ttlNode = expire.args[1];
+  if (!ttlNode) return String(DEFAULT_TTL_MS);
+  const ttl = skipTypeWrappers(ttlNode);
+  if (expire.name === 'PEXPIRE') return sourceCode.getText(ttl);
+  if (expire.name !== 'EXPIRE') return undefined;
+  if (ttl.type === AST_NODE_TYPES.Literal && typeof ttl.value === 'number') return String(ttl.value * 1000);
+  if (ttl.type === AST_NODE_TYPES.Literal && typeof ttl.value === 'string' && /^\d+$/u.test(ttl.value)) return String(Number(ttl.value) * 1000);
+  const text = sourceCode.getText(ttl);
+  return ttl.type === AST_NODE_TYPES.Identifier || ttl.type === AST_NODE_TYPES.MemberExpression ? `${text} * 1000` : `(${text}) * 1000`;
+}

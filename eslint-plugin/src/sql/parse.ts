@@ -1,0 +1,34 @@
+// The one place that runs the PostgreSQL parser: each distinct SQL text is parsed once per process.
+
+import { parse, type Statement } from 'pgsql-ast-parser';
+
+// Bounded so a long editor session cannot grow it without end; SQL texts repeat across files, so a
+// process-wide cache also serves "once per file".
+const MAX_CACHED_TEXTS = 4000;
+const cache = new Map<string, readonly Statement[] | null>();
+
+/** The statements of `text`, with locations relative to it; `undefined` when it does not parse. */
+export function parseSql(text: string): readonly Statement[] | undefined {
+  const cached = cache.get(text);
+  if (cached !== undefined) return cached ?? undefined;
+  let statements: readonly Statement[] | null;
+  try {
+    statements = parse(text, { locationTracking: true });
+  } catch {
+    // Unparseable SQL (a dialect extension, a fragment, a syntax the parser lacks) is no finding.
+    statements = null;
+  }
+  if (cache.size >= MAX_CACHED_TEXTS) cache.clear();
+  cache.set(text, statements);
+  return statements ?? undefined;
+}
+
+/** Whether `text` parses as PostgreSQL: what the tests use to prove a suggestion's SQL is valid. */
+export function isValidSql(text: string): boolean {
+  return parseSql(text) !== undefined;
+}
+
+/** Cheap screen run before the parser: does the text start like a statement we can ask about? */
+export function looksLikeSql(text: string): boolean {
+  return /^\s*(?:\/\*[\s\S]*?\*\/\s*|--[^\n]*\n\s*)*(?:select|insert|update|delete|with|begin|start\s+transaction|commit|rollback|end|savepoint|release|set|values)\b/iu.test(text);
+}
