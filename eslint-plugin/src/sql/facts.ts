@@ -164,7 +164,7 @@ export function describeStatement(statement: Statement): SqlStatementFacts {
         where: where?.comparisons ?? [],
         hasWhere: where !== undefined,
         whereHasOr: where?.hasOr ?? false,
-        locksRows: target.for !== undefined && target.for !== null,
+        locksRows: target.for !== undefined,
         onlyAdvisoryLocks: columns.length > 0 && !target.from?.length
           && columns.every((column) => column.expr.type === 'call' && ADVISORY_FUNCTION.test(column.expr.function.name.toLowerCase())),
       };

@@ -59,7 +59,7 @@ export function findOrmWrite(call: TSESTree.CallExpression, senders: SenderResol
   const library = sender.library;
   if ((library === 'drizzle' || library === 'kysely') && ORM_WRITE_METHODS[library]!.has(method)) {
     let outer: TSESTree.Node = call;
-    while (outer.parent && (outer.parent.type === AST_NODE_TYPES.MemberExpression || outer.parent.type === AST_NODE_TYPES.CallExpression)) {
+    while ((outer.parent.type === AST_NODE_TYPES.MemberExpression || outer.parent.type === AST_NODE_TYPES.CallExpression)) {
       outer = outer.parent;
       if (outer.type === AST_NODE_TYPES.CallExpression) chain.push(outer);
     }
@@ -81,7 +81,7 @@ export function ormWriteIsFenced(write: OrmWriteFacts, fenceColumns: readonly st
         if (first?.type === AST_NODE_TYPES.Literal && fenceColumns.includes(String(first.value)) && second?.type === AST_NODE_TYPES.Literal && second.value === '<') fenced = true;
         const callee = skipTypeWrappers(node.callee);
         if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'lt' && first?.type === AST_NODE_TYPES.MemberExpression && fenceColumns.includes(propertyName(first) ?? '')) fenced = true;
-        node.arguments.forEach((argument) => visit(argument, depth + 1));
+        for (const argument of node.arguments) visit(argument, depth + 1);
         return;
       }
       case AST_NODE_TYPES.ObjectExpression:
@@ -94,7 +94,7 @@ export function ormWriteIsFenced(write: OrmWriteFacts, fenceColumns: readonly st
         }
         return;
       case AST_NODE_TYPES.ArrayExpression:
-        node.elements.forEach((element) => visit(element, depth + 1));
+        for (const element of node.elements) visit(element, depth + 1);
         return;
       default:
         return;

@@ -118,7 +118,7 @@ function sqlSource(argument: TSESTree.Node, sourceCode: Readonly<TSESLint.Source
     const text = objectProperty(expression, 'text');
     return text ? sqlSource(text, sourceCode) : undefined;
   }
-  if (expression.type === AST_NODE_TYPES.Literal && typeof expression.value === 'string') return expression as TSESTree.StringLiteral;
+  if (expression.type === AST_NODE_TYPES.Literal && typeof expression.value === 'string') return expression;
   if (expression.type === AST_NODE_TYPES.TemplateLiteral) return expression;
   return undefined;
 }
@@ -178,7 +178,7 @@ function bindings(
 export function objectProperty(object: TSESTree.ObjectExpression, name: string): TSESTree.Node | undefined {
   for (const property of object.properties) {
     if (property.type !== AST_NODE_TYPES.Property || property.computed) continue;
-    const key = property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : property.key.type === AST_NODE_TYPES.Literal ? String(property.key.value) : undefined;
+    const key = property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : String(property.key.value);
     if (key === name) return property.value;
   }
   return undefined;

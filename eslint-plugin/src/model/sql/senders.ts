@@ -1,6 +1,6 @@
 // Which object sends a query, and whether it is a pool, one dedicated connection, or a transaction.
 
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, isFunctionLike, propertyName, skipTypeWrappers } from '../../util/ast.js';
 import type { ImportTable } from '../imports.js';
 import {
@@ -29,6 +29,8 @@ export interface SqlSender extends SqlHandle {
   /** Same identity ⇔ same object: the variable when one resolves, else the source text. */
   readonly identity: object | string;
 }
+
+const { DefinitionType } = TSESLint.Scope;
 
 const UNKNOWN: SqlHandle = { kind: 'unknown', library: 'unknown', inTransaction: false };
 
@@ -95,26 +97,23 @@ export class SenderResolver {
     if (!definition || variable.defs.length !== 1) return UNKNOWN;
     const annotated = annotationHandle(definition.name);
     if (annotated) return annotated;
-    switch (definition.type) {
-      case 'ImportBinding':
-        return this.imports.get(variable.name)?.source.startsWith('.') ? handleByName(variable.name) : UNKNOWN;
-      case 'Variable': {
-        const declarator = definition.node;
-        if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) return UNKNOWN;
-        return this.handle(declarator.init, depth + 1);
-      }
-      case 'Parameter':
-        return this.callbackParameterHandle(definition.node, definition.name, depth);
-      default:
-        return UNKNOWN;
+    if (definition.type === DefinitionType.ImportBinding) {
+      return this.imports.get(variable.name)?.source.startsWith('.') ? handleByName(variable.name) : UNKNOWN;
     }
+    if (definition.type === DefinitionType.Variable) {
+      const declarator = definition.node;
+      if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) return UNKNOWN;
+      return this.handle(declarator.init, depth + 1);
+    }
+    if (definition.type === DefinitionType.Parameter) return this.callbackParameterHandle(definition.node, definition.name, depth);
+    return UNKNOWN;
   }
 
   /** The first parameter of a transaction callback (`sql.begin(async (tx) => ...)`). */
   private callbackParameterHandle(owner: TSESTree.Node, name: TSESTree.Node, depth: number): SqlHandle {
     if (!isFunctionLike(owner) || owner.params[0] !== name) return UNKNOWN;
     const call = owner.parent;
-    if (call?.type !== AST_NODE_TYPES.CallExpression || !call.arguments.some((argument) => argument === owner)) return UNKNOWN;
+    if (call.type !== AST_NODE_TYPES.CallExpression || !call.arguments.some((argument) => argument === owner)) return UNKNOWN;
     const callee = skipTypeWrappers(call.callee);
     if (callee.type !== AST_NODE_TYPES.MemberExpression) return UNKNOWN;
     const method = propertyName(callee);
