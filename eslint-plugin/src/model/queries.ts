@@ -1,12 +1,22 @@
 // Questions several rules ask of the lock model, answered once here.
 
 import type { TSESTree } from '@typescript-eslint/utils';
-import { contains } from '../util/ast.js';
+import { contains, isFunctionLike } from '../util/ast.js';
 import type { Acquisition, Expiry, RedisModel, Release } from './redis-model.js';
 
 /** True when `earlier` runs before `later` in the same function or in a function nested in it. */
-export function precedesInScope(earlier: { node: TSESTree.Node; owner: TSESTree.Node }, later: { node: TSESTree.Node; owner: TSESTree.Node }): boolean {
-  return earlier.node.range[1] <= later.node.range[0] && contains(earlier.owner, later.node);
+export function precedesInScope(earlier: { node: TSESTree.CallExpression; owner: TSESTree.Node }, later: { node: TSESTree.CallExpression; owner: TSESTree.Node }): boolean {
+  return contains(earlier.owner, later.node) && runsBefore(earlier.node, later.node);
+}
+
+/**
+ * Source order, adjusted for the two ways a later command can be written around an earlier one:
+ * a chain link (`multi().setnx(k).expire(k)`) and a node_redis v3 callback (`setnx(k, v, () => expire(k))`).
+ */
+export function runsBefore(earlier: TSESTree.CallExpression, later: TSESTree.CallExpression): boolean {
+  if (earlier.range[1] <= later.range[0]) return true;
+  if (contains(later.callee, earlier)) return true;
+  return contains(earlier, later) && earlier.arguments.some((argument) => isFunctionLike(argument) && contains(argument, later));
 }
 
 /**

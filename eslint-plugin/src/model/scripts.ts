@@ -76,13 +76,17 @@ export class ScriptResolver {
       const init = constInitializer(this.sourceCode, expression);
       return init ? this.resolvePath(init) : undefined;
     }
+    if (expression.type === AST_NODE_TYPES.BinaryExpression && expression.operator === '+' && isDirnameReference(expression.left)) {
+      // __dirname + '/release.lua'
+      const rest = staticString(this.sourceCode, expression.right);
+      return rest === undefined ? undefined : path.join(this.directory, rest);
+    }
     if (expression.type !== AST_NODE_TYPES.CallExpression) return undefined;
     const parts = methodCallParts(expression);
     if (parts?.method !== 'join' && parts?.method !== 'resolve') return undefined;
     const segments: string[] = [];
     for (const argument of expression.arguments) {
-      if (argument.type === AST_NODE_TYPES.Identifier && argument.name === '__dirname') segments.push(this.directory);
-      else if (isImportMetaDirname(argument)) segments.push(this.directory);
+      if (isDirnameReference(argument)) segments.push(this.directory);
       else {
         const segment = staticString(this.sourceCode, argument);
         if (segment === undefined) return undefined;
@@ -123,7 +127,9 @@ export class ScriptResolver {
   }
 }
 
-function isImportMetaDirname(node: TSESTree.Node): boolean {
+/** `__dirname` or `import.meta.dirname`: the linted file's own folder. */
+function isDirnameReference(node: TSESTree.Node): boolean {
+  if (node.type === AST_NODE_TYPES.Identifier) return node.name === '__dirname';
   return node.type === AST_NODE_TYPES.MemberExpression
     && node.object.type === AST_NODE_TYPES.MetaProperty
     && node.property.type === AST_NODE_TYPES.Identifier

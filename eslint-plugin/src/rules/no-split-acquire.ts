@@ -75,23 +75,26 @@ function atomicSetFix(
   const removal = expiryRemoval(expire);
   if (!removal) return undefined;
 
-  const keepsNumericReply = acquire.name === 'SETNX' && !isUsedOnlyAsCondition(sourceCode, acquire.call);
-  if (keepsNumericReply && (acquire.callback || acquire.client.chain)) return undefined;
+  // SETNX replies 1/0; SET NX replies 'OK'/null. Keep the reply's meaning for code that compares
+  // it. Queued (MULTI) and callback replies are only ever tested for truthiness in practice.
+  const keepsNumericReply = acquire.name === 'SETNX' && !acquire.client.chain && !acquire.callback
+    && !isUsedOnlyAsCondition(sourceCode, acquire.call);
 
-  let replacement = renderAtomicSet(acquire.dialect, {
+  const rendered = renderAtomicSet(acquire.dialect, {
     client: sourceCode.getText(acquire.receiver),
     key: sourceCode.getText(acquire.key),
     value: sourceCode.getText(acquire.value),
     ttlMs,
-    callback: acquire.callback ? sourceCode.getText(acquire.callback) : undefined,
   });
-  // SETNX replies 1/0; SET NX replies 'OK'/null. Keep the reply's meaning for code that compares it.
-  if (keepsNumericReply) replacement += `.then((reply) => (reply === 'OK' ? 1 : 0))`;
+  // With a callback, rewrite only the text before it: the callback may hold the EXPIRE being removed.
+  const replaced: [number, number] = acquire.callback ? [acquire.call.range[0], acquire.callback.range[0]] : acquire.call.range;
+  const replacement = acquire.callback ? `${rendered.slice(0, -1)}, `
+    : keepsNumericReply ? `${rendered}.then((reply) => (reply === 'OK' ? 1 : 0))` : rendered;
 
   return {
     ttlText: ttlMs,
     apply: (fixer) => {
-      const fixes = [fixer.replaceText(acquire.call, replacement)];
+      const fixes = [fixer.replaceTextRange(replaced, replacement)];
       if (removal.kind === 'statement') fixes.push(removeStatement(fixer, sourceCode, removal.node));
       else fixes.push(fixer.removeRange([removal.from, removal.to]));
       return fixes;

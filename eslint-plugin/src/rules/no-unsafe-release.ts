@@ -36,8 +36,9 @@ export default createRule<Options, MessageId>({
         const model = getLockModel(context).redis;
         for (const release of model.releases) {
           if (release.safe || release.library !== 'redis' || !release.command || !release.key) continue;
-          if (!model.isLockKey(release.key)) continue;
           const checkedBy = release.kind === 'del' ? ownerCheckAround(model, release) : undefined;
+          // Comparing the stored value with a token before deleting is itself the mark of a lock.
+          if (!checkedBy && !model.isLockKey(release.key)) continue;
           const messageId: MessageId = release.kind === 'script' ? 'uncheckedScript' : checkedBy ? 'checkThenDelete' : 'plainDelete';
           const fix = compareAndDeleteFix(context, model, release, checkedBy);
           context.report({
@@ -85,7 +86,7 @@ function comparedWithStoredValue(model: RedisModel, test: TSESTree.Node, keySign
   return undefined;
 }
 
-const TOKEN_NAME = /^(?:lock_?)?(?:token|owner(?:_?id)?|value|id)$/iu;
+const TOKEN_NAME = /^(?:lock_?)?(?:token|owner(?:_?id)?|value)$/iu;
 
 function compareAndDeleteFix(
   context: Readonly<TSESLint.RuleContext<MessageId, Options>>,
@@ -108,7 +109,8 @@ export function tokenByName(sourceCode: Readonly<TSESLint.SourceCode>, node: TSE
   let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(node);
   while (scope && scope.type !== 'global') {
     for (const variable of scope.variables) {
-      if (TOKEN_NAME.test(variable.name) && variable.defs[0] && variable.defs[0].name.range[0] < node.range[0]) return variable.name;
+      // `value` alone is too vague a name to trust; `lockValue` is not.
+      if (TOKEN_NAME.test(variable.name) && variable.name !== 'value' && variable.defs[0] && variable.defs[0].name.range[0] < node.range[0]) return variable.name;
     }
     scope = scope.upper;
   }

@@ -1,0 +1,268 @@
+import * as path from 'node:path';
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import rule from '../../../eslint-plugin/src/rules/no-unsafe-release.js';
+
+const ruleTester = new RuleTester();
+const fixtureFile = path.join(__dirname, '..', 'fixtures', 'lua', 'worker.ts');
+
+const RELEASE_CONSTANT = `const RELEASE_LOCK_SCRIPT = \`
+if redis.call("GET", KEYS[1]) == ARGV[1] then
+    return redis.call("DEL", KEYS[1])
+else
+    return 0
+end
+\`;`;
+
+ruleTester.run('no-unsafe-release', rule, {
+  valid: [
+    // The article's compare-and-delete script, ioredis.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     const RELEASE = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end';
+     async function release(key, token) { await redis.eval(RELEASE, 1, key, token); }`,
+    // node-redis eval with keys/arguments, an aliased redis.call and an early return.
+    `import { createClient } from 'redis'; const client = createClient();
+     const SCRIPT = \`local rcall = redis.call
+       if rcall('get', KEYS[1]) ~= ARGV[1] then return 0 end
+       return rcall('del', KEYS[1])\`;
+     async function release(token) { await client.eval(SCRIPT, { keys: ['lock:report'], arguments: [token] }); }`,
+    // Upstash eval(script, keys, args), owner decoded from JSON with cjson.
+    `import { Redis } from '@upstash/redis'; const redis = Redis.fromEnv();
+     const SCRIPT = [
+       'local lock = cjson.decode(redis.call("GET", KEYS[1]) or "{}")',
+       'if lock.owner == ARGV[1] then return redis.call("DEL", KEYS[1]) end',
+       'return 0',
+     ].join('\\n');
+     export async function release(token: string) { await redis.eval(SCRIPT, ['lock:sync'], [token]); }`,
+    // A script read from a .lua file at start-up.
+    {
+      code: `import Redis from 'ioredis'; import fs from 'node:fs'; import path from 'node:path';
+        const redis = new Redis();
+        const RELEASE = fs.readFileSync(path.join(__dirname, 'release.lua'), 'utf8');
+        async function release(token) { await redis.eval(RELEASE, 1, 'lock:a', token); }`,
+      filename: fixtureFile,
+    },
+    // defineCommand (ioredis), as bullmq and others register scripts.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     redis.defineCommand('releaseLock', { numberOfKeys: 1, lua: 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0' });
+     async function release(key, token) { await redis.releaseLock(key, token); }`,
+    // Redlock v5 and v3/v4 releases, redis-semaphore.
+    `import Redlock from 'redlock'; const redlock = new Redlock([client]);
+     async function f() { const lock = await redlock.acquire(['lock:a'], 5000); try { await work(); } finally { await lock.release(); } }`,
+    `const Redlock = require('redlock'); const redlock = new Redlock([client]);
+     async function f() { const lock = await redlock.lock('lock:a', 5000); await work(); await lock.unlock(); }`,
+    `import { Mutex } from 'redis-semaphore'; import Redis from 'ioredis';
+     const mutex = new Mutex(new Redis(), 'lock:a');
+     async function f() { await mutex.acquire(); try { await work(); } finally { await mutex.release(); } }`,
+    // Lookalikes: cache invalidation, logout, a Map.
+    `import Redis from 'ioredis'; const cache = new Redis();
+     async function invalidate(userId) { const userKey = 'user:' + userId; await cache.del(userKey); }`,
+    `import { createClient } from 'redis'; const client = createClient();
+     async function logout(sessionId) { await client.del(\`sess:\${sessionId}\`); }`,
+    `const locks = new Map(); function release(name) { locks.delete(name); }`,
+    `const locks = new Map(); function release(name) { locks.del('lock:' + name); }`,
+    // A script that deletes a cache key, not a lock.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function evict(id) { await redis.eval('return redis.call("DEL", KEYS[1])', 1, 'cache:' + id); }`,
+  ],
+  invalid: [
+    {
+      // ioredis: the article's plain DEL, token from the acquisition.
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+async function runExclusive(work) {
+  const token = crypto.randomUUID();
+  if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  try {
+    await work();
+  } finally {
+    await redis.del('lock:invoice');
+  }
+}`,
+      errors: [{
+        messageId: 'plainDelete', line: 9, column: 11,
+        suggestions: [{
+          messageId: 'useCompareAndDelete',
+          output: `import Redis from 'ioredis';
+
+${RELEASE_CONSTANT}
+
+const redis = new Redis();
+async function runExclusive(work) {
+  const token = crypto.randomUUID();
+  if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  try {
+    await work();
+  } finally {
+    await redis.eval(RELEASE_LOCK_SCRIPT, 1, 'lock:invoice', token);
+  }
+}`,
+        }],
+      }],
+    },
+    {
+      // ioredis: check-then-delete in JavaScript; the script already exists and is reused.
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+const RELEASE = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end';
+export async function release(key: string, token: string) {
+  if ((await redis.get(key)) === token) {
+    await redis.unlink(key);
+  }
+}
+export async function acquire(key: string, token: string) { return redis.set(key, token, 'PX', 10000, 'NX'); }`,
+      errors: [{
+        messageId: 'checkThenDelete', line: 6,
+        suggestions: [{
+          messageId: 'useCompareAndDelete',
+          output: `import Redis from 'ioredis';
+const redis = new Redis();
+const RELEASE = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end';
+export async function release(key: string, token: string) {
+  if ((await redis.get(key)) === token) {
+    await redis.eval(RELEASE, 1, key, token);
+  }
+}
+export async function acquire(key: string, token: string) { return redis.set(key, token, 'PX', 10000, 'NX'); }`,
+        }],
+      }],
+    },
+    {
+      // node-redis v4: options object acquisition, DEL in a lock class.
+      code: `import { createClient } from 'redis';
+class ReportLock {
+  private readonly client = createClient();
+  private readonly key = 'lock:report';
+  private token = '';
+  async acquire() {
+    this.token = crypto.randomUUID();
+    return this.client.set(this.key, this.token, { NX: true, PX: 30000 });
+  }
+  async release() {
+    await this.client.del(this.key);
+  }
+}`,
+      errors: [{
+        messageId: 'plainDelete', line: 11,
+        suggestions: [{
+          messageId: 'useCompareAndDelete',
+          output: `import { createClient } from 'redis';
+
+${RELEASE_CONSTANT}
+
+class ReportLock {
+  private readonly client = createClient();
+  private readonly key = 'lock:report';
+  private token = '';
+  async acquire() {
+    this.token = crypto.randomUUID();
+    return this.client.set(this.key, this.token, { NX: true, PX: 30000 });
+  }
+  async release() {
+    await this.client.eval(RELEASE_LOCK_SCRIPT, { keys: [this.key], arguments: [this.token] });
+  }
+}`,
+        }],
+      }],
+    },
+    {
+      // node-redis v5 spelling, DEL via sendCommand.
+      code: `import { createClient } from 'redis';
+const client = createClient();
+export async function withLock(token: string, work: () => Promise<void>) {
+  const ok = await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
+  if (!ok) return;
+  await work();
+  await client.sendCommand(['DEL', 'lock:sync']);
+}`,
+      errors: [{ messageId: 'plainDelete', line: 7, suggestions: [{ messageId: 'useCompareAndDelete', output: `import { createClient } from 'redis';
+
+${RELEASE_CONSTANT}
+
+const client = createClient();
+export async function withLock(token: string, work: () => Promise<void>) {
+  const ok = await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
+  if (!ok) return;
+  await work();
+  await client.eval(RELEASE_LOCK_SCRIPT, { keys: ['lock:sync'], arguments: [token] });
+}` }] }],
+    },
+    {
+      // node_redis v3 callbacks.
+      code: `const redis = require('redis');
+const client = redis.createClient();
+function release(lockToken, cb) {
+  client.del('lock:cron', cb);
+}`,
+      errors: [{ messageId: 'plainDelete', line: 4, suggestions: [{ messageId: 'useCompareAndDelete', output: `const redis = require('redis');
+
+${RELEASE_CONSTANT}
+
+const client = redis.createClient();
+function release(lockToken, cb) {
+  client.eval(RELEASE_LOCK_SCRIPT, 1, 'lock:cron', lockToken, cb);
+}` }] }],
+    },
+    {
+      // Upstash.
+      code: `import { Redis } from '@upstash/redis';
+const redis = Redis.fromEnv();
+export async function release(id: string, token: string) {
+  await redis.del(\`locks:\${id}\`);
+}`,
+      errors: [{ messageId: 'plainDelete', line: 4, suggestions: [{ messageId: 'useCompareAndDelete', output: `import { Redis } from '@upstash/redis';
+
+${RELEASE_CONSTANT}
+
+const redis = Redis.fromEnv();
+export async function release(id: string, token: string) {
+  await redis.eval(RELEASE_LOCK_SCRIPT, [\`locks:\${id}\`], [token]);
+}` }] }],
+    },
+    {
+      // A Lua script that deletes without comparing the token.
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+const FORCE = 'redis.call("DEL", KEYS[1]) return 1';
+export async function release(token: string) {
+  await redis.eval(FORCE, 1, 'lock:a', token);
+}`,
+      errors: [{ messageId: 'uncheckedScript', line: 5, suggestions: [{ messageId: 'useCompareAndDelete', output: `import Redis from 'ioredis';
+
+${RELEASE_CONSTANT}
+
+const redis = new Redis();
+const FORCE = 'redis.call("DEL", KEYS[1]) return 1';
+export async function release(token: string) {
+  await redis.eval(RELEASE_LOCK_SCRIPT, 1, 'lock:a', token);
+}` }] }],
+    },
+    {
+      // The same unchecked script, loaded from a .lua file.
+      code: `import Redis from 'ioredis';
+import { readFileSync } from 'node:fs';
+const redis = new Redis();
+const FORCE = readFileSync(__dirname + '/force-release.lua', 'utf8');
+export async function release() {
+  await redis.eval(FORCE, 1, 'lock:a');
+}`,
+      filename: fixtureFile,
+      errors: [{ messageId: 'uncheckedScript', line: 6, suggestions: [] }],
+    },
+    {
+      // DEL inside MULTI: no in-place fix (the exec() reply shape would change).
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function release(token: string) {
+  await redis.multi().del('lock:a').exec();
+}`,
+      errors: [{ messageId: 'plainDelete', line: 4, suggestions: [] }],
+    },
+    {
+      // The key alone says "lock"; the token cannot be found: report without a suggestion.
+      code: `export async function cleanup(redis, jobId) {
+  await redis.del('lock:job:' + jobId);
+}`,
+      errors: [{ messageId: 'plainDelete', line: 2, suggestions: [] }],
+    },
+  ],
+});
