@@ -1,0 +1,30 @@
+// Every runtime proof, in the order of the table (one scenario per row).
+
+import type { Scenario } from '../harness.js';
+import { fenceMintedAfterAcquisition } from './fence-minted-after-acquisition.js';
+import { noCheckThenSet } from './no-check-then-set.js';
+import { noLockTakeover } from './no-lock-takeover.js';
+import { noPooledAdvisoryLock } from './no-pooled-advisory-lock.js';
+import { noSplitAcquire } from './no-split-acquire.js';
+import { noUnsafeExtend } from './no-unsafe-extend.js';
+import { noUnsafeRelease } from './no-unsafe-release.js';
+import { noXactLockOutsideTransaction } from './no-xact-lock-outside-transaction.js';
+import { requireFencingToken } from './require-fencing-token.js';
+import { requireLockTtl } from './require-lock-ttl.js';
+import { requireReleaseInFinally } from './require-release-in-finally.js';
+import { requireUniqueToken } from './require-unique-token.js';
+
+export const SCENARIOS: readonly Scenario[] = [
+  noCheckThenSet,
+  noSplitAcquire,
+  requireLockTtl,
+  requireUniqueToken,
+  noUnsafeRelease,
+  noUnsafeExtend,
+  requireFencingToken,
+  fenceMintedAfterAcquisition,
+  noPooledAdvisoryLock,
+  noXactLockOutsideTransaction,
+  noLockTakeover,
+  requireReleaseInFinally,
+];

@@ -1,0 +1,55 @@
+// no-xact-lock-outside-transaction: pg_advisory_xact_lock outside a transaction is released when its
+// own statement ends, so every worker gets in at once; inside `sql.begin` the workers are serialised.
+
+import { Occupancy, type Scenario } from '../harness.js';
+
+const WORKERS = 3;
+
+export const noXactLockOutsideTransaction: Scenario = {
+  id: 'no-xact-lock-outside-transaction',
+  rule: 'no-xact-lock-outside-transaction',
+  brokenShows: 'two holders inside the "locked" section at once',
+  fixedShows: 'serialised',
+  fixSource: 'hand-written after rules.md (the lock inside postgres.js `sql.begin`): no PostgreSQL fix template exists yet',
+  async run(context) {
+    const sql = context.postgresJs(WORKERS + 1);
+    const monitor = await context.pgClient();
+    const lockKey = context.uniqueNumber();
+    const occupancy = new Occupancy();
+    let finished = 0;
+
+    // Workers waiting on the lock inside PostgreSQL (an ungranted advisory lock on this key).
+    const blockedOnLock = async (): Promise<number> => {
+      const { rows } = await monitor.query<{ waiting: number }>(
+        `SELECT count(*)::int AS waiting FROM pg_locks
+          WHERE locktype = 'advisory' AND NOT granted AND classid = 0 AND objid = $1`,
+        [lockKey],
+      );
+      return rows[0]?.waiting ?? 0;
+    };
+    // Inside the section, a worker stays until every other worker is inside too, done, or blocked
+    // on the lock: so the broken code's overlap is forced, and the fixed code cannot deadlock.
+    const criticalSection = async (worker: string): Promise<void> => {
+      occupancy.enter(worker);
+      await context.waitUntil('every worker is inside, finished or blocked on the lock', async () =>
+        occupancy.inside + finished + (await blockedOnLock()) >= WORKERS);
+      occupancy.leave(worker);
+      finished += 1;
+    };
+
+    await Promise.all(Array.from({ length: WORKERS }, async (_, index) => {
+      const worker = String.fromCharCode(65 + index);
+      if (context.variant === 'broken') {
+        await sql`SELECT pg_advisory_xact_lock(${lockKey})`;
+        await criticalSection(worker);
+      } else {
+        await sql.begin(async (transaction) => {
+          await transaction`SELECT pg_advisory_xact_lock(${lockKey})`;
+          await criticalSection(worker);
+        });
+      }
+    }));
+    context.tally.note(`most workers inside the section at once: ${occupancy.maxInside}`);
+    context.tally.expect(occupancy.maxInside <= 1, `${occupancy.maxInside} workers were inside the "locked" section at once`);
+  },
+};
