@@ -241,7 +241,7 @@ function readCommand(
   const shape = readCommandShape(sourceCode, call);
   if (!shape) return undefined;
   // Without a family from types or tracing, only a call whose shape is Redis-specific counts.
-  if (client.family === undefined && !isPlausibleRedisCall(shape.name, shape.args.length, method)) return undefined;
+  if (client.family === undefined && !isPlausibleRedisCall(shape.name, shape.args.length, method, receiverName(client.root))) return undefined;
   if (client.family === 'redlock' || client.family === 'redis-semaphore') return undefined;
 
   let dialect: RedisDialect = shape.shapeDialect ?? familyDialect ?? fileDialect ?? 'ioredis';
@@ -259,8 +259,23 @@ function readCommand(
   };
 }
 
-/** Generic method names (`get`, `set`, `del`) on an unknown receiver need Redis-like arity. */
-function isPlausibleRedisCall(name: string, argumentCount: number, method: string): boolean {
+// Methods that many non-Redis objects also have (caches, stores, HTTP clients): on a receiver of
+// unknown origin they count only when the receiver is named like a Redis client.
+const GENERIC_METHOD_NAMES = new Set(['get', 'set', 'del', 'exists', 'expire', 'incr', 'ttl', 'call', 'send_command', 'sendCommand']);
+const REDIS_CLIENT_NAME = /redis|valkey|upstash|cluster|^r$|^(?:redis_?)?client$|^conn(?:ection)?$|^kv$|^pub$|^sub$/iu;
+
+function receiverName(root: TSESTree.Expression): string | undefined {
+  const expression = skipTypeWrappers(root);
+  if (expression.type === AST_NODE_TYPES.Identifier) return expression.name;
+  if (expression.type === AST_NODE_TYPES.MemberExpression && !expression.computed && expression.property.type === AST_NODE_TYPES.Identifier) {
+    return expression.property.name;
+  }
+  return undefined;
+}
+
+/** On an unknown receiver, a call counts when its method is Redis-specific or its receiver is named like a client, with Redis arity. */
+function isPlausibleRedisCall(name: string, argumentCount: number, method: string, receiver: string | undefined): boolean {
+  if (GENERIC_METHOD_NAMES.has(method) && (receiver === undefined || !REDIS_CLIENT_NAME.test(receiver))) return false;
   switch (name) {
     case 'DEL': case 'UNLINK': case 'GET': case 'EXISTS': case 'INCR': case 'TTL': case 'PTTL': case 'PERSIST': case 'GETDEL':
       return argumentCount >= 1;
