@@ -1,7 +1,7 @@
 // Questions several rules ask of the lock model, answered once here.
 
-import type { TSESTree } from '@typescript-eslint/utils';
-import { contains, isFunctionLike } from '../util/ast.js';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { contains, isFunctionLike, skipTypeWrappers } from '../util/ast.js';
 import type { Acquisition, Expiry, RedisModel, Release } from './redis-model.js';
 
 /** True when `earlier` runs before `later` in the same function or in a function nested in it. */
@@ -21,16 +21,28 @@ export function runsBefore(earlier: TSESTree.CallExpression, later: TSESTree.Cal
 
 /**
  * The acquisition without a TTL that this plain `EXPIRE` completes — the split acquire of
- * `SETNX` then `EXPIRE`. Undefined when the expiry renews a lock taken elsewhere.
+ * `SETNX` then `EXPIRE`: the first expiry of the same key after it, in the same function or in a
+ * callback of the acquisition itself. A later expiry, or one in a timer, renews instead.
  */
 export function splitAcquisitionOf(model: RedisModel, expiry: Expiry): Acquisition | undefined {
   if (expiry.kind !== 'expire' || expiry.keySignature === undefined) return undefined;
   let match: Acquisition | undefined;
   for (const acquisition of model.acquisitions) {
     if (acquisition.hasTtl || acquisition.library !== 'redis' || acquisition.keySignature !== expiry.keySignature) continue;
-    if (precedesInScope(acquisition, expiry)) match = acquisition;
+    if (completesAcquisition(acquisition, expiry)) match = acquisition;
   }
-  return match;
+  if (!match) return undefined;
+  const acquisition = match;
+  const firstExpiry = model.expiries.find((candidate) =>
+    candidate.kind === 'expire' && candidate.keySignature === expiry.keySignature && completesAcquisition(acquisition, candidate));
+  return firstExpiry === expiry ? acquisition : undefined;
+}
+
+function completesAcquisition(acquisition: Acquisition, expiry: Expiry): boolean {
+  if (!runsBefore(acquisition.node, expiry.node)) return false;
+  if (expiry.owner === acquisition.owner) return true;
+  // node_redis v3: the expiry inside the acquisition's own callback.
+  return acquisition.node.arguments.some((argument) => isFunctionLike(argument) && contains(argument, expiry.node));
 }
 
 /** The acquisition of the same key that a release answers (the latest one before it, or in its class). */
@@ -44,4 +56,36 @@ export function acquisitionForRelease(model: RedisModel, release: Release | Expi
     else elsewhere ??= acquisition;
   }
   return sameScope ?? elsewhere;
+}
+
+/**
+ * `if ((await redis.get(key)) === token) await redis.del(key)` (or `pexpire`): the value the
+ * JavaScript compared the stored token with, when the release or renewal sits under such a check.
+ */
+export function ownerCheckAround(model: RedisModel, event: Release | Expiry): TSESTree.Node | undefined {
+  let current: TSESTree.Node | undefined = event.node.parent;
+  while (current && current !== event.owner) {
+    if (current.type === AST_NODE_TYPES.IfStatement && contains(current.consequent, event.node)) {
+      const compared = comparedWithStoredValue(model, current.test, event.keySignature);
+      if (compared) return compared;
+    }
+    current = current.parent;
+  }
+  return undefined;
+}
+
+function comparedWithStoredValue(model: RedisModel, test: TSESTree.Node, keySignature: string | undefined): TSESTree.Node | undefined {
+  const expression = skipTypeWrappers(test);
+  if (expression.type === AST_NODE_TYPES.LogicalExpression && expression.operator === '&&') {
+    return comparedWithStoredValue(model, expression.left, keySignature) ?? comparedWithStoredValue(model, expression.right, keySignature);
+  }
+  if (expression.type !== AST_NODE_TYPES.BinaryExpression || (expression.operator !== '===' && expression.operator !== '==')) return undefined;
+  const isStoredRead = (side: TSESTree.Node): boolean => {
+    let node = skipTypeWrappers(side);
+    if (node.type === AST_NODE_TYPES.AwaitExpression) node = skipTypeWrappers(node.argument);
+    return model.commands.some((command) => command.call === node && command.name === 'GET' && command.keySignature === keySignature);
+  };
+  if (isStoredRead(expression.left)) return expression.right;
+  if (isStoredRead(expression.right)) return expression.left;
+  return undefined;
 }
