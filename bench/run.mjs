@@ -1,0 +1,269 @@
+// Benchmark: lints a corpus nobody here wrote with ESLint's core rules and with Locksmith's, and prints the cost ratio.
+//
+// Corpus (same files, same parser for both runs): every .js/.cjs/.mjs file (no .d.ts, no .min.js) under
+//   node_modules/eslint/{lib,bin,conf}, node_modules/@eslint/*/dist, node_modules/@typescript-eslint/*/dist,
+//   node_modules/espree/dist, node_modules/eslint-scope/{lib,dist}, node_modules/eslint-visitor-keys/{lib,dist},
+// without descending into nested node_modules. Each file is parsed by espree (ecmaVersion latest) as a
+// module or CommonJS by Node's own rule: .mjs/.cjs by extension, .js by the nearest package.json "type".
+//
+// Runs: "core" = @eslint/js recommended, "locksmith" = locksmith strict (every rule on). Per-rule times come from
+// ESLint's `stats` (the data behind TIMING=all: create() plus listeners), so the ratio is
+// locksmith rule time / core rule time; parsing is shared by both and reported apart.
+// A rule that throws is a crash: caught per file, counted and printed (file, rule, message).
+// The last line is exactly `ratio=R files=N crashes=C` (C counts Locksmith crashes).
+//
+// To extend: add a run to RUNS, or a shared analysis (an exported function the rules call, compiled
+// into eslint-plugin/dist) to SHARED_ANALYSES; its time is measured while the Locksmith run lints.
+// `node bench/run.mjs --json` also prints a JSON summary line before the last line.
+
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const nodeModules = path.join(repositoryRoot, 'node_modules');
+const require = createRequire(import.meta.url);
+const { Linter } = require('eslint');
+const coreJs = require('@eslint/js');
+const pluginDist = path.join(repositoryRoot, 'eslint-plugin/dist');
+const locksmith = require(path.join(pluginDist, 'index.js'));
+
+const CORPUS_ROOTS = [
+  'eslint/lib', 'eslint/bin', 'eslint/conf',
+  '@eslint/*/dist',
+  '@typescript-eslint/*/dist',
+  'espree/dist',
+  'eslint-scope/lib', 'eslint-scope/dist',
+  'eslint-visitor-keys/lib', 'eslint-visitor-keys/dist',
+];
+const CORPUS_EXTENSIONS = ['.js', '.cjs', '.mjs'];
+
+export const RUNS = [
+  { name: 'core', plugins: {}, rules: coreJs.configs.recommended.rules, countsCrashes: false },
+  { name: 'locksmith', plugins: { locksmith }, rules: locksmith.configs.strict.rules, countsCrashes: true },
+];
+
+// Functions the rules share (computed once per file, cached per Program); their time is part of the
+// rules' time and is shown again here as a share of it. Nested calls are counted once, in the caller.
+export const SHARED_ANALYSES = [
+  { name: 'lock model (getLockModel)', module: 'model/index.js', exportName: 'getLockModel' },
+  { name: 'SQL model (getSqlModel)', module: 'model/sql/index.js', exportName: 'getSqlModel' },
+];
+
+/** Absolute paths of the corpus files, sorted. */
+export function collectCorpus() {
+  const files = [];
+  for (const pattern of CORPUS_ROOTS) {
+    for (const directory of expandStar(pattern)) walk(directory, files);
+  }
+  return [...new Set(files)].sort();
+}
+
+function expandStar(pattern) {
+  const [scope, ...rest] = pattern.split('/');
+  if (!rest[0]?.includes('*')) return [path.join(nodeModules, pattern)].filter((directory) => fs.existsSync(directory));
+  const scopeDirectory = path.join(nodeModules, scope);
+  if (!fs.existsSync(scopeDirectory)) return [];
+  return fs.readdirSync(scopeDirectory)
+    .map((name) => path.join(scopeDirectory, name, ...rest.slice(1)))
+    .filter((directory) => fs.existsSync(directory));
+}
+
+function walk(directory, files) {
+  for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
+    const child = path.join(directory, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules') walk(child, files);
+    } else if (entry.isFile() && CORPUS_EXTENSIONS.includes(path.extname(entry.name))
+      && !/\.d\.[cm]?ts$|\.min\.[cm]?js$/.test(entry.name)) {
+      files.push(child);
+    }
+  }
+}
+
+const packageTypeCache = new Map();
+
+function sourceTypeOf(file) {
+  if (file.endsWith('.mjs')) return 'module';
+  if (file.endsWith('.cjs')) return 'commonjs';
+  let directory = path.dirname(file);
+  const visited = [];
+  for (;;) {
+    if (packageTypeCache.has(directory)) break;
+    visited.push(directory);
+    const manifest = path.join(directory, 'package.json');
+    if (fs.existsSync(manifest)) {
+      const type = JSON.parse(fs.readFileSync(manifest, 'utf8')).type === 'module' ? 'module' : 'commonjs';
+      packageTypeCache.set(directory, type);
+      break;
+    }
+    const parent = path.dirname(directory);
+    if (parent === directory) { packageTypeCache.set(directory, 'commonjs'); break; }
+    directory = parent;
+  }
+  const type = packageTypeCache.get(directory);
+  for (const seen of visited) packageTypeCache.set(seen, type);
+  return type;
+}
+
+function configFor(run, sourceType) {
+  return [{
+    files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
+    languageOptions: { ecmaVersion: 'latest', sourceType },
+    linterOptions: { reportUnusedDisableDirectives: 'off' },
+    plugins: run.plugins,
+    rules: run.rules,
+  }];
+}
+
+/** A run's accumulated measurements. */
+function emptyTally(run) {
+  return { run, ruleTimes: new Map(), ruleTotal: 0, parseTime: 0, lintTime: 0, crashes: [], unparsed: [], findings: 0 };
+}
+
+/** Lints one file with one run's rules and adds its times, crash or parse failure to `tally`. */
+function lintFile(linter, tally, { file, text, sourceType }) {
+  const started = performance.now();
+  let messages;
+  try {
+    // verifyAndFix is the entry point that records `stats` times (ESLint's CLI uses it); nothing is fixed.
+    // Inline `/* eslint ... */` comments in the corpus would switch on rules outside the run: ignore them.
+    ({ messages } = linter.verifyAndFix(text, configFor(tally.run, sourceType), {
+      filename: file, stats: true, fix: false, allowInlineConfig: false,
+    }));
+  } catch (error) {
+    tally.crashes.push({ file, rule: error?.ruleId ?? '(unknown rule)', message: String(error?.message ?? error).split('\n')[0] });
+    return;
+  } finally {
+    tally.lintTime += performance.now() - started;
+  }
+  const fatal = messages.find((message) => message.fatal);
+  if (fatal) {
+    tally.unparsed.push({ file, message: fatal.message });
+    return;
+  }
+  tally.findings += messages.length;
+  for (const pass of linter.getTimes().passes) {
+    tally.parseTime += pass.parse?.total ?? 0;
+    for (const [ruleId, { total }] of Object.entries(pass.rules ?? {})) {
+      tally.ruleTimes.set(ruleId, (tally.ruleTimes.get(ruleId) ?? 0) + total);
+      tally.ruleTotal += total;
+    }
+  }
+}
+
+/**
+ * Lints the corpus with every run. Files are interleaved (each file with each run in turn) after a
+ * warm-up pass, so no run pays alone for the JIT warming up or for garbage left by another.
+ */
+export function lintCorpus(runs, corpus, { warmUpFiles = 150, onWarmedUp = () => undefined } = {}) {
+  // cwd is node_modules itself: ESLint's default ignores would otherwise drop every corpus file.
+  const linter = new Linter({ configType: 'flat', cwd: nodeModules });
+  const warmUp = runs.map(emptyTally);
+  for (const entry of corpus.slice(0, warmUpFiles)) {
+    for (const tally of warmUp) lintFile(linter, tally, entry);
+  }
+  onWarmedUp();
+  const tallies = runs.map(emptyTally);
+  for (const entry of corpus) {
+    for (const tally of tallies) lintFile(linter, tally, entry);
+  }
+  return tallies;
+}
+
+/** Wraps each shared analysis so calls made while linting are timed (exclusive of nested analyses). */
+export function instrumentSharedAnalyses() {
+  const timings = [];
+  const stack = [];
+  for (const analysis of SHARED_ANALYSES) {
+    let exportsObject;
+    try {
+      exportsObject = require(path.join(pluginDist, analysis.module));
+    } catch {
+      continue;
+    }
+    const original = exportsObject[analysis.exportName];
+    if (typeof original !== 'function') continue;
+    const timing = { name: analysis.name, exclusive: 0, calls: 0 };
+    timings.push(timing);
+    // Compiled rules call `(0, module.fn)(...)`, reading the export at call time, so replacing it is seen.
+    exportsObject[analysis.exportName] = function timed(...args) {
+      const frame = { start: performance.now(), nested: 0 };
+      stack.push(frame);
+      try {
+        return original.apply(this, args);
+      } finally {
+        stack.pop();
+        const elapsed = performance.now() - frame.start;
+        timing.exclusive += elapsed - frame.nested;
+        timing.calls += 1;
+        if (stack.length > 0) stack[stack.length - 1].nested += elapsed;
+      }
+    };
+  }
+  return timings;
+}
+
+function milliseconds(time) {
+  return `${time.toFixed(1).padStart(9)} ms`;
+}
+
+function printRun(result, limit) {
+  const sorted = [...result.ruleTimes].sort((left, right) => right[1] - left[1]);
+  console.log(`\n${result.run.name}: ${result.ruleTimes.size} rules, rules ${result.ruleTotal.toFixed(1)} ms, parse ${result.parseTime.toFixed(1)} ms, whole lint ${result.lintTime.toFixed(1)} ms, findings ${result.findings}`);
+  for (const [ruleId, time] of sorted.slice(0, limit)) {
+    const share = result.ruleTotal > 0 ? ((100 * time) / result.ruleTotal).toFixed(1) : '0.0';
+    console.log(`  ${ruleId.padEnd(40)} ${milliseconds(time)} ${share.padStart(5)}%`);
+  }
+  if (sorted.length > limit) console.log(`  … ${sorted.length - limit} more rules`);
+  for (const crash of result.crashes) {
+    console.log(`  CRASH ${path.relative(repositoryRoot, crash.file)}: ${crash.rule}: ${crash.message}`);
+  }
+}
+
+function main() {
+  const files = collectCorpus();
+  const corpus = files.map((file) => ({ file, text: fs.readFileSync(file, 'utf8'), sourceType: sourceTypeOf(file) }));
+  const bytes = corpus.reduce((sum, { text }) => sum + text.length, 0);
+  console.log(`corpus: ${files.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB, from node_modules/{${CORPUS_ROOTS.join(',')}}`);
+
+  const sharedTimings = instrumentSharedAnalyses();
+  const results = lintCorpus(RUNS, corpus, {
+    // The warm-up pass calls the shared analyses too; count only the measured pass.
+    onWarmedUp: () => { for (const timing of sharedTimings) Object.assign(timing, { exclusive: 0, calls: 0 }); },
+  });
+  const core = results.find((result) => result.run.name === 'core');
+  const plugin = results.find((result) => result.run.name === 'locksmith');
+
+  printRun(core, 15);
+  printRun(plugin, Infinity);
+  if (sharedTimings.length > 0) {
+    console.log('\nshared analysis (inside the locksmith rule times above):');
+    for (const timing of sharedTimings) {
+      const share = plugin.ruleTotal > 0 ? ((100 * timing.exclusive) / plugin.ruleTotal).toFixed(1) : '0.0';
+      console.log(`  ${timing.name.padEnd(40)} ${milliseconds(timing.exclusive)} ${share.padStart(5)}%  (${timing.calls} calls)`);
+    }
+  }
+
+  const unparsed = new Set(results.flatMap((result) => result.unparsed.map(({ file }) => file)));
+  for (const file of unparsed) console.log(`unparsable (left out): ${path.relative(repositoryRoot, file)}`);
+  const crashedFiles = new Set(results.flatMap((result) => result.crashes.map(({ file }) => file)));
+  const linted = files.filter((file) => !unparsed.has(file) && !crashedFiles.has(file)).length;
+  const crashes = results.filter((result) => result.run.countsCrashes).reduce((sum, result) => sum + result.crashes.length, 0);
+  const ratio = core.ruleTotal > 0 ? plugin.ruleTotal / core.ruleTotal : Number.NaN;
+  console.log(`\nlocksmith rules ${plugin.ruleTotal.toFixed(1)} ms / core rules ${core.ruleTotal.toFixed(1)} ms; core crashes ${core.crashes.length}`);
+  if (process.argv.includes('--json')) {
+    console.log(JSON.stringify({
+      ratio, files: linted, crashes,
+      core: Object.fromEntries(core.ruleTimes), locksmith: Object.fromEntries(plugin.ruleTimes),
+      shared: Object.fromEntries(sharedTimings.map((timing) => [timing.name, timing.exclusive])),
+    }));
+  }
+  console.log(`ratio=${ratio.toFixed(3)} files=${linted} crashes=${crashes}`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main();
+}
