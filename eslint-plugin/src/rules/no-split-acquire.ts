@@ -2,8 +2,8 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isExpressionAvailableAt, isUsedOnlyAsCondition, removeStatement } from '../fixes/edits.js';
-import { DEFAULT_TTL_MS } from '../fixes/scripts.js';
 import { renderAtomicSet } from '../fixes/templates.js';
+import { ttlInMilliseconds } from '../fixes/ttl.js';
 import { getLockModel } from '../model/index.js';
 import { splitAcquisitionOf } from '../model/queries.js';
 import type { Acquisition, Expiry, RedisCommand } from '../model/redis-model.js';
@@ -23,13 +23,13 @@ export default createRule<Options, MessageId>({
     },
     hasSuggestions: true,
     schema: [],
+    defaultOptions: [],
     messages: {
       splitAcquire: 'This `{{expiry}}` runs as a second command after `{{acquire}}`: a holder that crashes between the two leaves a lock that never expires.',
       splitAcquireInTransaction: 'This `{{expiry}}` is queued after `{{acquire}}` in the same transaction and runs even when `{{acquire}}` failed, extending a lock someone else holds.',
       useAtomicSet: 'Acquire with one atomic `SET key token NX PX {{ttl}}` and drop the separate `{{expiry}}`',
     },
   },
-  defaultOptions: [],
   create(context) {
     return {
       'Program:exit'() {
@@ -122,17 +122,4 @@ function expiryRemoval(expire: RedisCommand): Removal | undefined {
   }
   const statement = expressionStatementOf(expire.call);
   return statement ? { kind: 'statement', node: statement } : undefined;
-}
-
-/** The expiry's TTL as milliseconds source text, or undefined for absolute (`*AT`) expiries. */
-function ttlInMilliseconds(sourceCode: Readonly<TSESLint.SourceCode>, expire: RedisCommand): string | undefined {
-  const ttlNode = expire.args[1];
-  if (!ttlNode) return String(DEFAULT_TTL_MS);
-  const ttl = skipTypeWrappers(ttlNode);
-  if (expire.name === 'PEXPIRE') return sourceCode.getText(ttl);
-  if (expire.name !== 'EXPIRE') return undefined;
-  if (ttl.type === AST_NODE_TYPES.Literal && typeof ttl.value === 'number') return String(ttl.value * 1000);
-  if (ttl.type === AST_NODE_TYPES.Literal && typeof ttl.value === 'string' && /^\d+$/u.test(ttl.value)) return String(Number(ttl.value) * 1000);
-  const text = sourceCode.getText(ttl);
-  return ttl.type === AST_NODE_TYPES.Identifier || ttl.type === AST_NODE_TYPES.MemberExpression ? `${text} * 1000` : `(${text}) * 1000`;
 }
