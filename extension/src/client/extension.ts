@@ -1,0 +1,171 @@
+// The Locksmith VS Code client: starts the language server, and owns commands, status bar and output.
+
+import * as vscode from 'vscode';
+import {
+  LanguageClient,
+  RevealOutputChannelOn,
+  State,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import { LintTextRequest, SETTINGS_SECTION, StatusNotification, type LintTextParams, type LintTextResult, type StatusParams } from '../shared/settings';
+
+const LANGUAGES = ['javascript', 'javascriptreact', 'typescript', 'typescriptreact'];
+const WORKSPACE_GLOB = '**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}';
+const WORKSPACE_EXCLUDE = '{**/node_modules/**,**/dist/**,**/out/**,**/.git/**}';
+
+/** What the integration tests read back; not a public API. */
+export interface LocksmithApi {
+  client: LanguageClient;
+  output: vscode.LogOutputChannel;
+  /** Every line written to the output channel, for tests that check what the user would read. */
+  outputLines: string[];
+  statusBar: vscode.StatusBarItem;
+  fileStatus(uri: vscode.Uri): StatusParams | undefined;
+  onDidChangeStatus: vscode.Event<StatusParams>;
+  activationMs: number;
+  lintWorkspace(): Promise<{ files: number; problems: number }>;
+}
+
+const WRITING_METHODS = new Set(['append', 'appendLine', 'trace', 'debug', 'info', 'warn', 'error', 'replace']);
+
+/** The output channel, with a copy of each line kept in `lines`. */
+function recordingChannel(channel: vscode.LogOutputChannel, lines: string[]): vscode.LogOutputChannel {
+  return new Proxy(channel, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof property !== 'string' || !WRITING_METHODS.has(property) || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const first = args[0];
+        lines.push(first instanceof Error ? first.message : String(first));
+        return (value as (...values: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<LocksmithApi> {
+  const activationStarted = Date.now();
+  const outputLines: string[] = [];
+  const channel = vscode.window.createOutputChannel('Locksmith', { log: true });
+  const output = recordingChannel(channel, outputLines);
+  context.subscriptions.push(channel);
+  const statusChanged = new vscode.EventEmitter<StatusParams>();
+  context.subscriptions.push(statusChanged);
+
+  const serverModule = context.asAbsolutePath('extension/dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    // No scheme filter: virtual workspaces work too, since the server never reads the disk.
+    documentSelector: LANGUAGES.map((language) => ({ language })),
+    synchronize: { configurationSection: SETTINGS_SECTION },
+    outputChannel: output,
+    revealOutputChannelOn: RevealOutputChannelOn.Never,
+    diagnosticCollectionName: 'locksmith',
+  };
+  const client = new LanguageClient('locksmith', 'Locksmith', serverOptions, clientOptions);
+
+  const statusBar = vscode.window.createStatusBarItem('locksmith.status', vscode.StatusBarAlignment.Right, 100);
+  statusBar.name = 'Locksmith';
+  statusBar.command = 'locksmith.showOutput';
+  context.subscriptions.push(statusBar);
+  const fileStatus = new Map<string, StatusParams>();
+
+  const renderStatus = (): void => {
+    const editor = vscode.window.activeTextEditor;
+    const status = editor === undefined ? undefined : fileStatus.get(editor.document.uri.toString());
+    if (client.state !== State.Running) {
+      statusBar.text = '$(lock) Locksmith $(debug-disconnect)';
+      statusBar.tooltip = 'Locksmith server is not running; click for the output';
+      statusBar.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    } else if (status?.state === 'skipped') {
+      statusBar.text = '$(lock) Locksmith: file skipped';
+      statusBar.tooltip = `Locksmith skipped this file: ${status.detail ?? ''}`;
+      statusBar.backgroundColor = undefined;
+    } else {
+      statusBar.text = '$(lock) Locksmith';
+      statusBar.tooltip = 'Locksmith: distributed lock checks are on; click for the output';
+      statusBar.backgroundColor = undefined;
+    }
+    if (editor !== undefined && LANGUAGES.includes(editor.document.languageId)) statusBar.show();
+  };
+
+  context.subscriptions.push(
+    client.onDidChangeState(renderStatus),
+    client.onNotification(StatusNotification, (status: StatusParams) => {
+      fileStatus.set(status.uri, status);
+      renderStatus();
+      statusChanged.fire(status);
+    }),
+    vscode.window.onDidChangeActiveTextEditor(renderStatus),
+    vscode.workspace.onDidCloseTextDocument((document) => fileStatus.delete(document.uri.toString())),
+  );
+
+  async function lintWorkspace(): Promise<{ files: number; problems: number }> {
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Locksmith: linting workspace', cancellable: true },
+      async (progress, token) => {
+        const uris = await vscode.workspace.findFiles(WORKSPACE_GLOB, WORKSPACE_EXCLUDE, undefined, token);
+        let problems = 0;
+        let files = 0;
+        for (const uri of uris) {
+          if (token.isCancellationRequested) break;
+          const bytes = await vscode.workspace.fs.readFile(uri);
+          const extension = uri.path.slice(uri.path.lastIndexOf('.'));
+          const languageId = ['.ts', '.mts', '.cts'].includes(extension) ? 'typescript' : extension === '.tsx' ? 'typescriptreact' : extension === '.jsx' ? 'javascriptreact' : 'javascript';
+          const result = await client.sendRequest<LintTextResult>(LintTextRequest, { uri: uri.toString(), languageId, text: new TextDecoder().decode(bytes) } satisfies LintTextParams);
+          problems += result.problems;
+          files += 1;
+          progress.report({ increment: 100 / uris.length, message: `${files}/${uris.length} files, ${problems} problems` });
+        }
+        output.info(`Linted ${files} files in the workspace: ${problems} problems.`);
+        return { files, problems };
+      },
+    );
+  }
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('locksmith.lintWorkspace', async () => {
+      const result = await lintWorkspace();
+      if (result.problems > 0) await vscode.commands.executeCommand('workbench.actions.view.problems');
+      return result;
+    }),
+    vscode.commands.registerCommand('locksmith.showOutput', () => {
+      output.show(true);
+    }),
+    vscode.commands.registerCommand('locksmith.restartServer', async () => {
+      fileStatus.clear();
+      await client.restart();
+      output.info('Server restarted.');
+    }),
+    { dispose: () => void client.stop() },
+  );
+
+  try {
+    await client.start();
+  } catch (error) {
+    // The extension stays usable (commands, output); the client retries when the server dies later.
+    output.info(`Locksmith server failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const activationMs = Date.now() - activationStarted;
+  output.info(`Locksmith activated in ${activationMs} ms.`);
+  renderStatus();
+  return {
+    client,
+    output,
+    outputLines,
+    statusBar,
+    fileStatus: (uri) => fileStatus.get(uri.toString()),
+    onDidChangeStatus: statusChanged.event,
+    activationMs,
+    lintWorkspace,
+  };
+}
+
+export function deactivate(): void {
+  // Disposables in context.subscriptions stop the client.
+}

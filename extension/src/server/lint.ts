@@ -1,0 +1,126 @@
+// Lints one text with the bundled plugin through ESLint's Linter: never loads anything from the workspace.
+
+import * as path from 'node:path';
+import { Linter } from 'eslint/universal';
+import type { Rule } from 'eslint';
+import * as typescriptParser from '@typescript-eslint/parser';
+import locksmith = require('eslint-plugin-locksmith');
+import { toSharedSettings, type Settings } from '../shared/settings';
+import { createReportCapture, type CapturedReports } from './related';
+
+export const RULE_PREFIX = 'locksmith/';
+
+const SCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx'] as const;
+const TYPESCRIPT_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx']);
+const EXTENSION_BY_LANGUAGE: Record<string, string> = {
+  javascript: '.js',
+  javascriptreact: '.jsx',
+  typescript: '.ts',
+  typescriptreact: '.tsx',
+};
+
+export type LintOutcome =
+  | { kind: 'linted'; messages: Linter.LintMessage[]; reports: CapturedReports }
+  | { kind: 'parseError'; message: string; line: number }
+  | { kind: 'skipped'; reason: string };
+
+export interface LintInput {
+  text: string;
+  /** A file system path when there is one; otherwise any name whose extension tells the dialect. */
+  filePath: string;
+  languageId?: string;
+  settings: Settings;
+}
+
+interface RuleMeta {
+  docs?: { url?: string };
+}
+
+const pluginRules = locksmith.rules as Record<string, { meta?: RuleMeta } | undefined>;
+
+/** Ids of every rule the bundled plugin exports, without the prefix. */
+export function ruleIds(): string[] {
+  return Object.keys(pluginRules).sort();
+}
+
+export function ruleDocsUrl(ruleId: string): string | undefined {
+  return pluginRules[ruleId]?.meta?.docs?.url;
+}
+
+/** The extension that decides the parser: the file's own, else the one its language implies. */
+export function dialectExtension(filePath: string, languageId: string | undefined): string {
+  const extension = path.extname(filePath).toLowerCase();
+  if ((SCRIPT_EXTENSIONS as readonly string[]).includes(extension)) return extension;
+  return (languageId === undefined ? undefined : EXTENSION_BY_LANGUAGE[languageId]) ?? '.js';
+}
+
+/** The recommended rule levels, with the user's per-rule choices laid over them. */
+export function ruleLevels(settings: Settings): Linter.RulesRecord {
+  const recommended = (locksmith.configs.recommended.rules ?? {}) as Linter.RulesRecord;
+  const rules: Linter.RulesRecord = { ...recommended };
+  for (const [ruleId, severity] of Object.entries(settings.rules)) {
+    if (pluginRules[ruleId] !== undefined) rules[`${RULE_PREFIX}${ruleId}`] = severity;
+  }
+  return rules;
+}
+
+function languageOptions(extension: string, filePath: string, settings: Settings): Linter.LanguageOptions {
+  const sourceType = extension === '.cjs' || extension === '.cts' ? 'commonjs' : 'module';
+  if (!TYPESCRIPT_EXTENSIONS.has(extension)) {
+    return { ecmaVersion: 'latest', sourceType, parserOptions: { ecmaFeatures: { jsx: extension !== '.mjs' && extension !== '.cjs' } } };
+  }
+  const parserOptions: Linter.ParserOptions = { ecmaFeatures: { jsx: extension === '.tsx' } };
+  if (settings.typeAware && path.isAbsolute(filePath)) {
+    // The workspace's tsconfig is read, never executed: safe in untrusted workspaces too.
+    parserOptions.projectService = { allowDefaultProject: ['*.*'] };
+    parserOptions.tsconfigRootDir = path.dirname(filePath);
+  }
+  return { ecmaVersion: 'latest', sourceType, parser: typescriptParser as Linter.Parser, parserOptions };
+}
+
+// Wrapped once: the wrapper keeps each report's `data`, where rules put related locations.
+const capture = createReportCapture(locksmith as unknown as { rules: Record<string, Rule.RuleModule> });
+
+const linters = new Map<string, Linter>();
+
+function linterFor(filePath: string): Linter {
+  // Flat config ignores files outside the linter's cwd, so each file is linted from its own root.
+  const root = path.isAbsolute(filePath) ? path.parse(filePath).root : process.cwd();
+  let linter = linters.get(root);
+  if (linter === undefined) {
+    linter = new Linter({ cwd: root });
+    linters.set(root, linter);
+  }
+  return linter;
+}
+
+export function lintText(input: LintInput): LintOutcome {
+  const { text, settings } = input;
+  const extension = dialectExtension(input.filePath, input.languageId);
+  const sizeKb = Buffer.byteLength(text, 'utf8') / 1024;
+  if (sizeKb > settings.maxFileSizeKb) {
+    return { kind: 'skipped', reason: `${Math.ceil(sizeKb)} KB is over locksmith.maxFileSizeKb (${settings.maxFileSizeKb} KB)` };
+  }
+  const filePath = path.isAbsolute(input.filePath) && path.extname(input.filePath).toLowerCase() === extension
+    ? input.filePath
+    : `${input.filePath.replace(/[\\/]/g, '_') || 'untitled'}${extension}`;
+  const config: Linter.Config[] = [
+    {
+      // A universal `**/*` alone does not make ESLint lint a .ts file: name the extensions.
+      files: SCRIPT_EXTENSIONS.map((extension) => `**/*${extension}`),
+      plugins: { locksmith: capture.plugin },
+      languageOptions: languageOptions(extension, filePath, settings),
+      linterOptions: { reportUnusedDisableDirectives: 'off' },
+      settings: toSharedSettings(settings),
+      rules: ruleLevels(settings),
+    },
+  ];
+  const { result: messages, reports } = capture.during(() => linterFor(filePath).verify(text, config, { filename: filePath }));
+  const fatal = messages.find((message) => message.fatal === true);
+  if (fatal !== undefined) return { kind: 'parseError', message: fatal.message, line: fatal.line };
+  return {
+    kind: 'linted',
+    messages: messages.filter((message) => message.ruleId?.startsWith(RULE_PREFIX) === true),
+    reports,
+  };
+}

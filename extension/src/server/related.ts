@@ -1,0 +1,106 @@
+// Keeps what rules pass in a report's `data` (ESLint drops it from lint messages), to find related locations.
+
+import type { Rule } from 'eslint';
+
+export interface RelatedLocation {
+  message: string;
+  /** 1-based lines, 0-based columns, as in ESTree `loc`. */
+  start: { line: number; column: number };
+  end: { line: number; column: number };
+}
+
+/** Keyed by `<ruleId>:<line>:<column>` of the report's start (1-based line, 0-based column). */
+export type CapturedReports = Map<string, RelatedLocation[]>;
+
+export function reportKey(ruleId: string, line: number, column: number): string {
+  return `${ruleId}:${line}:${column}`;
+}
+
+interface Position {
+  line: number;
+  column: number;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function isPosition(value: unknown): value is Position {
+  return isRecord(value) && typeof value.line === 'number' && typeof value.column === 'number';
+}
+
+/** A `SourceLocation`, a bare position, or anything with a `loc` (an ESTree node or token). */
+function locationOf(value: unknown): { start: Position; end: Position } | undefined {
+  if (!isRecord(value)) return undefined;
+  if (isPosition(value.start)) return { start: value.start, end: isPosition(value.end) ? value.end : value.start };
+  if (isPosition(value)) return { start: value, end: value };
+  if ('loc' in value) return locationOf(value.loc);
+  return undefined;
+}
+
+/**
+ * Related locations a rule attached to its report. Accepted shapes, so the plugin can choose:
+ * `data.related` (or `relatedLocations`) as an array of `{ message, loc | node }`, or any data value
+ * that is itself a node, labelled by its key (`data: { acquisition: node }`). Absent means none.
+ */
+export function relatedLocationsOf(data: unknown): RelatedLocation[] {
+  if (!isRecord(data)) return [];
+  const related: RelatedLocation[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    if ((key === 'related' || key === 'relatedLocations') && Array.isArray(value)) {
+      for (const item of value as unknown[]) {
+        const location = isRecord(item) ? locationOf(item.loc ?? item.node ?? item) : undefined;
+        if (location === undefined || !isRecord(item)) continue;
+        const label = typeof item.message === 'string' ? item.message : typeof item.label === 'string' ? item.label : key;
+        related.push({ message: label, ...location });
+      }
+    } else if (isRecord(value) && typeof value.type === 'string') {
+      const location = locationOf(value);
+      if (location !== undefined) related.push({ message: key, ...location });
+    }
+  }
+  return related;
+}
+
+function startOf(descriptor: Record<string, unknown>): Position | undefined {
+  return locationOf(descriptor.loc)?.start ?? locationOf(descriptor.node)?.start;
+}
+
+export interface ReportCapture {
+  plugin: { rules: Record<string, Rule.RuleModule> } & Record<string, unknown>;
+  during<T>(run: () => T): { result: T; reports: CapturedReports };
+}
+
+export function createReportCapture(plugin: { rules: Record<string, Rule.RuleModule> }): ReportCapture {
+  let sink: CapturedReports | undefined;
+  const rules: Record<string, Rule.RuleModule> = {};
+  for (const [ruleId, rule] of Object.entries(plugin.rules)) {
+    rules[ruleId] = {
+      ...rule,
+      create(context) {
+        const report = (descriptor: Rule.ReportDescriptor): void => {
+          const start = startOf(descriptor as unknown as Record<string, unknown>);
+          const related = relatedLocationsOf((descriptor as { data?: unknown }).data);
+          if (sink !== undefined && start !== undefined && related.length > 0) {
+            sink.set(reportKey(`locksmith/${ruleId}`, start.line, start.column), related);
+          }
+          context.report(descriptor);
+        };
+        // The context is frozen; a child object that shadows `report` keeps every other member.
+        return rule.create(Object.create(context, { report: { value: report } }) as Rule.RuleContext);
+      },
+    };
+  }
+  return {
+    plugin: { ...plugin, rules },
+    during(run) {
+      const reports: CapturedReports = new Map();
+      sink = reports;
+      try {
+        return { result: run(), reports };
+      } finally {
+        sink = undefined;
+      }
+    },
+  };
+}

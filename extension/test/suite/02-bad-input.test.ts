@@ -1,0 +1,34 @@
+// Bad input: a file that does not parse gets no findings and no toast; an oversized file is skipped with a hint.
+
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { api, locksmithDiagnostics, openFixture, ui, waitFor, writeWorkspaceFile } from './helpers';
+
+describe('bad input', () => {
+  it('gives a file with a syntax error no diagnostics and no error notification', async () => {
+    const locksmith = await api();
+    const editor = await openFixture('syntax-error.ts');
+    const status = await waitFor(locksmith.onDidChangeStatus, () => locksmith.fileStatus(editor.document.uri), 'syntax-error.ts to be linted');
+    assert.equal(status.state, 'parseError');
+    assert.deepEqual(locksmithDiagnostics(editor.document.uri), []);
+    const { toasts } = await ui<{ toasts: string[] }>({ type: 'notifications' });
+    assert.deepEqual(toasts.filter((toast) => /locksmith/i.test(toast)), [], 'no Locksmith notification is shown');
+  });
+
+  it('skips a file over locksmith.maxFileSizeKb with one output line and a status bar hint', async () => {
+    const locksmith = await api();
+    const maxKb = vscode.workspace.getConfiguration('locksmith').get<number>('maxFileSizeKb') ?? 512;
+    const block = "await redis.del('lock:oversized');\n";
+    const text = `import Redis from 'ioredis';\nconst redis = new Redis();\n${block.repeat(Math.ceil((maxKb * 1024 * 1.2) / block.length))}`;
+    const uri = await writeWorkspaceFile('oversized.ts', text);
+    const linesBefore = locksmith.outputLines.length;
+    await vscode.window.showTextDocument(uri);
+    const status = await waitFor(locksmith.onDidChangeStatus, () => locksmith.fileStatus(uri), 'oversized.ts to be looked at');
+    assert.equal(status.state, 'skipped');
+    assert.deepEqual(locksmithDiagnostics(uri), []);
+    assert.match(locksmith.statusBar.text, /skipped/);
+    const skipLines = locksmith.outputLines.slice(linesBefore).filter((line) => line.includes('oversized.ts'));
+    assert.equal(skipLines.length, 1, `one output line about the file, got ${JSON.stringify(skipLines)}`);
+    assert.match(skipLines[0]!, /maxFileSizeKb/);
+  });
+});
