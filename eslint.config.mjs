@@ -7,7 +7,7 @@ export default tseslint.config(
   {
     ignores: [
       '**/node_modules/**', '**/dist/**', '**/out/**', '.tools/**', 'test-output/**',
-      'test/fixtures/**', 'examples/**', 'test/**/fixtures/**',
+      'test/fixtures/**', 'examples/**', 'test/**/fixtures/**', 'extension/test/fixtures/**',
     ],
   },
   js.configs.recommended,

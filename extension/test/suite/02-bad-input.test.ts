@@ -11,8 +11,10 @@ describe('bad input', () => {
     const status = await waitFor(locksmith.onDidChangeStatus, () => locksmith.fileStatus(editor.document.uri), 'syntax-error.ts to be linted');
     assert.equal(status.state, 'parseError');
     assert.deepEqual(locksmithDiagnostics(editor.document.uri), []);
-    const { toasts } = await ui<{ toasts: string[] }>({ type: 'notifications' });
-    assert.deepEqual(toasts.filter((toast) => /locksmith/i.test(toast)), [], 'no Locksmith notification is shown');
+    if (process.env.LOCKSMITH_TEST_CONTROL !== undefined) {
+      const { toasts } = await ui<{ toasts: string[] }>({ type: 'notifications' });
+      assert.deepEqual(toasts.filter((toast) => /locksmith/i.test(toast)), [], 'no Locksmith notification is shown');
+    }
   });
 
   it('skips a file over locksmith.maxFileSizeKb with one output line and a status bar hint', async () => {
