@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'mocha';
+import { RELEASE_SCRIPT } from '../../eslint-plugin/src/fixes/scripts.js';
 import plugin from '../../eslint-plugin/src/index.js';
 import { rules } from '../../eslint-plugin/src/rules/index.js';
 import { ruleDocsUrl } from '../../eslint-plugin/src/util/create-rule.js';
@@ -189,6 +190,12 @@ describe('plugin meta', () => {
         });
       });
     }
+  });
+
+  it('no-unsafe-release quotes exactly the compare-and-delete script its suggestion inserts', function () {
+    const docFile = path.join(RULE_DOCS, 'no-unsafe-release.md');
+    if (!ruleIds.includes('no-unsafe-release') || !fs.existsSync(docFile)) this.skip();
+    assert.ok(fs.readFileSync(docFile, 'utf8').includes(RELEASE_SCRIPT), 'rules-docs/no-unsafe-release.md should quote RELEASE_SCRIPT from src/fixes/scripts.ts');
   });
 
   describe('configs', () => {
