@@ -9,7 +9,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { LintTextRequest, SETTINGS_SECTION, StatusNotification, type LintTextParams, type LintTextResult, type StatusParams } from '../shared/settings';
+import { LintTextRequest, RulesRequest, SETTINGS_SECTION, StatusNotification, type LintTextParams, type LintTextResult, type RuleInfo, type StatusParams } from '../shared/settings';
 
 const LANGUAGES = ['javascript', 'javascriptreact', 'typescript', 'typescriptreact'];
 const WORKSPACE_GLOB = '**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}';
@@ -26,6 +26,8 @@ export interface LocksmithApi {
   onDidChangeStatus: vscode.Event<StatusParams>;
   activationMs: number;
   lintWorkspace(): Promise<{ files: number; problems: number }>;
+  /** The rules the running server lints with. */
+  rules(): Promise<RuleInfo[]>;
 }
 
 const WRITING_METHODS = new Set(['append', 'appendLine', 'trace', 'debug', 'info', 'warn', 'error', 'replace']);
@@ -163,6 +165,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Locksm
     onDidChangeStatus: statusChanged.event,
     activationMs,
     lintWorkspace,
+    rules: () => client.sendRequest<RuleInfo[]>(RulesRequest),
   };
 }
 

@@ -14,15 +14,17 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from './uri';
 import {
   LintTextRequest,
+  RulesRequest,
   SETTINGS_SECTION,
   SHOW_DOCUMENTATION_COMMAND,
   Settings,
   StatusNotification,
   type LintTextParams,
   type LintTextResult,
+  type RuleInfo,
   type StatusParams,
 } from '../shared/settings';
-import { lintText, ruleIds } from './lint';
+import { lintText, ruleDocsUrl, ruleIds } from './lint';
 import { fixAll, minimalEdit } from './fix-all';
 import { FIX_ALL_KIND, pinnedEdit, quickFixes, toDiagnostic, toProblems, toTextEdit, type FixAllData, type LintState, type Problem } from './problems';
 
@@ -219,6 +221,8 @@ export function startServer(connection: Connection): void {
     void connection.sendDiagnostics({ uri: params.uri, diagnostics: problems.map((problem) => toDiagnostic(problem, params.uri)) });
     return { problems: problems.length, skipped: outcome.kind === 'skipped' };
   });
+
+  connection.onRequest(RulesRequest, (): RuleInfo[] => ruleIds().map((id) => ({ id, docsUrl: ruleDocsUrl(id) ?? null })));
 
   documents.listen(connection);
   connection.listen();

@@ -145,6 +145,13 @@ export interface LintTextResult {
   skipped: boolean;
 }
 
+/** The rules the server's bundled plugin exports, with their documentation links. */
+export const RulesRequest = 'locksmith/rules';
+export interface RuleInfo {
+  id: string;
+  docsUrl: string | null;
+}
+
 export const StatusNotification = 'locksmith/status';
 export interface StatusParams {
   uri: string;

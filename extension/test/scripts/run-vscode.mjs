@@ -113,6 +113,7 @@ const control = http.createServer(async (request, response) => {
     const result = await uiCommand(command);
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result ?? {}));
   } catch (error) {
+    await page?.screenshot({ path: path.join(outputDir, 'ui-command-failure.png') }).catch(() => {});
     response.writeHead(500).end(String(error?.stack ?? error));
   }
 });
@@ -134,9 +135,10 @@ async function uiCommand(command) {
       await input.fill('>Quick Fix...');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Quick Fix...' }).first().waitFor({ state: 'visible' });
       await page.keyboard.press('Enter');
-      const menu = page.locator('.action-widget');
+      const menu = page.locator('.action-widget:not(.action-list-submenu-panel)').first();
       await menu.waitFor({ state: 'visible' });
-      const items = await menu.locator('.action-widget-action-bar, .monaco-list-row').allInnerTexts();
+      await menu.locator('.monaco-list-row').first().waitFor({ state: 'visible' });
+      const items = await menu.locator('.monaco-list-row').allInnerTexts();
       return { items };
     }
     case 'notifications': {

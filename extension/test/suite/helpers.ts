@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { LocksmithApi } from '../../src/client/extension';
 
 export const EXTENSION_ID = 'locksmith.locksmith';
-const WAIT_MS = 15_000;
+const WAIT_MS = 30_000;
 
 export async function api(): Promise<LocksmithApi> {
   const extension = vscode.extensions.getExtension<LocksmithApi>(EXTENSION_ID);
@@ -125,15 +125,8 @@ export async function updateSetting(section: string, key: string, value: unknown
   await vscode.workspace.getConfiguration(section).update(key, value, vscode.ConfigurationTarget.Workspace);
 }
 
-/** The rules the bundled plugin exports, as the server sees them. */
-export function pluginRuleIds(): string[] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const plugin = require('eslint-plugin-locksmith') as { rules: Record<string, unknown> };
-  return Object.keys(plugin.rules).sort();
-}
-
-export function docsUrl(ruleId: string): string | undefined {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const plugin = require('eslint-plugin-locksmith') as { rules: Record<string, { meta?: { docs?: { url?: string } } }> };
-  return plugin.rules[ruleId]?.meta?.docs?.url;
+/** The rules the running server lints with, by id, with their doc links. */
+export async function serverRules(): Promise<Map<string, string | null>> {
+  const rules = await (await api()).rules();
+  return new Map(rules.map((rule) => [rule.id, rule.docsUrl]));
 }
