@@ -1,7 +1,7 @@
 // Builds the suggestion that swaps a Redis call for a call of one of Locksmith's Lua scripts,
 // inserting the script once per module (or reusing one the module already has).
 
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import type { RedisCommand, RedisModel } from '../model/redis-model.js';
 import { isCompareAndDelete, isCompareAndExpire } from '../lua/analyze-script.js';
 import { freeName, insertModuleDeclaration } from './edits.js';
@@ -69,7 +69,7 @@ export function tokenTextAt(
   isAvailable: (expression: TSESTree.Node, at: TSESTree.Node) => boolean,
 ): string | undefined {
   for (const candidate of candidates) {
-    if (!candidate || candidate.type === 'Literal') continue;
+    if (!candidate || candidate.type === AST_NODE_TYPES.Literal) continue;
     if (isAvailable(candidate, position)) return sourceCode.getText(candidate);
   }
   return undefined;

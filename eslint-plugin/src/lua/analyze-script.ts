@@ -201,8 +201,8 @@ class ScriptAnalysis {
 
   private stringValue(expression: LuaExpression): string | undefined {
     if (expression.type !== 'StringLiteral') return undefined;
-    // With an encoding mode set, luaparse fills `value`; fall back to the raw text without quotes.
-    return (expression.value as string | null) ?? expression.raw.slice(1, -1);
+    // luaparse fills `value` only with an encoding mode, which analyzeLuaScript always sets.
+    return expression.value;
   }
 
   private keyRefOf(expression: LuaExpression): string | undefined {

@@ -1,7 +1,7 @@
 // Decides whether an expression is a Redis client (or a lock library object), and of which family:
 // by the checker when types exist, else by tracing the binding to the call that made it.
 
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, methodCallParts, propertyName, skipTypeWrappers } from '../util/ast.js';
 import { CHAIN_METHODS, CLIENT_PACKAGES, type ClientFamily } from './client-table.js';
 import type { ImportTable } from './imports.js';
@@ -73,7 +73,7 @@ export class ClientResolver {
         // `let client: Redis;` assigned later: the annotation still says what it is.
         return definition.node.id.typeAnnotation?.typeAnnotation;
       }
-      if (definition.type === 'Parameter') return definition.name.typeAnnotation?.typeAnnotation;
+      if (definition.type === TSESLint.Scope.DefinitionType.Parameter) return definition.name.typeAnnotation?.typeAnnotation;
       return undefined;
     }
     if (receiver.type === AST_NODE_TYPES.MemberExpression && receiver.object.type === AST_NODE_TYPES.ThisExpression) {

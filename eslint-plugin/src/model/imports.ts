@@ -27,8 +27,8 @@ export function collectImports(program: TSESTree.Program): ImportTable {
       }
     } else if (statement.type === AST_NODE_TYPES.TSImportEqualsDeclaration) {
       const reference = statement.moduleReference;
-      if (reference.type === AST_NODE_TYPES.TSExternalModuleReference && reference.expression.type === AST_NODE_TYPES.Literal) {
-        bindings.set(statement.id.name, { source: String(reference.expression.value), imported: '*' });
+      if (reference.type === AST_NODE_TYPES.TSExternalModuleReference) {
+        bindings.set(statement.id.name, { source: reference.expression.value, imported: '*' });
       }
     } else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
       for (const declarator of statement.declarations) collectRequire(declarator, bindings);

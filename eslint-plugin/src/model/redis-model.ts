@@ -354,7 +354,7 @@ function classify(command: RedisCommand, acquisitions: Acquisition[], releases: 
       break;
   }
   const summary = command.script?.script?.summary;
-  if (!summary || !command.script) return;
+  if (!summary) return;
   const keyAt = (ref: string | undefined): TSESTree.Node | undefined => {
     const match = ref ? /^KEYS\[(\d+)\]$/u.exec(ref) : null;
     return match ? command.script?.keys[Number(match[1]) - 1] : command.key;

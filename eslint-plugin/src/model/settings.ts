@@ -46,7 +46,9 @@ export const sharedOptionSchema = {
   },
 } as const;
 
-const cache = new WeakMap<object, SharedSettings>();
+// Keyed by the settings' JSON: ESLint hands each rule its own settings object, so identity would
+// never hit and every rule would rebuild the file's model.
+const cache = new Map<string, SharedSettings>();
 
 /** Shared settings from `settings.locksmith`, with rule options (when given) taking precedence. */
 export function readSharedSettings(
@@ -56,8 +58,9 @@ export function readSharedSettings(
   const settingsObject = context.settings as Record<string, unknown>;
   const raw = (settingsObject['locksmith'] ?? {}) as RawSharedSettings;
   const noOverrides = Object.keys(ruleOverrides).length === 0;
-  if (noOverrides) {
-    const cached = cache.get(raw);
+  const cacheKey = noOverrides ? JSON.stringify(raw) : undefined;
+  if (cacheKey !== undefined) {
+    const cached = cache.get(cacheKey);
     if (cached) return cached;
   }
   const merged: RawSharedSettings = { ...raw, ...ruleOverrides };
@@ -71,7 +74,10 @@ export function readSharedSettings(
       withLock: merged.lockWrappers?.withLock ?? [],
     },
   };
-  if (noOverrides) cache.set(raw, result);
+  if (cacheKey !== undefined) {
+    if (cache.size > 100) cache.clear();
+    cache.set(cacheKey, result);
+  }
   return result;
 }
 

@@ -23,7 +23,6 @@ export default createRule<Options, MessageId>({
     },
     hasSuggestions: true,
     schema: [],
-    defaultOptions: [],
     messages: {
       splitAcquire: 'This `{{expiry}}` runs as a second command after `{{acquire}}`: a holder that crashes between the two leaves a lock that never expires.',
       splitAcquireInTransaction: 'This `{{expiry}}` is queued after `{{acquire}}` in the same transaction and runs even when `{{acquire}}` failed, extending a lock someone else holds.',

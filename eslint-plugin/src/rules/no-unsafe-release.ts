@@ -22,7 +22,6 @@ export default createRule<Options, MessageId>({
     },
     hasSuggestions: true,
     schema: [],
-    defaultOptions: [],
     messages: {
       plainDelete: '`{{command}}` releases the lock even when another holder owns it now: if this holder\'s lock expired, it frees the next holder\'s lock and lets a third one in.',
       checkThenDelete: 'The owner check and the `{{command}}` are two commands: the lock can expire and pass to another holder between them, and this `{{command}}` then frees that holder\'s lock.',
