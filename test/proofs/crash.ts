@@ -3,8 +3,27 @@
 
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
-import type { CrashHolderJob, CrashHolderReport } from './crash-holder.js';
+import type { ProvenDialect } from './fixed-code.js';
 import type { ProofContext } from './harness.js';
+
+/** What crash-holder.cjs runs: call texts over `redis`, `key`, `token`, `ttl`, one step at a time. */
+export interface CrashHolderJob {
+  readonly host: string;
+  readonly port: number;
+  readonly dialect: ProvenDialect;
+  readonly key: string;
+  readonly token: string;
+  readonly ttlMs: number;
+  readonly steps: readonly string[];
+}
+
+export interface CrashHolderReport {
+  readonly step: number;
+  readonly reply: unknown;
+}
+
+/** Starting a Node child on a loaded CI machine can take seconds; this bounds it, not the proof. */
+const CHILD_STARTUP_TIMEOUT_MS = 60_000;
 
 /** Starts the holder, lets it run `steps[0..killAfterStep]`, then kills it; resolves once it is dead. */
 export async function crashHolderAfterStep(
@@ -13,8 +32,8 @@ export async function crashHolderAfterStep(
   killAfterStep: number,
 ): Promise<readonly CrashHolderReport[]> {
   const fullJob: CrashHolderJob = { ...job, host: context.servers.redis.host, port: context.servers.redis.port };
-  const child = fork(join(__dirname, 'crash-holder.ts'), [JSON.stringify(fullJob)], {
-    execArgv: ['--require', require.resolve('tsx/cjs')],
+  const child = fork(join(__dirname, 'crash-holder.cjs'), [JSON.stringify(fullJob)], {
+    execArgv: [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   context.defer(() => { child.kill('SIGKILL'); });
@@ -23,7 +42,7 @@ export async function crashHolderAfterStep(
   let timer: NodeJS.Timeout | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
-      timer = setTimeout(() => { reject(new Error('the crash holder never reached its kill point')); }, context.options.waitTimeoutMs);
+      timer = setTimeout(() => { reject(new Error('the crash holder never reached its kill point')); }, CHILD_STARTUP_TIMEOUT_MS);
       child.on('message', (message: CrashHolderReport) => {
         reports.push(message);
         if (message.step === killAfterStep) {

@@ -42,6 +42,11 @@ export interface ProofContext {
   readonly servers: ProofServers;
   readonly variant: Variant;
   readonly run: number;
+  /**
+   * Which turn of the scenario this is within the run (0 when it has one turn): worker `i` uses
+   * dialect `i + rotation`, so over a run's turns every client library plays every role.
+   */
+  readonly rotation: number;
   readonly options: ProofOptions;
   readonly tally: Tally;
   /** A Redis key (or lock name) unique to this scenario, variant and run. */
@@ -69,6 +74,8 @@ export interface Scenario {
   readonly fixedShows: string;
   /** Where the fixed code comes from, for RESULTS.md. */
   readonly fixSource: string;
+  /** How many times a run repeats the workload with the workers' client libraries rotated (default 1). */
+  readonly rotations?: number;
   /** Runs the workload once with the given variant's code, recording violations in `context.tally`. */
   run(context: ProofContext): Promise<void>;
 }
@@ -128,6 +135,7 @@ export class Occupancy {
 
 const POLL_INTERVAL_MS = 5;
 let uniqueCounter = 0;
+let invocationCounter = 0;
 
 export interface VariantResult {
   readonly violations: readonly string[];
@@ -144,6 +152,9 @@ export async function runVariant(
   options: ProofOptions,
 ): Promise<VariantResult> {
   const tally = new Tally();
+  // Keys never repeat within a server's life, even when a caller runs the same variant twice.
+  invocationCounter += 1;
+  const invocation = invocationCounter;
   const cleanups: (() => unknown)[] = [];
   const pgConfig = {
     host: servers.postgres.host,
@@ -151,13 +162,14 @@ export async function runVariant(
     user: servers.postgres.user,
     database: servers.postgres.database,
   };
-  const context: ProofContext = {
+  const makeContext = (rotation: number): ProofContext => ({
     servers,
     variant,
     run,
+    rotation,
     options,
     tally,
-    key: (name) => `proof:${scenario.id}:${variant}:${run}:${name}`,
+    key: (name) => `proof:${invocation}:${scenario.id}:${variant}:${run}:${rotation}:${name}`,
     uniqueNumber: () => {
       uniqueCounter += 1;
       return (process.pid % 10_000) * 100_000 + uniqueCounter;
@@ -190,18 +202,20 @@ export async function runVariant(
       cleanups.push(() => sql.end({ timeout: 1 }));
       return sql;
     },
-  };
+  });
   let error: string | undefined;
-  try {
-    await scenario.run(context);
-  } catch (caught) {
-    error = caught instanceof Error ? caught.message : String(caught);
-  } finally {
-    for (const cleanup of cleanups.reverse()) {
-      try {
-        await cleanup();
-      } catch {
-        // A connection the scenario already closed or killed: nothing left to clean.
+  for (let rotation = 0; rotation < (scenario.rotations ?? 1) && error === undefined; rotation += 1) {
+    try {
+      await scenario.run(makeContext(rotation));
+    } catch (caught) {
+      error = caught instanceof Error ? caught.message : String(caught);
+    } finally {
+      for (const cleanup of cleanups.splice(0).reverse()) {
+        try {
+          await cleanup();
+        } catch {
+          // A connection the scenario already closed or killed: nothing left to clean.
+        }
       }
     }
   }

@@ -39,7 +39,7 @@ function asNumber(reply: unknown, what: string): number {
 
 /** Connects the `index`-th worker (its dialect follows `dialectFor`), closed after the variant. */
 export async function connectWorker(context: ProofContext, name: string, index: number): Promise<RedisWorker> {
-  return connectWorkerWithDialect(context, name, dialectFor(index + context.run));
+  return connectWorkerWithDialect(context, name, dialectFor(index + context.rotation));
 }
 
 export async function connectWorkerWithDialect(context: ProofContext, name: string, dialect: ProvenDialect): Promise<RedisWorker> {
@@ -107,3 +107,6 @@ export async function connectWorkers(context: ProofContext, count: number): Prom
 export async function waitUntilLockLost(context: ProofContext, observer: RedisWorker, key: string, token: string): Promise<void> {
   await context.waitUntil(`the lock ${key} held with ${token} expires`, async () => (await observer.get(key)) !== token);
 }
+
+/** A scenario's `rotations` that lets every client library play every worker's role in each run. */
+export const EVERY_DIALECT_IN_EVERY_ROLE = 3;

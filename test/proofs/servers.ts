@@ -70,9 +70,14 @@ function killEverythingSync(): void {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  // A child that exited but that the event loop has not reaped yet is a zombie: it is gone.
+  try {
+    return !/^\d+ \(.*\) Z/u.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
   }
 }
 

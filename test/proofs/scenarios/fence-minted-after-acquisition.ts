@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { FENCED_UPDATE_SQL } from '../../../eslint-plugin/src/fixes/fenced-sql.js';
 import type { ProofContext, Scenario } from '../harness.js';
-import { connectWorkers, type RedisWorker } from '../redis-workers.js';
+import { EVERY_DIALECT_IN_EVERY_ROLE, connectWorkers, type RedisWorker } from '../redis-workers.js';
 import { insertInvoiceRow } from '../schema.js';
 
 /** Takes the lock and its fence the variant's way; `pause` runs right after the lock is taken. */
@@ -33,8 +33,9 @@ export const fenceMintedAfterAcquisition: Scenario = {
   brokenShows: 'A mints a larger fence than B and its stale write wins',
   fixedShows: 'fence from the acquire script: A loses',
   fixSource: '`renderEvalCall` + `FENCED_ACQUIRE_SCRIPT`; the write is `FENCED_UPDATE_SQL` in both variants',
+  rotations: EVERY_DIALECT_IN_EVERY_ROLE,
   async run(context) {
-    const [holderA, holderB, observer] = await connectWorkers(context, 3);
+    const [holderA, holderB, holderC, observer] = await connectWorkers(context, 4);
     const database = context.postgresJs(2);
     const setupClient = await context.pgClient();
     const rowId = await insertInvoiceRow(setupClient, context.uniqueNumber());
@@ -48,12 +49,16 @@ export const fenceMintedAfterAcquisition: Scenario = {
       const tokenB = randomUUID();
       fenceB = await acquireWithFence(context, holderB!, keys, tokenB, context.options.longTtlMs, () => Promise.resolve());
       context.tally.expect(fenceB > 0, 'B could not take the expired lock');
+      // The lock still excludes: C cannot take it while B holds it.
+      const fenceC = await acquireWithFence(context, holderC!, keys, randomUUID(), context.options.longTtlMs, () => Promise.resolve());
+      context.tally.expect(fenceC === 0, 'C took the lock while B held it');
       writeBCount = (await database.unsafe(FENCED_UPDATE_SQL, [fenceB, rowId])).count;
       await holderB!.release(keys.lockKey, tokenB);
     };
     const fenceA = await acquireWithFence(context, holderA!, keys, randomUUID(), context.options.shortTtlMs, pauseA);
     context.tally.expect(fenceA > 0, 'A could not take the free lock');
     context.tally.expect(writeBCount === 1, "B's fenced write under its live lock was rejected");
+    context.tally.expect(fenceB > fenceA, `A's fence ${fenceA} is larger than that of B, who took the lock after A lost it`);
 
     const writeA = await database.unsafe(FENCED_UPDATE_SQL, [fenceA, rowId]);
     context.tally.note(`fences: A ${fenceA}, B ${fenceB}; A's late write affected ${writeA.count} rows`);

@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { Barrier, type Scenario } from '../harness.js';
-import { connectWorkers } from '../redis-workers.js';
+import { EVERY_DIALECT_IN_EVERY_ROLE, connectWorkers } from '../redis-workers.js';
 
 const WORKERS = 4;
 
@@ -13,6 +13,7 @@ export const noCheckThenSet: Scenario = {
   brokenShows: 'two workers both believe they hold the lock',
   fixedShows: 'exactly one holder',
   fixSource: '`renderAtomicSet` (ioredis, node-redis, node-redis-v5)',
+  rotations: EVERY_DIALECT_IN_EVERY_ROLE,
   async run(context) {
     const workers = await connectWorkers(context, WORKERS);
     const key = context.key('lock');
@@ -34,7 +35,14 @@ export const noCheckThenSet: Scenario = {
       } else {
         acquired = await worker.acquire(key, token, context.options.longTtlMs);
       }
-      if (acquired) holders.push(worker.name);
+      if (acquired) {
+        holders.push(worker.name);
+        if (context.variant === 'fixed') {
+          // The fix's acquisition must also expire on its own (its PX), not only exclude.
+          const ttl = await worker.pttl(key);
+          context.tally.expect(ttl > 0 && ttl <= context.options.longTtlMs, `${worker.name}'s lock has no valid expiry (PTTL ${ttl})`);
+        }
+      }
       await allDecided.arrive();
       if (acquired) await worker.release(key, token);
     }));

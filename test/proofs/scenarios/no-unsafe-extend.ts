@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Scenario } from '../harness.js';
-import { connectWorkers } from '../redis-workers.js';
+import { EVERY_DIALECT_IN_EVERY_ROLE, connectWorkers } from '../redis-workers.js';
 
 export const noUnsafeExtend: Scenario = {
   id: 'no-unsafe-extend',
@@ -11,6 +11,7 @@ export const noUnsafeExtend: Scenario = {
   brokenShows: "A (expired) extends B's lock",
   fixedShows: "A's extend is refused",
   fixSource: '`renderEvalCall` + `EXTEND_SCRIPT` (inserted with `renderScriptConstant`)',
+  rotations: EVERY_DIALECT_IN_EVERY_ROLE,
   async run(context) {
     const [holderA, holderB, observer] = await connectWorkers(context, 3);
     const key = context.key('lock');

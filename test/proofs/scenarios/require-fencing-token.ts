@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { FENCED_UPDATE_SQL } from '../../../eslint-plugin/src/fixes/fenced-sql.js';
 import type { Scenario } from '../harness.js';
-import { connectWorkers } from '../redis-workers.js';
+import { EVERY_DIALECT_IN_EVERY_ROLE, connectWorkers } from '../redis-workers.js';
 import { insertInvoiceRow } from '../schema.js';
 
 /** The write as the broken code sends it: correct lock, no fencing condition. */
@@ -16,8 +16,9 @@ export const requireFencingToken: Scenario = {
   brokenShows: 'A paused past TTL writes after B: stale write accepted',
   fixedShows: "A's write affects 0 rows",
   fixSource: '`renderEvalCall` + `FENCED_ACQUIRE_SCRIPT`; the write is `FENCED_UPDATE_SQL` (eslint-plugin/src/fixes/fenced-sql.ts), A through pg, B through postgres.js',
+  rotations: EVERY_DIALECT_IN_EVERY_ROLE,
   async run(context) {
-    const [holderA, holderB, observer] = await connectWorkers(context, 3);
+    const [holderA, holderB, holderC, observer] = await connectWorkers(context, 4);
     const databaseA = await context.pgClient();
     const databaseB = context.postgresJs(1);
     const rowId = await insertInvoiceRow(databaseA, context.uniqueNumber());
@@ -39,6 +40,12 @@ export const requireFencingToken: Scenario = {
       ? await holderB!.acquireFenced(lockKey, fenceKey, tokenB, context.options.longTtlMs)
       : Number(await holderB!.acquire(lockKey, tokenB, context.options.longTtlMs));
     context.tally.expect(fenceB > 0, 'B could not take the expired lock');
+    if (fenced) context.tally.expect(fenceB > fenceA, `B's fence ${fenceB} is not larger than A's ${fenceA}`);
+    // The lock still excludes: C cannot take it while B holds it.
+    const fenceC = fenced
+      ? await holderC!.acquireFenced(lockKey, fenceKey, randomUUID(), context.options.longTtlMs)
+      : Number(await holderC!.acquire(lockKey, randomUUID(), context.options.longTtlMs));
+    context.tally.expect(fenceC === 0, 'C took the lock while B held it');
     const writeB = fenced
       ? await databaseB.unsafe(FENCED_UPDATE_SQL, [fenceB, rowId])
       : await databaseB.unsafe(UNFENCED_UPDATE_SQL, ['B', rowId]);

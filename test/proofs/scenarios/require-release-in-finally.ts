@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Scenario, ProofContext } from '../harness.js';
-import { connectWorkers } from '../redis-workers.js';
+import { EVERY_DIALECT_IN_EVERY_ROLE, connectWorkers } from '../redis-workers.js';
 
 class JobFailed extends Error {}
 
@@ -41,6 +41,7 @@ export const requireReleaseInFinally: Scenario = {
   brokenShows: 'exception leaks the lock until TTL / forever',
   fixedShows: 'released at once',
   fixSource: '`try { … } finally { <release> }` around the critical section; Redis release from `renderEvalCall` + `RELEASE_SCRIPT`, advisory `pg_advisory_unlock` on the same client',
+  rotations: EVERY_DIALECT_IN_EVERY_ROLE,
   async run(context) {
     // Redis: A's job throws; B, C, D (other client libraries) try to take the lock right away.
     const [holderA, ...others] = await connectWorkers(context, 4);

@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Scenario } from '../harness.js';
-import { connectWorkers, waitUntilLockLost } from '../redis-workers.js';
+import { EVERY_DIALECT_IN_EVERY_ROLE, connectWorkers, waitUntilLockLost } from '../redis-workers.js';
 
 export const requireUniqueToken: Scenario = {
   id: 'require-unique-token',
@@ -12,6 +12,7 @@ export const requireUniqueToken: Scenario = {
   brokenShows: "A's release frees B's lock",
   fixedShows: "A's release is refused",
   fixSource: '`crypto.randomUUID()` per acquisition; acquire and release from `renderAtomicSet` / `renderEvalCall` + `RELEASE_SCRIPT`',
+  rotations: EVERY_DIALECT_IN_EVERY_ROLE,
   async run(context) {
     const [holderA, holderB, observer] = await connectWorkers(context, 3);
     const key = context.key('lock');
