@@ -90,7 +90,7 @@ export interface SqlModel {
 }
 
 // Only texts that can hold a lock-related fact are parsed: plain SELECTs never are.
-const INTERESTING_SQL = /\b(?:pg_(?:try_)?advisory|insert|update|delete|begin|start|commit|rollback|end)\b/iu;
+const INTERESTING_SQL = /\bpg_(?:try_)?advisory_|\b(?:insert|update|delete|begin|start|commit|rollback|end)\b/iu;
 
 type Context = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
 const cache = new WeakMap<TSESTree.Program, SqlModel>();
@@ -244,14 +244,14 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
 }
 
 interface TransactionMarker {
-  readonly identity: object | string;
+  readonly identity: TSESLint.Scope.Variable | string;
   readonly function: ScopeOwner;
   readonly position: number;
   readonly begins: boolean;
 }
 
 /** A `BEGIN` on the same connection earlier in the same function, not yet ended. */
-function openTransaction(markers: readonly TransactionMarker[], identity: object | string, owner: ScopeOwner, position: number): boolean {
+function openTransaction(markers: readonly TransactionMarker[], identity: TSESLint.Scope.Variable | string, owner: ScopeOwner, position: number): boolean {
   let open = false;
   for (const marker of markers) {
     if (marker.identity !== identity || marker.function !== owner || marker.position >= position) continue;

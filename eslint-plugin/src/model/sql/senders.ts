@@ -27,7 +27,7 @@ export interface SqlSender extends SqlHandle {
   readonly node: TSESTree.Node;
   readonly text: string;
   /** Same identity ⇔ same object: the variable when one resolves, else the source text. */
-  readonly identity: object | string;
+  readonly identity: TSESLint.Scope.Variable | string;
 }
 
 const { DefinitionType } = TSESLint.Scope;
@@ -50,7 +50,7 @@ export class SenderResolver {
 
   sender(node: TSESTree.Node): SqlSender {
     const expression = skipTypeWrappers(node);
-    let identity: object | string = this.sourceCode.getText(expression);
+    let identity: TSESLint.Scope.Variable | string = this.sourceCode.getText(expression);
     if (expression.type === AST_NODE_TYPES.Identifier) identity = findVariable(this.sourceCode, expression) ?? identity;
     return { ...this.handle(expression, 0), node: expression, text: this.sourceCode.getText(expression), identity };
   }

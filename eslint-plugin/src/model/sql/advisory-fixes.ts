@@ -1,0 +1,91 @@
+// Edits the advisory-lock fixes share: renaming the lock function inside the SQL text, sending a
+// query through another handle, and dropping the unlock a transaction-level lock no longer needs.
+
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { skipTypeWrappers } from '../../util/ast.js';
+import type { TransactionHelperLibrary } from '../../fixes/sql-templates.js';
+import type { AdvisoryLockItem } from './index.js';
+import type { StatementSpan, TextEdit } from './statement-span.js';
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+/** Source range of the advisory function's name inside the SQL text, when it maps one to one. */
+export function advisoryFunctionRange(sourceCode: SourceCode, item: AdvisoryLockItem): TSESTree.Range | undefined {
+  const start = item.call.location?.start;
+  if (start === undefined) return undefined;
+  const from = item.query.sql.toSourceOffset(start);
+  const to = item.query.sql.toSourceOffset(start + item.call.functionName.length);
+  if (from === undefined || to === undefined) return undefined;
+  if (sourceCode.text.slice(from, to).toLowerCase() !== item.call.functionName) return undefined;
+  return [from, to];
+}
+
+/** Edits that send `item`'s query through `handle` instead of its pooled client. */
+export function handleEdits(item: AdvisoryLockItem, handle: string): TextEdit[] {
+  const query = item.query;
+  if (query.sender.library !== 'sequelize') return [{ range: query.sender.node.range, text: handle }];
+  // Sequelize keeps the client and names the transaction in the options.
+  const property = handle === 'transaction' ? 'transaction' : `transaction: ${handle}`;
+  if (query.options) {
+    const last = query.options.properties.at(-1);
+    if (!last) return [{ range: query.options.range, text: `{ ${property} }` }];
+    return [{ range: [last.range[1], last.range[1]], text: `, ${property}` }];
+  }
+  const call = query.node;
+  if (call.type !== AST_NODE_TYPES.CallExpression) return [];
+  const lastArgument = call.arguments.at(-1);
+  if (!lastArgument) return [];
+  const insertion = call.arguments.length === 1 ? `, { ${property} }` : `, { ${property} }`;
+  if (call.arguments.length > 1 && skipTypeWrappers(lastArgument).type !== AST_NODE_TYPES.ArrayExpression) return [];
+  return [{ range: [lastArgument.range[1], lastArgument.range[1]], text: insertion }];
+}
+
+/**
+ * Removes the unlock from the end of the span: the unlock statement itself, or a `try { ... } finally
+ * { unlock }` whose `finally` holds only the unlock, which is unwrapped.
+ */
+export function unlockStatementEdit(sourceCode: SourceCode, span: StatementSpan, unlock: AdvisoryLockItem): TextEdit | undefined {
+  const last = span.last;
+  if (last.type === AST_NODE_TYPES.ExpressionStatement && isOnlyCall(last.expression, unlock.node)) {
+    return { range: [lineBreakBefore(sourceCode, last), last.range[1]], text: '' };
+  }
+  if (last.type === AST_NODE_TYPES.TryStatement && !last.handler && last.finalizer?.body.length === 1) {
+    const only = last.finalizer.body[0];
+    if (only?.type !== AST_NODE_TYPES.ExpressionStatement || !isOnlyCall(only.expression, unlock.node)) return undefined;
+    const inner = last.block.body;
+    const first = inner[0];
+    const end = inner.at(-1);
+    if (!first || !end) return { range: [lineBreakBefore(sourceCode, last), last.range[1]], text: '' };
+    // The try's statements already sit one level deeper: exactly where the wrapped span goes.
+    const text = sourceCode.text.slice(first.range[0], end.range[1]);
+    return { range: last.range, text };
+  }
+  return undefined;
+}
+
+function isOnlyCall(expression: TSESTree.Expression, call: TSESTree.Node): boolean {
+  const inner = skipTypeWrappers(expression);
+  const unwrapped = inner.type === AST_NODE_TYPES.AwaitExpression ? skipTypeWrappers(inner.argument) : inner;
+  return unwrapped === call;
+}
+
+function lineBreakBefore(sourceCode: SourceCode, node: TSESTree.Node): number {
+  const index = sourceCode.text.lastIndexOf('\n', node.range[0]);
+  return index === -1 ? node.range[0] : index;
+}
+
+/** How the fix's message names the helper: `prisma.$transaction`, `sql.begin`. */
+export function helperName(library: TransactionHelperLibrary, client: string): string {
+  switch (library) {
+    case 'pg':
+      return `BEGIN`;
+    case 'postgres':
+      return `${client}.begin`;
+    case 'prisma':
+      return `${client}.$transaction`;
+    case 'kysely':
+      return `${client}.transaction().execute`;
+    default:
+      return `${client}.transaction`;
+  }
+}

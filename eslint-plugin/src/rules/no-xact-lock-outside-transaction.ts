@@ -1,0 +1,94 @@
+// no-xact-lock-outside-transaction: a transaction-level advisory lock with no explicit transaction.
+
+import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
+import { freeName } from '../fixes/edits.js';
+import { HANDLE_NAMES, renderBeginCommit, renderTransactionWrap } from '../fixes/sql-templates.js';
+import { handleEdits, helperName } from '../model/sql/advisory-fixes.js';
+import { getSqlModel, type AdvisoryLockItem } from '../model/sql/index.js';
+import { renderSpanBody, spanLeavesCallback, spanToBlockEnd, type StatementSpan, type TextEdit } from '../model/sql/statement-span.js';
+import { contains } from '../util/ast.js';
+import { createRule } from '../util/create-rule.js';
+
+export type MessageId = 'xactLockOutsideTransaction' | 'wrapInTransaction';
+export type Options = [];
+
+export default createRule<Options, MessageId>({
+  name: 'no-xact-lock-outside-transaction',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow transaction-level PostgreSQL advisory locks outside an explicit transaction',
+      recommended: 'error',
+    },
+    hasSuggestions: true,
+    schema: [],
+    messages: {
+      xactLockOutsideTransaction: '`{{fn}}` runs in its own implicit transaction here: the lock is released as soon as this statement ends, so it protects nothing that follows.',
+      wrapInTransaction: 'Take the lock and do the work it protects inside `{{helper}}`',
+    },
+  },
+  create(context) {
+    return {
+      'Program:exit'() {
+        for (const item of getSqlModel(context).advisoryLocks) {
+          if (item.call.scope !== 'xact' || item.call.action !== 'lock' || item.inTransaction || !item.statement.onlyAdvisoryLocks) continue;
+          if (!runsOutsideTransaction(context, item)) continue;
+          context.report({
+            node: item.node,
+            messageId: 'xactLockOutsideTransaction',
+            data: { fn: item.call.functionName },
+            // A suggestion: opening a transaction changes what commits together.
+            suggest: suggestions(context, item),
+          });
+        }
+      },
+    };
+  },
+});
+
+type Context = Readonly<TSESLint.RuleContext<MessageId, Options>>;
+
+/**
+ * Certain only for a pool (each statement its own transaction) or a connection this function
+ * checked out and never began a transaction on; a connection handed in may already be in one.
+ */
+function runsOutsideTransaction(context: Context, item: AdvisoryLockItem): boolean {
+  const sender = item.query.sender;
+  if (sender.kind === 'pool') return true;
+  if (sender.kind !== 'connection' || sender.inTransaction || typeof sender.identity === 'string') return false;
+  const definition = sender.identity.defs[0];
+  return definition?.node.type === AST_NODE_TYPES.VariableDeclarator && item.function.type !== AST_NODE_TYPES.Program
+    && contains(item.function, definition.node) && context.sourceCode.getScope(definition.node).block === item.function;
+}
+
+function suggestions(context: Context, item: AdvisoryLockItem): TSESLint.SuggestionReportDescriptor<MessageId>[] {
+  const sourceCode = context.sourceCode;
+  const sender = item.query.sender;
+  const library = sender.library;
+  if (library === 'unknown' || library === 'slonik') return [];
+  const span = spanToBlockEnd(sourceCode, item.node);
+  if (!span || spanLeavesCallback(span, sourceCode)) return [];
+  if (sender.kind === 'connection') {
+    if (library !== 'pg') return [];
+    const text = renderBeginCommit(sender.text, renderSpanBody(span, sourceCode, []), span.indent);
+    return [{ messageId: 'wrapInTransaction', data: { helper: 'BEGIN … COMMIT' }, fix: (fixer) => fixer.replaceTextRange([span.first.range[0], span.last.range[1]], text) }];
+  }
+  // Transaction control sent through the pool is itself the bug; rewriting around it would keep it.
+  const model = getSqlModel(context);
+  const inSpan = model.queries.filter((query) => query.node.range[0] >= span.first.range[0] && query.node.range[1] <= span.last.range[1]);
+  if (inSpan.some((query) => query.statements?.some((statement) => statement.kind === 'begin' || statement.kind === 'commit' || statement.kind === 'rollback'))) return [];
+  const handle = freeName(sourceCode, HANDLE_NAMES[library]);
+  const body = renderSpanBody(span, sourceCode, workEdits(item, handle, span));
+  const text = renderTransactionWrap(library, { client: sender.text, handle, body, indent: span.indent });
+  const helper = library === 'pg' ? `${sender.text}.connect()` + ' with BEGIN … COMMIT' : helperName(library, sender.text);
+  return [{ messageId: 'wrapInTransaction', data: { helper }, fix: (fixer) => fixer.replaceTextRange([span.first.range[0], span.last.range[1]], text) }];
+}
+
+/** The lock, and the work on the same client after it, move onto the transaction's handle. */
+function workEdits(item: AdvisoryLockItem, handle: string, span: StatementSpan): TextEdit[] {
+  const identity = item.query.sender.identity;
+  if (typeof identity === 'string' || item.query.sender.library === 'sequelize') return handleEdits(item, handle);
+  return identity.references
+    .filter((reference) => reference.identifier.range[0] >= span.first.range[0] && reference.identifier.range[1] <= span.last.range[1])
+    .map((reference) => ({ range: reference.identifier.range, text: handle }));
+}
