@@ -1,12 +1,20 @@
 // Every Locksmith rule, sorted by id. Rule ids are public API: never rename one.
 
 import type { TSESLint } from '@typescript-eslint/utils';
+import noPooledAdvisoryLock from './no-pooled-advisory-lock.js';
 import noSplitAcquire from './no-split-acquire.js';
+import noUnsafeExtend from './no-unsafe-extend.js';
 import noUnsafeRelease from './no-unsafe-release.js';
+import noXactLockOutsideTransaction from './no-xact-lock-outside-transaction.js';
+import requireLockTtl from './require-lock-ttl.js';
 
 export const rules = {
+  'no-pooled-advisory-lock': noPooledAdvisoryLock,
   'no-split-acquire': noSplitAcquire,
+  'no-unsafe-extend': noUnsafeExtend,
   'no-unsafe-release': noUnsafeRelease,
+  'no-xact-lock-outside-transaction': noXactLockOutsideTransaction,
+  'require-lock-ttl': requireLockTtl,
 } satisfies Record<string, TSESLint.RuleModule<string, readonly unknown[]>>;
 
 export type RuleId = keyof typeof rules;

@@ -1,0 +1,122 @@
+// require-lock-ttl: a lock taken with no expiry, so a holder that crashes keeps it forever.
+
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { DEFAULT_TTL_MS } from '../fixes/scripts.js';
+import { setnxToAtomicSet } from '../fixes/setnx-to-set.js';
+import { asRedisStringArgument, renderTtlOption, type RedisDialect } from '../fixes/templates.js';
+import { getLockModel, type LockModel } from '../model/index.js';
+import { isLockAcquisition } from '../model/lock-acquisitions.js';
+import { precedesInScope } from '../model/queries.js';
+import type { Acquisition, RedisCommand } from '../model/redis-model.js';
+import { createRule } from '../util/create-rule.js';
+
+export type MessageId = 'noExpiry' | 'addExpiry' | 'useAtomicSet';
+export type Options = [{ defaultTtlMs?: number }];
+
+export default createRule<Options, MessageId>({
+  name: 'require-lock-ttl',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Require every lock to be taken with an expiry',
+      recommended: 'error',
+    },
+    hasSuggestions: true,
+    defaultOptions: [{ defaultTtlMs: DEFAULT_TTL_MS }],
+    schema: [{
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        defaultTtlMs: {
+          type: 'integer',
+          minimum: 1,
+          description: 'TTL in milliseconds that the suggestion writes when the code gives none.',
+        },
+      },
+    }],
+    messages: {
+      noExpiry: 'This `{{command}}` takes the lock with no expiry: a holder that crashes before releasing it keeps the lock forever, and no one can take it again.',
+      addExpiry: 'Give the lock an expiry: add `{{option}}`',
+      useAtomicSet: 'Acquire with one atomic `SET key token NX PX {{ttl}}`',
+    },
+  },
+  create(context, [{ defaultTtlMs = DEFAULT_TTL_MS }]) {
+    return {
+      'Program:exit'() {
+        const lockModel = getLockModel(context);
+        for (const acquisition of redisAcquisitionsWithoutTtl(context.sourceCode, lockModel)) {
+          const command = acquisition.command!;
+          const suggestion = expirySuggestion(context.sourceCode, command, String(defaultTtlMs));
+          context.report({
+            node: acquisition.node,
+            messageId: 'noExpiry',
+            data: { command: command.name },
+            // A suggestion, not an autofix: an expiry changes how long the lock can be held.
+            suggest: suggestion ? [suggestion] : [],
+          });
+        }
+        // Extension point: lock tables whose rows carry no expiry (a unique INSERT to take the
+        // lock, an unconditional DELETE to free it) come from the SQL half of the lock model and
+        // are reported here too, with their own message and the guarded-upsert suggestion.
+      },
+    };
+  },
+});
+
+/**
+ * Redis acquisitions (`SETNX`, `SET ... NX`, a script's `SET NX`) that take a lock with no expiry
+ * and are given none later in the same function. A later `EXPIRE` of the same key makes it a split
+ * acquire, which `no-split-acquire` reports on the expiry; this rule then stays silent.
+ */
+function redisAcquisitionsWithoutTtl(sourceCode: Readonly<TSESLint.SourceCode>, lockModel: LockModel): Acquisition[] {
+  const model = lockModel.redis;
+  return model.acquisitions.filter((acquisition) => {
+    if (acquisition.library !== 'redis' || acquisition.hasTtl || !acquisition.command) return false;
+    const expiredLater = model.expiries.some((expiry) =>
+      (expiry.keySignature === undefined || acquisition.keySignature === undefined || expiry.keySignature === acquisition.keySignature)
+      && precedesInScope(acquisition, expiry));
+    if (expiredLater) return false;
+    return isLockAcquisition(sourceCode, model, lockModel.settings.lockKeyPattern, acquisition);
+  });
+}
+
+type Suggestion = TSESLint.SuggestionReportDescriptor<MessageId>;
+
+function expirySuggestion(sourceCode: Readonly<TSESLint.SourceCode>, command: RedisCommand, ttlMs: string): Suggestion | undefined {
+  if (command.name === 'SETNX') {
+    const replacement = setnxToAtomicSet(sourceCode, command, ttlMs);
+    if (!replacement) return undefined;
+    return {
+      messageId: 'useAtomicSet',
+      data: { ttl: ttlMs },
+      fix: (fixer) => fixer.replaceTextRange([...replacement.range], replacement.text),
+    };
+  }
+  if (command.name !== 'SET' || !command.set) return undefined;
+  const addition = ttlAddition(command, ttlMs);
+  if (!addition) return undefined;
+  return {
+    messageId: 'addExpiry',
+    data: { option: addition.option },
+    fix: (fixer) => fixer.insertTextAfterRange(addition.after.range, `, ${addition.option}`),
+  };
+}
+
+/** Where the expiry goes in this SET's own option spelling, and its text. */
+function ttlAddition(command: RedisCommand, ttlMs: string): { after: TSESTree.Node; option: string } | undefined {
+  const set = command.set!;
+  // KEEPTTL cannot be combined with an expiry; rewriting the options is the author's call.
+  if (set.keepTtl) return undefined;
+  if (set.optionsObject) {
+    const last = set.optionsObject.properties.at(-1);
+    if (!last || set.spelling === undefined || set.spelling === 'positional') return undefined;
+    return { after: last, option: renderTtlOption(set.spelling, ttlMs) };
+  }
+  const last = command.args.at(-1);
+  if (!last || command.args.length < 3) return undefined;
+  // `sendCommand(['SET', k, v, 'NX'])` takes strings only; every other positional form takes numbers.
+  const arrayForm = last.parent?.type === AST_NODE_TYPES.ArrayExpression;
+  const dialect: RedisDialect = command.dialect === 'node-redis-v3' ? 'node-redis-v3' : 'ioredis';
+  const option = arrayForm ? `'PX', ${asRedisStringArgument('node-redis', ttlMs)}` : renderTtlOption(dialect, ttlMs);
+  return { after: last, option };
+}

@@ -1,0 +1,408 @@
+import { RuleTester, type InvalidTestCase } from '@typescript-eslint/rule-tester';
+import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/require-lock-ttl.js';
+import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
+
+const ruleTester = new RuleTester();
+
+const invalid: InvalidTestCase<MessageId, Options>[] = [
+  {
+    // ioredis, the article's attempt 2: SETNX and nothing else.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+async function runInvoicing(token) {
+  if (!(await redis.setnx('lock:invoice', token))) return;
+  try {
+    await doWork();
+  } finally {
+    await redis.del('lock:invoice');
+  }
+}`,
+    errors: [{
+      messageId: 'noExpiry', data: { command: 'SETNX' }, line: 4, column: 15,
+      suggestions: [{
+        messageId: 'useAtomicSet',
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+async function runInvoicing(token) {
+  if (!(await redis.set('lock:invoice', token, 'PX', 30000, 'NX'))) return;
+  try {
+    await doWork();
+  } finally {
+    await redis.del('lock:invoice');
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // ioredis SET NX without expiry; the key in a template literal, defaultTtlMs set.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function acquire(jobId: string, token: string) {
+  return redis.set(\`lock:job:\${jobId}\`, token, 'NX');
+}`,
+    options: [{ defaultTtlMs: 10000 }],
+    errors: [{
+      messageId: 'noExpiry', data: { command: 'SET' }, line: 4, column: 10,
+      suggestions: [{
+        messageId: 'addExpiry', data: { option: `'PX', 10000` },
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function acquire(jobId: string, token: string) {
+  return redis.set(\`lock:job:\${jobId}\`, token, 'NX', 'PX', 10000);
+}`,
+      }],
+    }],
+  },
+  {
+    // ioredis: SETNX whose numeric reply is compared keeps its meaning; the key is a constant.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+const LOCK_KEY = 'lock:report';
+async function acquire(token) {
+  const ok = await redis.setnx(LOCK_KEY, token);
+  return ok === 1;
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 5,
+      suggestions: [{
+        messageId: 'useAtomicSet',
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+const LOCK_KEY = 'lock:report';
+async function acquire(token) {
+  const ok = await redis.set(LOCK_KEY, token, 'PX', 30000, 'NX').then((reply) => (reply === 'OK' ? 1 : 0));
+  return ok === 1;
+}`,
+      }],
+    }],
+  },
+  {
+    // ioredis MULTI chain.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+async function f(token) {
+  await redis.multi().setnx('lock:a', token).incr('lock:a:fence').exec();
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 4,
+      suggestions: [{
+        messageId: 'useAtomicSet',
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+async function f(token) {
+  await redis.multi().set('lock:a', token, 'PX', 30000, 'NX').incr('lock:a:fence').exec();
+}`,
+      }],
+    }],
+  },
+  {
+    // ioredis generic call() form.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+async function f(token) {
+  return redis.call('SET', 'lock:a', token, 'NX');
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 4,
+      suggestions: [{
+        messageId: 'addExpiry', data: { option: `'PX', 30000` },
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+async function f(token) {
+  return redis.call('SET', 'lock:a', token, 'NX', 'PX', 30000);
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v4 options object.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+async function acquire(token) {
+  return client.set('lock:report', token, { NX: true });
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 4,
+      suggestions: [{
+        messageId: 'addExpiry', data: { option: 'PX: 30000' },
+        output: `import { createClient } from 'redis';
+const client = createClient();
+async function acquire(token) {
+  return client.set('lock:report', token, { NX: true, PX: 30000 });
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v4 camelCase setNX.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+async function acquire(token) {
+  if (!(await client.setNX('lock:report', token))) throw new Error('busy');
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 4,
+      suggestions: [{
+        messageId: 'useAtomicSet', data: { ttl: '30000' },
+        output: `import { createClient } from 'redis';
+const client = createClient();
+async function acquire(token) {
+  if (!(await client.set('lock:report', token, { NX: true, PX: 30000 }))) throw new Error('busy');
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis sendCommand: the TTL goes in as a string.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+async function acquire(token) {
+  return client.sendCommand(['SET', 'lock:a', token, 'NX']);
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 4,
+      suggestions: [{
+        messageId: 'addExpiry', data: { option: `'PX', '30000'` },
+        output: `import { createClient } from 'redis';
+const client = createClient();
+async function acquire(token) {
+  return client.sendCommand(['SET', 'lock:a', token, 'NX', 'PX', '30000']);
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v5 { condition } spelling.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function acquire(token: string) {
+  return client.set('lock:sync', token, { condition: 'NX' });
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 4,
+      suggestions: [{
+        messageId: 'addExpiry', data: { option: `expiration: { type: 'PX', value: 30000 }` },
+        output: `import { createClient } from 'redis';
+const client = createClient();
+export async function acquire(token: string) {
+  return client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 30000 } });
+}`,
+      }],
+    }],
+  },
+  {
+    // node_redis v3 callbacks: SETNX keeps its callback.
+    code: `const redis = require('redis');
+const client = redis.createClient();
+function acquire(token, done) {
+  client.setnx('lock:cron', token, (err, ok) => done(!err && ok === 1));
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 4,
+      suggestions: [{
+        messageId: 'useAtomicSet',
+        output: `const redis = require('redis');
+const client = redis.createClient();
+function acquire(token, done) {
+  client.set('lock:cron', token, 'NX', 'PX', 30000, (err, ok) => done(!err && ok === 1));
+}`,
+      }],
+    }],
+  },
+  {
+    // node_redis v3: SET NX with a callback.
+    code: `const redis = require('redis');
+const client = redis.createClient();
+function acquire(token, done) {
+  client.set('lock:cron', token, 'NX', done);
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 4,
+      suggestions: [{
+        messageId: 'addExpiry', data: { option: `'PX', 30000` },
+        output: `const redis = require('redis');
+const client = redis.createClient();
+function acquire(token, done) {
+  client.set('lock:cron', token, 'NX', 'PX', 30000, done);
+}`,
+      }],
+    }],
+  },
+  {
+    // Upstash lowercase options.
+    code: `import { Redis } from '@upstash/redis';
+const redis = Redis.fromEnv();
+export async function acquire(token: string) {
+  return redis.set('lock:sync', token, { nx: true });
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 4,
+      suggestions: [{
+        messageId: 'addExpiry', data: { option: 'px: 30000' },
+        output: `import { Redis } from '@upstash/redis';
+const redis = Redis.fromEnv();
+export async function acquire(token: string) {
+  return redis.set('lock:sync', token, { nx: true, px: 30000 });
+}`,
+      }],
+    }],
+  },
+  {
+    // Upstash setnx.
+    code: `import { Redis } from '@upstash/redis';
+const redis = Redis.fromEnv();
+export async function acquire(token: string) {
+  return (await redis.setnx('lock:sync', token)) === 1;
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 4,
+      suggestions: [{
+        messageId: 'useAtomicSet',
+        output: `import { Redis } from '@upstash/redis';
+const redis = Redis.fromEnv();
+export async function acquire(token: string) {
+  return (await redis.set('lock:sync', token, { nx: true, px: 30000 }).then((reply) => (reply === 'OK' ? 1 : 0))) === 1;
+}`,
+      }],
+    }],
+  },
+  {
+    // A small lock class: acquire and release in two methods, key in a field.
+    code: `import Redis from 'ioredis';
+export class JobLock {
+  private readonly redis = new Redis();
+  constructor(private readonly key: string, private readonly token: string) {}
+  async acquire() {
+    return (await this.redis.set(this.key, this.token, 'NX')) === 'OK';
+  }
+  async release() {
+    await this.redis.eval('if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0', 1, this.key, this.token);
+  }
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 6,
+      suggestions: [{
+        messageId: 'addExpiry',
+        output: `import Redis from 'ioredis';
+export class JobLock {
+  private readonly redis = new Redis();
+  constructor(private readonly key: string, private readonly token: string) {}
+  async acquire() {
+    return (await this.redis.set(this.key, this.token, 'NX', 'PX', 30000)) === 'OK';
+  }
+  async release() {
+    await this.redis.eval('if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0', 1, this.key, this.token);
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // A Lua acquisition whose SET NX has no expiry: reported, no in-place suggestion.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+const ACQUIRE = 'if redis.call("SET", KEYS[1], ARGV[1], "NX") then return redis.call("INCR", KEYS[2]) end return 0';
+export async function acquire(token: string) {
+  return redis.eval(ACQUIRE, 2, 'lock:a', 'lock:a:fence', token);
+}`,
+    errors: [{ messageId: 'noExpiry', data: { command: 'EVAL' }, line: 5, suggestions: [] }],
+  },
+  {
+    // A key that does not say "lock", but the module takes it and releases it: a lock.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+async function exclusive(name, token, work) {
+  if (!(await redis.set('mutex:' + name, token, 'NX'))) return;
+  try { await work(); } finally { await redis.del('mutex:' + name); }
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 4,
+      suggestions: [{
+        messageId: 'addExpiry',
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+async function exclusive(name, token, work) {
+  if (!(await redis.set('mutex:' + name, token, 'NX', 'PX', 30000))) return;
+  try { await work(); } finally { await redis.del('mutex:' + name); }
+}`,
+      }],
+    }],
+  },
+  {
+    // An unknown client: the SETNX shape and the lock key are enough.
+    code: `export async function f(redis, token) {
+  return redis.setnx('lock:a', token);
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 2,
+      suggestions: [{
+        messageId: 'useAtomicSet',
+        output: `export async function f(redis, token) {
+  return redis.set('lock:a', token, 'PX', 30000, 'NX').then((reply) => (reply === 'OK' ? 1 : 0));
+}`,
+      }],
+    }],
+  },
+];
+
+ruleTester.run('require-lock-ttl', rule, {
+  valid: [
+    // The atomic acquisition with an expiry, in every dialect and option order.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function f(token) { await redis.set('lock:invoice', token, 'NX', 'PX', 30000); await redis.set('lock:b', token, 'EX', 30, 'NX'); }`,
+    `import { createClient } from 'redis'; const client = createClient();
+     async function f(token) { await client.set('lock:invoice', token, { NX: true, PX: 30000 }); }`,
+    `import { createClient } from 'redis'; const client = createClient();
+     async function f(token) { await client.set('lock:invoice', token, { condition: 'NX', expiration: { type: 'PX', value: 30000 } }); }`,
+    `import { Redis } from '@upstash/redis'; const redis = Redis.fromEnv();
+     async function f(token) { await redis.set('lock:invoice', token, { nx: true, ex: 30 }); }`,
+    `const redis = require('redis'); const client = redis.createClient();
+     function f(token, cb) { client.set('lock:cron', token, 'NX', 'PX', 60000, cb); }`,
+    `import { createClient } from 'redis'; const client = createClient();
+     async function f(token) { await client.sendCommand(['SET', 'lock:a', token, 'NX', 'PX', '30000']); }`,
+    // Options the analysis cannot read may carry an expiry.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function f(token, ...options) { await redis.set('lock:a', token, 'NX', ...options); }`,
+    `import { createClient } from 'redis'; const client = createClient();
+     async function f(token, expiry) { await client.set('lock:a', token, { NX: true, ...expiry }); }`,
+    // Split acquire: no-split-acquire owns it, never both rules.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function f(token) { await redis.setnx('lock:a', token); await redis.expire('lock:a', 30); }`,
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function f(token) { await redis.multi().setnx('lock:a', token).pexpire('lock:a', 3000).exec(); }`,
+    `const redis = require('redis'); const client = redis.createClient();
+     function f(token, done) { client.setnx('lock:cron', token, (err, ok) => { if (!ok) return done(false); client.expire('lock:cron', 60, () => done(true)); }); }`,
+    // A lock script that sets NX with PX, and the Redis documentation's fenced acquire.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     const ACQUIRE = 'if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then return redis.call("INCR", KEYS[2]) else return 0 end';
+     async function f(token) { return redis.eval(ACQUIRE, 2, '{invoice}:lock', '{invoice}:fence', token, 30000); }`,
+    // Write-once markers: SETNX for idempotency, never released, not a lock key.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function handle(event) { if (!(await redis.setnx('processed:' + event.id, '1'))) return; await apply(event); }`,
+    `import { Redis } from '@upstash/redis'; const redis = Redis.fromEnv();
+     export async function claim(orderId: string) { return redis.set(\`order:\${orderId}:claimed\`, '1', { nx: true }); }`,
+    // Cache-aside memoisation and a session store with EX.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function load(id) { const hit = await redis.get('cache:' + id); if (hit) return hit; const value = await compute(id); await redis.set('cache:' + id, value, 'EX', 60); return value; }`,
+    `import { createClient } from 'redis'; const client = createClient();
+     async function save(id, data) { await client.set(\`sess:\${id}\`, JSON.stringify(data), { EX: 3600 }); }`,
+    // A rate limiter.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function hit(ip) { const n = await redis.incr('rate:' + ip); if (n === 1) await redis.expire('rate:' + ip, 60); return n; }`,
+    // Redlock and redis-semaphore always set a TTL.
+    `import Redlock from 'redlock'; const redlock = new Redlock([client]);
+     async function f() { await redlock.using(['lock:a'], 5000, async () => { await work(); }); }`,
+    `const Redlock = require('redlock'); const redlock = new Redlock([client]);
+     async function f() { const lock = await redlock.lock('lock:a', 5000); await work(); await lock.unlock(); }`,
+    `import { Mutex } from 'redis-semaphore'; import Redis from 'ioredis';
+     const mutex = new Mutex(new Redis(), 'lock:a', { lockTimeout: 10000 });
+     async function f() { await mutex.acquire(); try { await work(); } finally { await mutex.release(); } }`,
+    // A Map single-flight is not Redis.
+    `const inflight = new Map(); function f(key, load) { if (!inflight.has(key)) inflight.set(key, load()); return inflight.get(key); }`,
+    `const locks = new Map(); function f() { locks.setnx('lock:a', 1); }`,
+  ],
+  invalid,
+});
+
+suggestionsClearFindings('require-lock-ttl', rule, invalid);
