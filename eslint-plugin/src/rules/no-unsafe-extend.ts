@@ -1,0 +1,108 @@
+// no-unsafe-extend: renewing a held lock without atomically checking that this holder still owns it.
+
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { isExpressionAvailableAt } from '../fixes/edits.js';
+import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
+import { asRedisStringArgument } from '../fixes/templates.js';
+import { tokenByName } from '../fixes/token-by-name.js';
+import { secondsAsMilliseconds, ttlInMilliseconds } from '../fixes/ttl.js';
+import { getLockModel } from '../model/index.js';
+import { acquisitionForRelease, ownerCheckAround, splitAcquisitionOf } from '../model/queries.js';
+import type { Expiry, RedisModel } from '../model/redis-model.js';
+import { createRule } from '../util/create-rule.js';
+
+export type MessageId = 'plainExtend' | 'checkThenExtend' | 'uncheckedScript' | 'useCompareAndExpire';
+export type Options = [];
+
+export default createRule<Options, MessageId>({
+  name: 'no-unsafe-extend',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow renewing a lock without atomically comparing its token',
+      recommended: 'error',
+    },
+    hasSuggestions: true,
+    schema: [],
+    messages: {
+      plainExtend: '`{{command}}` renews the lock even when another holder owns it now: if this holder\'s lock already expired, it extends the next holder\'s lock instead.',
+      checkThenExtend: 'The owner check and the `{{command}}` are two commands: the lock can expire and pass to another holder between them, and this `{{command}}` then extends that holder\'s lock.',
+      uncheckedScript: 'This script renews the lock without first comparing its value with the caller\'s token, so it extends whoever holds the lock now.',
+      useCompareAndExpire: 'Renew with the compare-and-pexpire script',
+    },
+  },
+  create(context) {
+    return {
+      'Program:exit'() {
+        const model = getLockModel(context).redis;
+        for (const expiry of model.expiries) {
+          if (!isUnsafeRenewal(model, expiry)) continue;
+          const checkedBy = expiry.kind === 'expire' ? ownerCheckAround(model, expiry) : undefined;
+          if (!checkedBy && !model.isLockKey(expiry.key!)) continue;
+          const command = expiry.command!;
+          const messageId: MessageId = expiry.kind === 'script' ? 'uncheckedScript' : checkedBy ? 'checkThenExtend' : 'plainExtend';
+          const fix = compareAndExpireFix(context, model, expiry, checkedBy);
+          context.report({
+            node: expiry.node,
+            messageId,
+            data: { command: command.name },
+            // A suggestion, not an autofix: the renewal starts sending a script instead of PEXPIRE.
+            suggest: fix ? [{ messageId: 'useCompareAndExpire', fix }] : [],
+          });
+        }
+      },
+    };
+  },
+});
+
+/**
+ * A Redis renewal that does not compare the owner: a plain expiry that is not the second half of a
+ * split acquire (no-split-acquire owns those), or a script whose expiry is not owner-checked.
+ */
+function isUnsafeRenewal(model: RedisModel, expiry: Expiry): boolean {
+  if (expiry.safe || expiry.library !== 'redis' || !expiry.command || !expiry.key) return false;
+  if (expiry.kind === 'expire') return splitAcquisitionOf(model, expiry) === undefined;
+  if (expiry.kind !== 'script') return false;
+  const summary = expiry.command.script?.script?.summary;
+  // A script that also writes or counts the key sets it (an acquire, a rate limiter), it does not renew it.
+  return summary !== undefined && summary.sets.length === 0 && summary.increments.length === 0;
+}
+
+function compareAndExpireFix(
+  context: Readonly<TSESLint.RuleContext<MessageId, Options>>,
+  model: RedisModel,
+  expiry: Expiry,
+  checkedBy: TSESTree.Node | undefined,
+): ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix[]) | undefined {
+  const sourceCode = context.sourceCode;
+  const command = expiry.command!;
+  const key = expiry.key;
+  if (!key) return undefined;
+  const acquisition = acquisitionForRelease(model, expiry);
+  const available = (expression: TSESTree.Node, at: TSESTree.Node) => isExpressionAvailableAt(sourceCode, expression, at);
+  const tokenText = tokenTextAt(sourceCode, [checkedBy, acquisition?.value], expiry.node, available)
+    ?? tokenByName(sourceCode, expiry.node);
+  if (tokenText === undefined) return undefined;
+  const ttlText = expiry.kind === 'script' ? scriptTtlInMilliseconds(sourceCode, expiry, tokenText) : ttlInMilliseconds(sourceCode, command);
+  if (ttlText === undefined) return undefined;
+  return scriptCallFix(sourceCode, model, {
+    kind: 'extend',
+    command,
+    keyText: sourceCode.getText(key),
+    argTexts: [tokenText, asRedisStringArgument(command.dialect, ttlText)],
+  });
+}
+
+/**
+ * The TTL an unchecked renewal script is called with: its only argument, or the one beside the
+ * token. Any other layout is left alone rather than guessed.
+ */
+function scriptTtlInMilliseconds(sourceCode: Readonly<TSESLint.SourceCode>, expiry: Expiry, tokenText: string): string | undefined {
+  const script = expiry.command!.script!;
+  const summary = script.script?.summary;
+  if (summary?.expiries.length !== 1) return undefined;
+  const others = script.args.filter((argument) => sourceCode.getText(argument) !== tokenText);
+  if (others.length !== 1 || script.args.length > 2) return undefined;
+  const ttl = others[0]!;
+  return summary.expiries[0]!.command === 'PEXPIRE' ? sourceCode.getText(ttl) : secondsAsMilliseconds(sourceCode, ttl);
+}

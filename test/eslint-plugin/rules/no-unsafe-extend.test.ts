@@ -1,0 +1,393 @@
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import rule from '../../../eslint-plugin/src/rules/no-unsafe-extend.js';
+import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
+
+const ruleTester = new RuleTester();
+
+const EXTEND_CONSTANT = `const EXTEND_LOCK_SCRIPT = \`
+if redis.call("GET", KEYS[1]) == ARGV[1] then
+    return redis.call("PEXPIRE", KEYS[1], ARGV[2])
+else
+    return 0
+end
+\`;`;
+
+const valid = [
+  // The article's compare-and-pexpire script in a heartbeat, ioredis.
+  `import Redis from 'ioredis'; const redis = new Redis();
+   const EXTEND = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end';
+   export function keepAlive(token: string) { return setInterval(() => { void redis.eval(EXTEND, 1, 'lock:invoice', token, 30000); }, 10000); }`,
+  // node-redis eval with keys/arguments, `~=` and an early return.
+  `import { createClient } from 'redis'; const client = createClient();
+   const EXTEND = \`if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
+     return redis.call('pexpire', KEYS[1], ARGV[2])\`;
+   async function renew(token) { await client.eval(EXTEND, { keys: ['lock:report'], arguments: [token, '30000'] }); }`,
+  // Upstash eval(script, keys, args).
+  `import { Redis } from '@upstash/redis'; const redis = Redis.fromEnv();
+   const EXTEND = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) end return 0';
+   export async function renew(id: string, token: string) { await redis.eval(EXTEND, [\`locks:\${id}\`], [token, 30000]); }`,
+  // ioredis defineCommand of the same script.
+  `import Redis from 'ioredis'; const redis = new Redis();
+   redis.defineCommand('extendLock', { numberOfKeys: 1, lua: 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) end return 0' });
+   async function renew(key, token) { await redis.extendLock(key, token, 30000); }`,
+  // bullmq's extendLock: an owner-checked SET PX is a renewal too.
+  `import Redis from 'ioredis'; const redis = new Redis();
+   const EXTEND = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("SET", KEYS[1], ARGV[1], "PX", ARGV[2]) end return 0';
+   async function renew(token) { await redis.eval(EXTEND, 1, 'bull:queue:job:lock', token, 30000); }`,
+  // Redlock v5 and v3/v4 extend, @sesamecare-oss/redlock.
+  `import Redlock from 'redlock'; const redlock = new Redlock([client]);
+   async function f() { let lock = await redlock.acquire(['lock:a'], 5000); const timer = setInterval(async () => { lock = await lock.extend(5000); }, 2000);
+     try { await work(); } finally { clearInterval(timer); await lock.release(); } }`,
+  `const Redlock = require('redlock'); const redlock = new Redlock([client]);
+   async function f() { const lock = await redlock.lock('lock:a', 5000); await work(); await lock.extend(5000); await work(); await lock.unlock(); }`,
+  `import { Redlock } from '@sesamecare-oss/redlock'; const redlock = new Redlock([client]);
+   async function f() { const lock = await redlock.acquire(['lock:a'], 5000); await lock.extend(10000); await lock.release(); }`,
+  // redis-semaphore refreshes its own lock.
+  `import { Mutex } from 'redis-semaphore'; import Redis from 'ioredis';
+   const mutex = new Mutex(new Redis(), 'lock:a', { refreshInterval: 5000 });
+   async function f() { await mutex.acquire(); try { await work(); } finally { await mutex.release(); } }`,
+  // The expiry that completes a split acquire belongs to no-split-acquire.
+  `import Redis from 'ioredis'; const redis = new Redis();
+   async function f(token) { if (await redis.setnx('lock:a', token)) { await redis.expire('lock:a', 30); await work(); } }`,
+  `import Redis from 'ioredis'; const redis = new Redis();
+   async function f(token) { await redis.multi().setnx('lock:a', token).expire('lock:a', 30).exec(); }`,
+  `const redis = require('redis'); const client = redis.createClient();
+   function f(token, cb) { client.setnx('lock:cron', token, (err, ok) => { if (ok) client.expire('lock:cron', 30, cb); }); }`,
+  // Lookalikes: session store, rate limiter, cache.
+  `import { createClient } from 'redis'; const client = createClient();
+   async function touch(sessionId) { await client.expire(\`sess:\${sessionId}\`, 3600); }`,
+  `import Redis from 'ioredis'; const redis = new Redis();
+   async function hit(ip) { const key = \`rate:\${ip}\`; const count = await redis.incr(key); if (count === 1) await redis.expire(key, 60); return count <= 100; }`,
+  `import Redis from 'ioredis'; const redis = new Redis();
+   const LIMIT = 'local n = redis.call("INCR", KEYS[1]) if n == 1 then redis.call("EXPIRE", KEYS[1], ARGV[1]) end return n';
+   async function hit(ip) { return redis.eval(LIMIT, 1, 'lockout:' + ip, 60); }`,
+  `import Redis from 'ioredis'; const cache = new Redis();
+   async function remember(id, value) { await cache.set('user:' + id, value, 'EX', 60); await cache.expire('user:' + id, 120); }`,
+  // An acquire script whose expiry follows its own write of the key.
+  `import Redis from 'ioredis'; const redis = new Redis();
+   const ACQUIRE = 'if redis.call("EXISTS", KEYS[1]) == 0 then redis.call("SET", KEYS[1], ARGV[1]) redis.call("PEXPIRE", KEYS[1], ARGV[2]) return 1 end return 0';
+   async function acquire(token) { return redis.eval(ACQUIRE, 1, 'lock:a', token, 30000); }`,
+  // A Map is not Redis.
+  `const locks = new Map(); function renew(name) { locks.set(name, Date.now() + 30000); }`,
+];
+
+const invalid = [
+  {
+    // ioredis: a heartbeat renewing with plain PEXPIRE; the token comes from the acquisition.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function runExclusive(work: () => Promise<void>) {
+  const token = crypto.randomUUID();
+  if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  const heartbeat = setInterval(() => {
+    void redis.pexpire('lock:invoice', 30000);
+  }, 10000);
+  try {
+    await work();
+  } finally {
+    clearInterval(heartbeat);
+  }
+}`,
+    errors: [{
+      messageId: 'plainExtend' as const, line: 7, column: 10,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import Redis from 'ioredis';
+
+${EXTEND_CONSTANT}
+
+const redis = new Redis();
+export async function runExclusive(work: () => Promise<void>) {
+  const token = crypto.randomUUID();
+  if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  const heartbeat = setInterval(() => {
+    void redis.eval(EXTEND_LOCK_SCRIPT, 1, 'lock:invoice', token, 30000);
+  }, 10000);
+  try {
+    await work();
+  } finally {
+    clearInterval(heartbeat);
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // ioredis: EXPIRE in seconds in a lock class; the token is a field, the TTL becomes milliseconds.
+    code: `import Redis from 'ioredis';
+export class InvoiceLock {
+  private readonly redis = new Redis();
+  private readonly key = 'lock:invoice';
+  private readonly token = crypto.randomUUID();
+  async acquire() {
+    return this.redis.set(this.key, this.token, 'PX', 30000, 'NX');
+  }
+  async renew() {
+    await this.redis.expire(this.key, 30);
+  }
+}`,
+    errors: [{
+      messageId: 'plainExtend' as const, line: 10,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import Redis from 'ioredis';
+
+${EXTEND_CONSTANT}
+
+export class InvoiceLock {
+  private readonly redis = new Redis();
+  private readonly key = 'lock:invoice';
+  private readonly token = crypto.randomUUID();
+  async acquire() {
+    return this.redis.set(this.key, this.token, 'PX', 30000, 'NX');
+  }
+  async renew() {
+    await this.redis.eval(EXTEND_LOCK_SCRIPT, 1, this.key, this.token, 30000);
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // ioredis: check-then-extend in JavaScript; a compare-and-pexpire constant exists and is reused.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+const EXTEND = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end';
+export async function renew(key: string, owner: string, ttlMs: number) {
+  if ((await redis.get(key)) === owner) {
+    await redis.pexpire(key, ttlMs);
+  }
+}`,
+    errors: [{
+      messageId: 'checkThenExtend' as const, line: 6,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+const EXTEND = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end';
+export async function renew(key: string, owner: string, ttlMs: number) {
+  if ((await redis.get(key)) === owner) {
+    await redis.eval(EXTEND, 1, key, owner, ttlMs);
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // ioredis: a registered compare-and-pexpire command is called instead of inserting a script.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+redis.defineCommand('extendLock', { numberOfKeys: 1, lua: 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) end return 0' });
+export async function renew(lockToken: string) {
+  await redis.call('PEXPIRE', 'lock:a', 10000);
+}`,
+    errors: [{
+      messageId: 'plainExtend' as const, line: 5,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+redis.defineCommand('extendLock', { numberOfKeys: 1, lua: 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) end return 0' });
+export async function renew(lockToken: string) {
+  await redis.extendLock('lock:a', lockToken, 10000);
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v4: pExpire in a timer, key in a constant; node-redis takes string arguments only.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+const LOCK_KEY = 'report:lock';
+export async function run(token: string, work: () => Promise<void>) {
+  if (!(await client.set(LOCK_KEY, token, { NX: true, PX: 30000 }))) return;
+  const timer = setInterval(() => { void client.pExpire(LOCK_KEY, 30000); }, 10000);
+  try { await work(); } finally { clearInterval(timer); }
+}`,
+    errors: [{
+      messageId: 'plainExtend' as const, line: 6,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import { createClient } from 'redis';
+
+${EXTEND_CONSTANT}
+
+const client = createClient();
+const LOCK_KEY = 'report:lock';
+export async function run(token: string, work: () => Promise<void>) {
+  if (!(await client.set(LOCK_KEY, token, { NX: true, PX: 30000 }))) return;
+  const timer = setInterval(() => { void client.eval(EXTEND_LOCK_SCRIPT, { keys: [LOCK_KEY], arguments: [token, '30000'] }); }, 10000);
+  try { await work(); } finally { clearInterval(timer); }
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v5 spelling; EXPIRE with a seconds variable.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function renew(token: string, ttlSeconds: number) {
+  await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
+  await client.expire('lock:sync', ttlSeconds);
+}`,
+    errors: [{
+      messageId: 'plainExtend' as const, line: 5,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import { createClient } from 'redis';
+
+${EXTEND_CONSTANT}
+
+const client = createClient();
+export async function renew(token: string, ttlSeconds: number) {
+  await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
+  await client.eval(EXTEND_LOCK_SCRIPT, { keys: ['lock:sync'], arguments: [token, String(ttlSeconds * 1000)] });
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis sendCommand form.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function renew(lockToken: string) {
+  await client.sendCommand(['PEXPIRE', 'lock:sync', '30000']);
+}`,
+    errors: [{
+      messageId: 'plainExtend' as const, line: 4,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import { createClient } from 'redis';
+
+${EXTEND_CONSTANT}
+
+const client = createClient();
+export async function renew(lockToken: string) {
+  await client.eval(EXTEND_LOCK_SCRIPT, { keys: ['lock:sync'], arguments: [lockToken, '30000'] });
+}`,
+      }],
+    }],
+  },
+  {
+    // node_redis v3 callbacks: the callback is kept last.
+    code: `const redis = require('redis');
+const client = redis.createClient();
+function renew(lockToken, cb) {
+  client.pexpire('lock:cron', 30000, cb);
+}`,
+    errors: [{
+      messageId: 'plainExtend' as const, line: 4,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `const redis = require('redis');
+
+${EXTEND_CONSTANT}
+
+const client = redis.createClient();
+function renew(lockToken, cb) {
+  client.eval(EXTEND_LOCK_SCRIPT, 1, 'lock:cron', lockToken, 30000, cb);
+}`,
+      }],
+    }],
+  },
+  {
+    // Upstash, key in a template literal.
+    code: `import { Redis } from '@upstash/redis';
+const redis = Redis.fromEnv();
+export async function renew(id: string, token: string) {
+  await redis.pexpire(\`locks:\${id}\`, 30_000);
+}`,
+    errors: [{
+      messageId: 'plainExtend' as const, line: 4,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import { Redis } from '@upstash/redis';
+
+${EXTEND_CONSTANT}
+
+const redis = Redis.fromEnv();
+export async function renew(id: string, token: string) {
+  await redis.eval(EXTEND_LOCK_SCRIPT, [\`locks:\${id}\`], [token, 30_000]);
+}`,
+      }],
+    }],
+  },
+  {
+    // A Lua script that renews without comparing the token; its TTL argument is kept.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+const RENEW = 'return redis.call("PEXPIRE", KEYS[1], ARGV[1])';
+export async function renew(token: string, ttlMs: number) {
+  await redis.eval(RENEW, 1, 'lock:a', ttlMs);
+}`,
+    errors: [{
+      messageId: 'uncheckedScript' as const, line: 5,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import Redis from 'ioredis';
+
+${EXTEND_CONSTANT}
+
+const redis = new Redis();
+const RENEW = 'return redis.call("PEXPIRE", KEYS[1], ARGV[1])';
+export async function renew(token: string, ttlMs: number) {
+  await redis.eval(EXTEND_LOCK_SCRIPT, 1, 'lock:a', token, ttlMs);
+}`,
+      }],
+    }],
+  },
+  {
+    // After a split acquire, only the expiry completing it is no-split-acquire's; the renewal in the timer is this rule's.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function run(token: string) {
+  if (!(await redis.setnx('lock:a', token))) return;
+  await redis.expire('lock:a', 30);
+  setInterval(() => { void redis.expire('lock:a', 30); }, 10000);
+}`,
+    errors: [{
+      messageId: 'plainExtend' as const, line: 6,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import Redis from 'ioredis';
+
+${EXTEND_CONSTANT}
+
+const redis = new Redis();
+export async function run(token: string) {
+  if (!(await redis.setnx('lock:a', token))) return;
+  await redis.expire('lock:a', 30);
+  setInterval(() => { void redis.eval(EXTEND_LOCK_SCRIPT, 1, 'lock:a', token, 30000); }, 10000);
+}`,
+      }],
+    }],
+  },
+  {
+    // PEXPIRE queued in multi(): no in-place fix (the exec() reply shape would change).
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function renew(token: string) {
+  await redis.multi().pexpire('lock:a', 30000).exec();
+}`,
+    errors: [{ messageId: 'plainExtend' as const, line: 4, suggestions: [] }],
+  },
+  {
+    // An absolute expiry cannot become a relative PEXPIRE argument without changing its meaning.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function renew(token: string, until: number) {
+  await redis.pexpireat('lock:a', until);
+}`,
+    errors: [{ messageId: 'plainExtend' as const, line: 4, suggestions: [] }],
+  },
+  {
+    // The key says "lock" but no token is in sight: report without a suggestion.
+    code: `export async function heartbeat(redis, jobId) {
+  await redis.expire('lock:job:' + jobId, 30);
+}`,
+    errors: [{ messageId: 'plainExtend' as const, line: 2, suggestions: [] }],
+  },
+];
+
+ruleTester.run('no-unsafe-extend', rule, { valid, invalid });
+suggestionsClearFindings('no-unsafe-extend', rule, invalid);
