@@ -5,6 +5,7 @@ import * as eslintApi from 'eslint';
 import type { ESLint, Linter } from 'eslint';
 import { buildCliConfig, PLUGIN_PREFIX } from './config.js';
 import type { RuleSeverity } from './args.js';
+import { UsageError } from './usage-error.js';
 
 // ESLint 8.57 and 9 pick the flat or eslintrc class from this option; 10 has only flat and ignores it.
 type LoadFlatESLint = (options: { useFlatConfig: true }) => Promise<typeof ESLint>;
@@ -29,8 +30,22 @@ export async function lintWithLocksmith(
     ignore: false,
     errorOnUnmatchedPattern: false,
   });
-  const results = files.length === 0 ? [] : await eslint.lintFiles([...files]);
+  const results = files.length === 0 ? [] : await lintOrExplain(eslint, files);
   return { eslint, results: results.map(keepLocksmithMessages) };
+}
+
+// A file can be unreadable (permissions) or vanish between the directory walk and the lint.
+async function lintOrExplain(eslint: ESLint, files: readonly string[]): Promise<ESLint.LintResult[]> {
+  try {
+    return await eslint.lintFiles([...files]);
+  } catch (error) {
+    const { code, path: failedPath } = error as NodeJS.ErrnoException;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT' || code === 'EISDIR') {
+      const shown = failedPath === undefined ? 'a file' : path.relative(process.cwd(), failedPath) || failedPath;
+      throw new UsageError(`cannot read ${shown}: ${code === 'ENOENT' ? 'it no longer exists' : code === 'EISDIR' ? 'it is a directory' : 'permission denied'}`);
+    }
+    throw error;
+  }
 }
 
 /**

@@ -3,14 +3,17 @@
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
 import {
-  SPLIT_ACQUIRE_SOURCE, UNSAFE_RELEASE_SOURCE, makeProject, parseJsonReport, runLocksmith, stderrLines, type CliRun,
+  CLI_SUITE_TIMEOUT_MS, SPLIT_ACQUIRE_SOURCE, UNSAFE_RELEASE_SOURCE, makeProject, parseJsonReport, runLocksmith, stderrLines, type CliRun,
 } from './run-cli';
 
 function ruleIdsOf(run: CliRun): (string | null)[] {
   return parseJsonReport(run).flatMap((result) => result.messages.map((message) => message.ruleId)).sort();
 }
 
-describe('locksmith options', () => {
+describe('locksmith options', function () {
+  // Each test starts real `node` processes that load ESLint; on a busy machine one takes seconds.
+  this.timeout(CLI_SUITE_TIMEOUT_MS);
+
   let root = '';
   let cleanup = (): void => undefined;
 

@@ -4,10 +4,13 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type * as Sarif from 'sarif';
 import { describe, it } from 'mocha';
-import { REPOSITORY_ROOT, parseJsonReport, runLocksmith } from './run-cli';
+import { CLI_SUITE_TIMEOUT_MS, REPOSITORY_ROOT, parseJsonReport, runLocksmith } from './run-cli';
 import { sarifSchemaErrors } from './sarif-schema';
 
-describe('locksmith examples/', () => {
+describe('locksmith examples/', function () {
+  // Each test starts real `node` processes that load ESLint; on a busy machine one takes seconds.
+  this.timeout(CLI_SUITE_TIMEOUT_MS);
+
   it('exits 1 with findings of both rules, in both example projects', () => {
     const run = runLocksmith(REPOSITORY_ROOT, ['--format', 'json', 'examples/']);
     assert.equal(run.status, 1, run.stderr);

@@ -2,11 +2,14 @@
 
 import * as assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'mocha';
-import { lintedFiles, makeProject, runLocksmith } from './run-cli';
+import { CLI_SUITE_TIMEOUT_MS, lintedFiles, makeProject, runLocksmith } from './run-cli';
 
 const CODE = 'export const value = 1;\n';
 
-describe('locksmith file selection', () => {
+describe('locksmith file selection', function () {
+  // Each test starts real `node` processes that load ESLint; on a busy machine one takes seconds.
+  this.timeout(CLI_SUITE_TIMEOUT_MS);
+
   let cleanup = (): void => undefined;
   afterEach(() => { cleanup(); });
 

@@ -1,16 +1,20 @@
 // The command's contract: exit codes 0/1/2, one-line errors, --help and --version.
 
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import {
-  LOCKSMITH_BIN, SPLIT_ACQUIRE_SOURCE, makeProject, parseJsonReport, runLocksmith, stderrLines,
+  CLI_SUITE_TIMEOUT_MS, LOCKSMITH_BIN, SPLIT_ACQUIRE_SOURCE, makeProject, parseJsonReport, runLocksmith, stderrLines,
 } from './run-cli';
 
 const CLEAN_SOURCE = `import Redis from 'ioredis';\n\nexport const redis = new Redis();\nexport const answer = 42;\n`;
 
-describe('locksmith command', () => {
+describe('locksmith command', function () {
+  // Each test starts real `node` processes that load ESLint; on a busy machine one takes seconds.
+  this.timeout(CLI_SUITE_TIMEOUT_MS);
+
   let root = '';
   let cleanup = (): void => undefined;
 
@@ -91,6 +95,17 @@ describe('locksmith command', () => {
     assert.equal(run.stdout, '');
     const report = JSON.parse(fs.readFileSync(path.join(root, 'reports/out.json'), 'utf8')) as unknown[];
     assert.equal(report.length, 1);
+  });
+
+  it('says in one line that the plugin is not built when dist/ is missing', () => {
+    const unbuilt = makeProject({ 'bin/locksmith.js': fs.readFileSync(LOCKSMITH_BIN, 'utf8') });
+    try {
+      const child = spawnSync(process.execPath, [path.join(unbuilt.root, 'bin/locksmith.js'), '.'], { cwd: root, encoding: 'utf8' });
+      assert.equal(child.status, 2);
+      assert.equal(child.stderr, 'locksmith: the plugin is not built; run `npx tsc -b` in its repository first\n');
+    } finally {
+      unbuilt.cleanup();
+    }
   });
 
   it('prints its version and its help, exiting 0', () => {

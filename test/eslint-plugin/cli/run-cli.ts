@@ -93,3 +93,6 @@ export async function chargeInvoice(invoiceId, charge) {
   }
 }
 `;
+
+/** Mocha timeout for suites that spawn the CLI: generous, as it bounds a hang, not a speed. */
+export const CLI_SUITE_TIMEOUT_MS = 120_000;

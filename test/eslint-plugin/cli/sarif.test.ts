@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'mocha';
 import { rules } from '../../../eslint-plugin/src/rules/index';
 import { ruleDocsUrl } from '../../../eslint-plugin/src/util/create-rule';
 import {
-  SPLIT_ACQUIRE_SOURCE, UNSAFE_RELEASE_SOURCE, makeProject, runLocksmith, writeFiles, type CliRun,
+  CLI_SUITE_TIMEOUT_MS, SPLIT_ACQUIRE_SOURCE, UNSAFE_RELEASE_SOURCE, makeProject, runLocksmith, writeFiles, type CliRun,
 } from './run-cli';
 import { sarifSchemaErrors } from './sarif-schema';
 
@@ -26,7 +26,10 @@ function fingerprintsOf(run: Sarif.Run): string[] {
   return (run.results ?? []).map((result) => Object.values(result.partialFingerprints ?? {}).join('|'));
 }
 
-describe('locksmith --format sarif', () => {
+describe('locksmith --format sarif', function () {
+  // Each test starts real `node` processes that load ESLint; on a busy machine one takes seconds.
+  this.timeout(CLI_SUITE_TIMEOUT_MS);
+
   let root = '';
   let cleanup = (): void => undefined;
 
