@@ -7,6 +7,7 @@ import noUnsafeExtend from './no-unsafe-extend.js';
 import noUnsafeRelease from './no-unsafe-release.js';
 import noXactLockOutsideTransaction from './no-xact-lock-outside-transaction.js';
 import requireLockTtl from './require-lock-ttl.js';
+import requireUniqueToken from './require-unique-token.js';
 
 export const rules = {
   'no-pooled-advisory-lock': noPooledAdvisoryLock,
@@ -15,6 +16,7 @@ export const rules = {
   'no-unsafe-release': noUnsafeRelease,
   'no-xact-lock-outside-transaction': noXactLockOutsideTransaction,
   'require-lock-ttl': requireLockTtl,
+  'require-unique-token': requireUniqueToken,
 } satisfies Record<string, TSESLint.RuleModule<string, readonly unknown[]>>;
 
 export type RuleId = keyof typeof rules;

@@ -1,0 +1,249 @@
+// Where a lock's stored value comes from, and whether every holder (or every job in one process)
+// ends up storing the same one: a literal, a constant, a hostname or pid, a timestamp, or a token
+// minted once per process (at module scope, or in a singleton's constructor).
+
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { findVariable, methodCallParts, propertyName, skipTypeWrappers } from '../util/ast.js';
+
+/**
+ * - `literal`: `'1'`, `'locked'`, `true`, `1`;
+ * - `constant`: a module constant holding such a value, or a configuration value;
+ * - `host`: the hostname or the pid alone;
+ * - `timestamp`: `Date.now()`, `new Date()`;
+ * - `process`: a value minted once per process (module scope, a singleton's constructor, `hostname:pid`).
+ */
+export type SharedTokenKind = 'literal' | 'constant' | 'host' | 'timestamp' | 'process';
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+const RANDOM_MINT = /uuid|random|nanoid|cuid|ulid|ksuid|objectid/iu;
+const HOST_ENV = /host|pod|instance|node|machine|worker/iu;
+const TIMESTAMP_METHODS = new Set(['getTime', 'toISOString', 'toJSON', 'valueOf', 'toUTCString', 'toString']);
+/** Calls that only re-spell their argument (`String(pid)`, `pid.toString()`). */
+const CONVERSIONS = new Set(['String', 'Number', 'toString', 'valueOf', 'JSON.stringify']);
+
+/** The kind of shared value `value` always holds, or undefined when it may be unique (or is unknown). */
+export function sharedTokenKind(sourceCode: SourceCode, value: TSESTree.Node): SharedTokenKind | undefined {
+  return classify(sourceCode, value, 0, false);
+}
+
+function classify(sourceCode: SourceCode, node: TSESTree.Node, depth: number, moduleLevel: boolean): SharedTokenKind | undefined {
+  if (depth > 8) return undefined;
+  const expression = skipTypeWrappers(node);
+  switch (expression.type) {
+    case AST_NODE_TYPES.Literal:
+      if (expression.value === null || expression.value instanceof RegExp) return undefined;
+      return moduleLevel ? 'constant' : 'literal';
+    case AST_NODE_TYPES.TemplateLiteral:
+      if (expression.expressions.length === 0) return moduleLevel ? 'constant' : 'literal';
+      return combine(expression.expressions.map((hole) => classify(sourceCode, hole, depth + 1, moduleLevel)));
+    case AST_NODE_TYPES.BinaryExpression:
+      if (expression.operator !== '+') return undefined;
+      return combine([classify(sourceCode, expression.left, depth + 1, moduleLevel), classify(sourceCode, expression.right, depth + 1, moduleLevel)]);
+    case AST_NODE_TYPES.ObjectExpression: {
+      const values = expression.properties.map((property) => property.type === AST_NODE_TYPES.Property ? classify(sourceCode, property.value, depth + 1, moduleLevel) : undefined);
+      return values.length === 0 ? undefined : combine(values);
+    }
+    case AST_NODE_TYPES.NewExpression:
+      return isNamed(expression.callee, 'Date') && expression.arguments.length === 0 ? perProcess('timestamp', moduleLevel) : undefined;
+    case AST_NODE_TYPES.CallExpression:
+      return classifyCall(sourceCode, expression, depth, moduleLevel);
+    case AST_NODE_TYPES.MemberExpression:
+      return classifyMember(sourceCode, expression, depth, moduleLevel);
+    case AST_NODE_TYPES.Identifier:
+      return classifyBinding(sourceCode, expression, depth);
+    default:
+      return undefined;
+  }
+}
+
+function classifyCall(sourceCode: SourceCode, call: TSESTree.CallExpression, depth: number, moduleLevel: boolean): SharedTokenKind | undefined {
+  const name = calleeName(call.callee);
+  if (name === undefined) return undefined;
+  if (CONVERSIONS.has(name)) {
+    const parts = methodCallParts(call);
+    const converted = parts && (name === 'toString' || name === 'valueOf') ? parts.receiver : call.arguments[0];
+    return converted ? classify(sourceCode, converted, depth + 1, moduleLevel) : undefined;
+  }
+  if (name === 'hostname' || name === 'os.hostname') return perProcess('host', moduleLevel);
+  if (name === 'Date.now' || name === 'performance.now') return perProcess('timestamp', moduleLevel);
+  const parts = methodCallParts(call);
+  if (parts && TIMESTAMP_METHODS.has(parts.method)) {
+    const receiver = skipTypeWrappers(parts.receiver);
+    if (receiver.type === AST_NODE_TYPES.NewExpression && isNamed(receiver.callee, 'Date') && receiver.arguments.length === 0) return perProcess('timestamp', moduleLevel);
+  }
+  return undefined;
+}
+
+function classifyMember(sourceCode: SourceCode, member: TSESTree.MemberExpression, depth: number, moduleLevel: boolean): SharedTokenKind | undefined {
+  const name = propertyName(member);
+  if (name === undefined) return undefined;
+  const object = skipTypeWrappers(member.object);
+  if (object.type === AST_NODE_TYPES.Identifier && object.name === 'process' && name === 'pid' && !findVariable(sourceCode, object)) return perProcess('host', moduleLevel);
+  // `process.env.HOSTNAME` names the machine; any other environment value is configuration.
+  if (object.type === AST_NODE_TYPES.MemberExpression && propertyName(object) === 'env' && skipTypeWrappers(object.object).type === AST_NODE_TYPES.Identifier
+    && (skipTypeWrappers(object.object) as TSESTree.Identifier).name === 'process') {
+    return HOST_ENV.test(name) ? perProcess('host', moduleLevel) : 'constant';
+  }
+  if (object.type === AST_NODE_TYPES.ThisExpression) return classifyThisField(sourceCode, member, name, depth);
+  return undefined;
+}
+
+/** A binding: a module-level one holds one value per process; a local one is followed to its value. */
+function classifyBinding(sourceCode: SourceCode, identifier: TSESTree.Identifier, depth: number): SharedTokenKind | undefined {
+  const variable = findVariable(sourceCode, identifier);
+  const definition = variable?.defs[0];
+  if (!variable || variable.defs.length !== 1 || definition?.node.type !== AST_NODE_TYPES.VariableDeclarator) return undefined;
+  const declarator = definition.node;
+  if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) return undefined;
+  if (!variable.references.every((reference) => !reference.isWrite() || reference.init === true)) return undefined;
+  const atModuleLevel = variable.scope.block.type === AST_NODE_TYPES.Program;
+  if (atModuleLevel) {
+    const kind = classify(sourceCode, declarator.init, depth + 1, true);
+    if (kind !== undefined) return kind;
+    return mintsRandomly(declarator.init) ? 'process' : undefined;
+  }
+  return classify(sourceCode, declarator.init, depth + 1, false);
+}
+
+/**
+ * `this.token`: shared when every assignment is in the constructor or a field initialiser and
+ * holds a shared value, or a random one in a class the module instantiates once (a singleton).
+ */
+function classifyThisField(sourceCode: SourceCode, member: TSESTree.MemberExpression, name: string, depth: number): SharedTokenKind | undefined {
+  const classNode = enclosingClass(member);
+  if (!classNode) return undefined;
+  const values: TSESTree.Node[] = [];
+  for (const element of classNode.body.body) {
+    if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.static && propertyKeyName(element.key) === name) {
+      if (element.value) values.push(element.value);
+    }
+    if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'constructor') {
+      for (const parameter of element.value.params) {
+        // `constructor(private readonly token: string)`: the caller decides.
+        if (parameter.type === AST_NODE_TYPES.TSParameterProperty && parameter.parameter.type === AST_NODE_TYPES.Identifier && parameter.parameter.name === name) return undefined;
+      }
+    }
+  }
+  const assignedElsewhere: TSESTree.Node[] = [];
+  visitAssignments(classNode.body, name, (assignment, method) => {
+    if (method?.kind === 'constructor') values.push(assignment.right);
+    else assignedElsewhere.push(assignment);
+  });
+  if (assignedElsewhere.length > 0 || values.length === 0) return undefined;
+  const kinds = values.map((value) => classify(sourceCode, value, depth + 1, false));
+  if (kinds.every((kind) => kind !== undefined)) return combine(kinds);
+  if (values.every((value) => mintsRandomly(value)) && isSingleton(sourceCode, classNode)) return 'process';
+  return undefined;
+}
+
+function visitAssignments(
+  classBody: TSESTree.ClassBody,
+  name: string,
+  onAssignment: (assignment: TSESTree.AssignmentExpression, method: TSESTree.MethodDefinition | undefined) => void,
+): void {
+  const visit = (node: TSESTree.Node, method: TSESTree.MethodDefinition | undefined): void => {
+    if (node.type === AST_NODE_TYPES.AssignmentExpression && node.left.type === AST_NODE_TYPES.MemberExpression
+      && node.left.object.type === AST_NODE_TYPES.ThisExpression && propertyName(node.left) === name) {
+      onAssignment(node, method);
+    }
+    // A nested class has its own `this`.
+    if (node.type === AST_NODE_TYPES.ClassBody && node !== classBody) return;
+    for (const value of Object.values(node)) {
+      if (value === node.parent) continue;
+      if (Array.isArray(value)) {
+        for (const item of value) if (isNode(item)) visit(item, method);
+      } else if (isNode(value)) {
+        visit(value, node.type === AST_NODE_TYPES.MethodDefinition ? node : method);
+      }
+    }
+  };
+  for (const element of classBody.body) visit(element, element.type === AST_NODE_TYPES.MethodDefinition ? element : undefined);
+}
+
+function isNode(value: unknown): value is TSESTree.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+/** The module makes one instance: `export const locks = new LockManager()`, `static instance = new X()`, `getInstance()`. */
+function isSingleton(sourceCode: SourceCode, classNode: TSESTree.ClassDeclaration | TSESTree.ClassExpression): boolean {
+  const className = classNode.id?.name;
+  if (className === undefined) return false;
+  for (const element of classNode.body.body) {
+    const key = 'key' in element ? propertyKeyName(element.key) : undefined;
+    if (element.type === AST_NODE_TYPES.PropertyDefinition && element.static && /^instance$/iu.test(key ?? '')) return true;
+    if (element.type === AST_NODE_TYPES.MethodDefinition && element.static && key === 'getInstance') return true;
+  }
+  for (const statement of sourceCode.ast.body) {
+    const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
+    if (statement.type === AST_NODE_TYPES.ExportDefaultDeclaration && isNewOf(statement.declaration, className)) return true;
+    if (declaration?.type === AST_NODE_TYPES.VariableDeclaration && declaration.declarations.some((declarator) => declarator.init && isNewOf(declarator.init, className))) return true;
+    if (declaration?.type === AST_NODE_TYPES.ExpressionStatement && declaration.expression.type === AST_NODE_TYPES.AssignmentExpression && isNewOf(declaration.expression.right, className)) return true;
+  }
+  return false;
+}
+
+function isNewOf(node: TSESTree.Node, className: string): boolean {
+  const expression = skipTypeWrappers(node);
+  return expression.type === AST_NODE_TYPES.NewExpression && isNamed(expression.callee, className);
+}
+
+/** `randomUUID()`, `uuidv4()`, `nanoid()`, `crypto.randomBytes(16).toString('hex')`, `Math.random()`. */
+export function mintsRandomly(node: TSESTree.Node): boolean {
+  const expression = skipTypeWrappers(node);
+  if (expression.type === AST_NODE_TYPES.TemplateLiteral) return expression.expressions.some(mintsRandomly);
+  if (expression.type === AST_NODE_TYPES.BinaryExpression) return mintsRandomly(expression.left) || mintsRandomly(expression.right);
+  if (expression.type !== AST_NODE_TYPES.CallExpression) return false;
+  const name = calleeName(expression.callee);
+  if (name !== undefined && RANDOM_MINT.test(name)) return true;
+  const parts = methodCallParts(expression);
+  return parts !== undefined && mintsRandomly(parts.receiver);
+}
+
+function combine(kinds: readonly (SharedTokenKind | undefined)[]): SharedTokenKind | undefined {
+  if (kinds.some((kind) => kind === undefined)) return undefined;
+  if (kinds.includes('timestamp')) return 'timestamp';
+  if (kinds.includes('process') || kinds.filter((kind) => kind === 'host').length > 1) return 'process';
+  if (kinds.includes('host')) return 'host';
+  if (kinds.includes('constant')) return 'constant';
+  return 'literal';
+}
+
+/** A value computed once at module scope is minted once per process. */
+function perProcess(kind: 'host' | 'timestamp', moduleLevel: boolean): SharedTokenKind {
+  return moduleLevel && kind === 'timestamp' ? 'process' : kind;
+}
+
+function calleeName(callee: TSESTree.Node): string | undefined {
+  const expression = skipTypeWrappers(callee);
+  if (expression.type === AST_NODE_TYPES.Identifier) return expression.name;
+  if (expression.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const name = propertyName(expression);
+  const object = skipTypeWrappers(expression.object);
+  if (name === undefined) return undefined;
+  if (object.type === AST_NODE_TYPES.Identifier && (object.name === 'Date' || object.name === 'JSON' || object.name === 'performance' || object.name === 'os')) return `${object.name}.${name}`;
+  return name;
+}
+
+function isNamed(node: TSESTree.Node, name: string): boolean {
+  const expression = skipTypeWrappers(node);
+  return expression.type === AST_NODE_TYPES.Identifier && expression.name === name;
+}
+
+function propertyKeyName(key: TSESTree.Node): string | undefined {
+  if (key.type === AST_NODE_TYPES.Identifier) return key.name;
+  if (key.type === AST_NODE_TYPES.Literal && typeof key.value === 'string') return key.value;
+  return undefined;
+}
+
+function enclosingClass(node: TSESTree.Node): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined {
+  let current = node.parent;
+  while (current) {
+    if (current.type === AST_NODE_TYPES.ClassDeclaration || current.type === AST_NODE_TYPES.ClassExpression) return current;
+    // An arrow function keeps the class's `this`; any other function has its own.
+    if (current.type === AST_NODE_TYPES.FunctionDeclaration) return undefined;
+    if (current.type === AST_NODE_TYPES.FunctionExpression && current.parent.type !== AST_NODE_TYPES.MethodDefinition) return undefined;
+    current = current.parent;
+  }
+  return undefined;
+}

@@ -1,0 +1,213 @@
+// require-unique-token: a lock value that is not unique to this holder and this acquisition.
+
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { randomUuidCall } from '../fixes/random-uuid.js';
+import { getLockModel } from '../model/index.js';
+import { isLockAcquisition } from '../model/lock-acquisitions.js';
+import type { Acquisition, Expiry, RedisModel, Release } from '../model/redis-model.js';
+import { sharedTokenKind, type SharedTokenKind } from '../model/token-origin.js';
+import { contains, findVariable, propertyName, skipTypeWrappers } from '../util/ast.js';
+import { createRule } from '../util/create-rule.js';
+
+export type MessageId = 'sharedValue' | 'hostValue' | 'timestampValue' | 'processToken' | 'useRandomToken';
+export type Options = [];
+
+const MESSAGE_BY_KIND: Readonly<Record<SharedTokenKind, MessageId>> = {
+  literal: 'sharedValue',
+  constant: 'sharedValue',
+  host: 'hostValue',
+  timestamp: 'timestampValue',
+  process: 'processToken',
+};
+
+export default createRule<Options, MessageId>({
+  name: 'require-unique-token',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Require the value stored by a lock to be a token unique to each acquisition',
+      recommended: 'error',
+    },
+    hasSuggestions: true,
+    schema: [],
+    messages: {
+      sharedValue: 'The lock value `{{value}}` is the same for every holder, so "this lock is mine" cannot be checked: a holder whose lock expired frees the next holder\'s lock.',
+      hostValue: '`{{value}}` names the process, not the acquisition: two jobs in this process store the same lock value, so one can free the other\'s lock.',
+      timestampValue: 'A timestamp is not unique to a holder: two holders that acquire in the same millisecond store the same lock value, so one can free the other\'s lock.',
+      processToken: 'This token is minted once per process and reused for every acquisition: two jobs in this process store the same lock value, so one can free the other\'s lock.',
+      useRandomToken: 'Mint a token per acquisition with `crypto.randomUUID()` and release with it',
+    },
+  },
+  create(context) {
+    return {
+      'Program:exit'() {
+        const { redis: model, settings } = getLockModel(context);
+        for (const acquisition of model.acquisitions) {
+          if (acquisition.library !== 'redis' || !acquisition.value) continue;
+          const kind = sharedTokenKind(context.sourceCode, acquisition.value);
+          if (kind === undefined || !isLockAcquisition(context.sourceCode, model, settings.lockKeyPattern, acquisition)) continue;
+          if (!isValueEverCompared(model, acquisition)) continue;
+          const fix = randomTokenFix(context.sourceCode, model, acquisition);
+          context.report({
+            node: acquisition.value,
+            messageId: MESSAGE_BY_KIND[kind],
+            data: { value: abbreviate(context.sourceCode.getText(acquisition.value)) },
+            // A suggestion, not an autofix: it changes the value stored in Redis.
+            suggest: fix ? [{ messageId: 'useRandomToken', fix }] : [],
+          });
+        }
+      },
+    };
+  },
+});
+
+/**
+ * The value matters only where something compares it: a release or a renewal of the lock. A
+ * self-expiring lock in a module that releases and renews no lock ("run at most once a minute")
+ * may store anything.
+ */
+function isValueEverCompared(model: RedisModel, acquisition: Acquisition): boolean {
+  const mayBeThisLock = (event: Release | Expiry) => event.library === 'redis' && (
+    event.keySignature === undefined || acquisition.keySignature === undefined || event.keySignature === acquisition.keySignature
+    || (event.key !== undefined && model.isLockKey(event.key)));
+  return model.releases.some(mayBeThisLock) || model.expiries.some(mayBeThisLock);
+}
+
+function abbreviate(text: string): string {
+  const line = text.replace(/\s+/gu, ' ');
+  return line.length > 40 ? `${line.slice(0, 37)}...` : line;
+}
+
+/**
+ * `const token = randomUUID();` before the acquisition's statement, and `token` wherever this
+ * function stored or compared the shared value for the same lock: the acquisition, and the release
+ * or renewal that must send the same token. Undefined when a release elsewhere uses the value (it
+ * could not see the local token) or the acquisition is not in a statement list.
+ */
+function randomTokenFix(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  model: RedisModel,
+  acquisition: Acquisition,
+): ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix[]) | undefined {
+  const value = acquisition.value!;
+  const uuid = randomUuidCall(sourceCode);
+  if (!uuid) return undefined;
+  const localInit = localConstInitializer(sourceCode, value, acquisition.owner);
+  if (localInit) {
+    // `const token = 'locked'` in this function: mint there instead.
+    return (fixer) => [fixer.replaceText(localInit, uuid.text), ...(uuid.addImport ? [uuid.addImport(fixer)] : [])];
+  }
+  const statement = statementInList(acquisition.node, acquisition.owner);
+  if (!statement) return undefined;
+  const valueText = sourceCode.getText(value);
+  const insideFunction = (node: TSESTree.Node) => contains(acquisition.owner, node) && node.range[0] >= statement.range[0];
+
+  const replaced: TSESTree.Node[] = [value];
+  for (const event of [...model.releases, ...model.expiries]) {
+    if (!event.command || event.library !== 'redis') continue;
+    const args = event.command.script ? event.command.script.args : event.command.args;
+    for (const argument of args) {
+      if (sourceCode.getText(argument) !== valueText) continue;
+      // Key identity cannot follow `lock:${name}` across two methods: any release elsewhere that
+      // sends the same value may be this lock's, and it could not see a local token.
+      if (!insideFunction(argument)) return undefined;
+      if (event.keySignature === undefined || acquisition.keySignature === undefined || event.keySignature === acquisition.keySignature) replaced.push(argument);
+    }
+  }
+  // A named value (`TOKEN`, `this.owner`) is replaced at each of its reads after the new token.
+  for (const reference of namedValueReads(sourceCode, value, acquisition.owner)) {
+    if (insideFunction(reference) && !replaced.includes(reference)) replaced.push(reference);
+  }
+
+  const name = freeLocalName(sourceCode, acquisition.owner, 'token');
+  const lineStart = sourceCode.text.lastIndexOf('\n', statement.range[0] - 1) + 1;
+  const before = sourceCode.text.slice(lineStart, statement.range[0]);
+  const indent = /^\s*$/u.test(before) ? before : '';
+  return (fixer) => {
+    const fixes = [fixer.insertTextBefore(statement, `const ${name} = ${uuid.text};\n${indent}`)];
+    for (const node of replaced) fixes.push(fixer.replaceText(node, name));
+    if (uuid.addImport) fixes.push(uuid.addImport(fixer));
+    return fixes;
+  };
+}
+
+/** The initialiser of `const token = ...` when `value` reads a binding declared in `owner` itself. */
+function localConstInitializer(sourceCode: Readonly<TSESLint.SourceCode>, value: TSESTree.Node, owner: TSESTree.Node): TSESTree.Expression | undefined {
+  const expression = skipTypeWrappers(value);
+  if (expression.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(sourceCode, expression);
+  const definition = variable?.defs[0];
+  if (variable?.defs.length !== 1 || definition?.node.type !== AST_NODE_TYPES.VariableDeclarator || !definition.node.init) return undefined;
+  if (variable.scope.block !== owner && !contains(owner, variable.scope.block)) return undefined;
+  if (variable.scope.block.type === AST_NODE_TYPES.Program) return undefined;
+  return definition.node.init;
+}
+
+/** The statement holding `node` that sits directly in a block (or the module body), within `owner`. */
+function statementInList(node: TSESTree.Node, owner: TSESTree.Node): TSESTree.Statement | undefined {
+  let current: TSESTree.Node = node;
+  while (current.parent && current !== owner) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.Program || parent.type === AST_NODE_TYPES.SwitchCase) {
+      // A block that is a function's body belongs to `owner` only if that function is `owner`.
+      if (parent.parent && parent.type === AST_NODE_TYPES.BlockStatement && parent.parent !== owner && isFunctionNode(parent.parent)) return undefined;
+      return current as TSESTree.Statement;
+    }
+    if (isFunctionNode(parent) && parent !== owner) return undefined;
+    current = parent;
+  }
+  return undefined;
+}
+
+function isFunctionNode(node: TSESTree.Node): boolean {
+  return node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.ArrowFunctionExpression;
+}
+
+/** Reads of the same binding (`TOKEN`) or the same `this.owner` field inside `owner`. */
+function namedValueReads(sourceCode: Readonly<TSESLint.SourceCode>, value: TSESTree.Node, owner: TSESTree.Node): TSESTree.Node[] {
+  const expression = skipTypeWrappers(value);
+  if (expression.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(sourceCode, expression);
+    return (variable?.references ?? [])
+      .filter((reference) => reference.isRead() && !reference.isWrite() && contains(owner, reference.identifier))
+      .map((reference) => reference.identifier);
+  }
+  if (expression.type !== AST_NODE_TYPES.MemberExpression || expression.object.type !== AST_NODE_TYPES.ThisExpression) return [];
+  const field = propertyName(expression);
+  const reads: TSESTree.Node[] = [];
+  const visit = (node: TSESTree.Node): void => {
+    if (node.type === AST_NODE_TYPES.MemberExpression && node.object.type === AST_NODE_TYPES.ThisExpression && propertyName(node) === field
+      && !(node.parent.type === AST_NODE_TYPES.AssignmentExpression && node.parent.left === node)) {
+      reads.push(node);
+    }
+    // Functions other than arrows have their own `this`.
+    if (node !== owner && (node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.FunctionDeclaration)) return;
+    for (const key of sourceCode.visitorKeys[node.type] ?? []) {
+      const child = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(child)) {
+        for (const item of child) if (item && typeof (item as TSESTree.Node).type === 'string') visit(item as TSESTree.Node);
+      } else if (child && typeof (child as TSESTree.Node).type === 'string') {
+        visit(child as TSESTree.Node);
+      }
+    }
+  };
+  visit(owner);
+  return reads;
+}
+
+/** `preferred`, or `preferred2`..., a name no scope inside `owner` or around it declares or reads. */
+function freeLocalName(sourceCode: Readonly<TSESLint.SourceCode>, owner: TSESTree.Node, preferred: string): string {
+  const taken = new Set<string>();
+  for (const scope of sourceCode.scopeManager?.scopes ?? []) {
+    if (!contains(owner, scope.block)) continue;
+    for (const variable of scope.variables) taken.add(variable.name);
+    for (const reference of scope.through) taken.add(reference.identifier.name);
+  }
+  let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(owner);
+  while (scope) {
+    for (const variable of scope.variables) taken.add(variable.name);
+    scope = scope.upper;
+  }
+  if (!taken.has(preferred)) return preferred;
+  for (let suffix = 2; ; suffix++) if (!taken.has(`${preferred}${suffix}`)) return `${preferred}${suffix}`;
+}

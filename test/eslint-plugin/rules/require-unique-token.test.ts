@@ -1,0 +1,441 @@
+import { RuleTester, type InvalidTestCase } from '@typescript-eslint/rule-tester';
+import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/require-unique-token.js';
+import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
+
+const ruleTester = new RuleTester();
+
+const RELEASE = `'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end'`;
+
+const invalid: InvalidTestCase<MessageId, Options>[] = [
+  {
+    // ioredis, a literal value; the release sends the same literal and is switched to the token.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+const RELEASE = ${RELEASE};
+async function runInvoicing() {
+  if (!(await redis.set('lock:invoice', '1', 'NX', 'PX', 30000))) return;
+  try {
+    await doWork();
+  } finally {
+    await redis.eval(RELEASE, 1, 'lock:invoice', '1');
+  }
+}`,
+    errors: [{
+      messageId: 'sharedValue', data: { value: `'1'` }, line: 5, column: 41,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+const RELEASE = ${RELEASE};
+async function runInvoicing() {
+  const token = randomUUID();
+  if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  try {
+    await doWork();
+  } finally {
+    await redis.eval(RELEASE, 1, 'lock:invoice', token);
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // ioredis SETNX with `true`, a plain DEL (no-unsafe-release's finding), an existing crypto import.
+    code: `import Redis from 'ioredis';
+import * as crypto from 'node:crypto';
+const redis = new Redis();
+export async function sync() {
+  if (!(await redis.set('lock:sync', true, 'EX', 30, 'NX'))) return;
+  await work();
+  await redis.del('lock:sync');
+}`,
+    errors: [{
+      messageId: 'sharedValue', line: 5,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import Redis from 'ioredis';
+import * as crypto from 'node:crypto';
+const redis = new Redis();
+export async function sync() {
+  const token = crypto.randomUUID();
+  if (!(await redis.set('lock:sync', token, 'EX', 30, 'NX'))) return;
+  await work();
+  await redis.del('lock:sync');
+}`,
+      }],
+    }],
+  },
+  {
+    // A module constant used by the acquisition and by the release in the same function.
+    code: `import Redis from 'ioredis';
+import { randomUUID } from 'crypto';
+const redis = new Redis();
+const LOCK_VALUE = 'locked';
+const RELEASE = ${RELEASE};
+export async function run() {
+  const acquired = await redis.set('lock:report', LOCK_VALUE, 'PX', 10000, 'NX');
+  if (!acquired) return;
+  try { await work(); } finally { await redis.eval(RELEASE, 1, 'lock:report', LOCK_VALUE); }
+}`,
+    errors: [{
+      messageId: 'sharedValue', data: { value: 'LOCK_VALUE' }, line: 7,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import Redis from 'ioredis';
+import { randomUUID } from 'crypto';
+const redis = new Redis();
+const LOCK_VALUE = 'locked';
+const RELEASE = ${RELEASE};
+export async function run() {
+  const token = randomUUID();
+  const acquired = await redis.set('lock:report', token, 'PX', 10000, 'NX');
+  if (!acquired) return;
+  try { await work(); } finally { await redis.eval(RELEASE, 1, 'lock:report', token); }
+}`,
+      }],
+    }],
+  },
+  {
+    // A token minted once per process at module scope, released from another function: reported,
+    // no suggestion (the release could not see a per-acquisition token).
+    code: `import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+const INSTANCE_TOKEN = randomUUID();
+const RELEASE = ${RELEASE};
+export async function acquire() { return redis.set('lock:report', INSTANCE_TOKEN, 'PX', 10000, 'NX'); }
+export async function release() { return redis.eval(RELEASE, 1, 'lock:report', INSTANCE_TOKEN); }`,
+    errors: [{ messageId: 'processToken', line: 6, suggestions: [] }],
+  },
+  {
+    // hostname:pid, the classic per-process owner id, in a template-literal key.
+    code: `import Redis from 'ioredis';
+import os from 'node:os';
+const redis = new Redis();
+const RELEASE = ${RELEASE};
+export async function runJob(jobId: string) {
+  const owner = \`\${os.hostname()}:\${process.pid}\`;
+  const key = \`lock:job:\${jobId}\`;
+  if (!(await redis.set(key, owner, 'NX', 'PX', 30000))) return;
+  try { await work(); } finally { await redis.eval(RELEASE, 1, key, owner); }
+}`,
+    errors: [{
+      messageId: 'processToken', line: 8,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import Redis from 'ioredis';
+import os from 'node:os';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+const RELEASE = ${RELEASE};
+export async function runJob(jobId: string) {
+  const owner = randomUUID();
+  const key = \`lock:job:\${jobId}\`;
+  if (!(await redis.set(key, owner, 'NX', 'PX', 30000))) return;
+  try { await work(); } finally { await redis.eval(RELEASE, 1, key, owner); }
+}`,
+      }],
+    }],
+  },
+  {
+    // The hostname alone.
+    code: `import Redis from 'ioredis';
+import { hostname } from 'node:os';
+const redis = new Redis();
+export async function leader() {
+  const ok = await redis.set('lock:leader', hostname(), 'NX', 'PX', 15000);
+  if (ok) await redis.pexpire('lock:leader', 15000);
+}`,
+    errors: [{
+      messageId: 'hostValue', data: { value: 'hostname()' }, line: 5,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import Redis from 'ioredis';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+export async function leader() {
+  const token = randomUUID();
+  const ok = await redis.set('lock:leader', token, 'NX', 'PX', 15000);
+  if (ok) await redis.pexpire('lock:leader', 15000);
+}`,
+      }],
+    }],
+  },
+  {
+    // A timestamp, node-redis v4.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function run() {
+  const acquired = await client.set('lock:report', Date.now().toString(), { NX: true, PX: 30000 });
+  if (!acquired) return;
+  await work();
+  await client.del('lock:report');
+}`,
+    errors: [{
+      messageId: 'timestampValue', line: 4,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import { createClient } from 'redis';
+import { randomUUID } from 'node:crypto';
+const client = createClient();
+export async function run() {
+  const token = randomUUID();
+  const acquired = await client.set('lock:report', token, { NX: true, PX: 30000 });
+  if (!acquired) return;
+  await work();
+  await client.del('lock:report');
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v5 spelling, process.pid alone.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+const RELEASE = ${RELEASE};
+export async function run() {
+  if (!(await client.set('lock:sync', String(process.pid), { condition: 'NX', expiration: { type: 'PX', value: 5000 } }))) return;
+  await client.eval(RELEASE, { keys: ['lock:sync'], arguments: [String(process.pid)] });
+}`,
+    errors: [{
+      messageId: 'hostValue', line: 5,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import { createClient } from 'redis';
+import { randomUUID } from 'node:crypto';
+const client = createClient();
+const RELEASE = ${RELEASE};
+export async function run() {
+  const token = randomUUID();
+  if (!(await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } }))) return;
+  await client.eval(RELEASE, { keys: ['lock:sync'], arguments: [token] });
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis sendCommand.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function run() {
+  await client.sendCommand(['SET', 'lock:a', 'locked', 'NX', 'PX', '5000']);
+  await client.sendCommand(['DEL', 'lock:a']);
+}`,
+    errors: [{
+      messageId: 'sharedValue', line: 4,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import { createClient } from 'redis';
+import { randomUUID } from 'node:crypto';
+const client = createClient();
+export async function run() {
+  const token = randomUUID();
+  await client.sendCommand(['SET', 'lock:a', token, 'NX', 'PX', '5000']);
+  await client.sendCommand(['DEL', 'lock:a']);
+}`,
+      }],
+    }],
+  },
+  {
+    // node_redis v3 callbacks in a CommonJS file: the import is a require.
+    code: `const redis = require('redis');
+const client = redis.createClient();
+function acquire(done) {
+  client.set('lock:cron', 'locked', 'NX', 'PX', 60000, (err, ok) => {
+    if (err || !ok) return done(false);
+    client.del('lock:cron', () => done(true));
+  });
+}`,
+    errors: [{
+      messageId: 'sharedValue', line: 4,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `const redis = require('redis');
+const { randomUUID } = require('node:crypto');
+const client = redis.createClient();
+function acquire(done) {
+  const token = randomUUID();
+  client.set('lock:cron', token, 'NX', 'PX', 60000, (err, ok) => {
+    if (err || !ok) return done(false);
+    client.del('lock:cron', () => done(true));
+  });
+}`,
+      }],
+    }],
+  },
+  {
+    // Upstash, a number.
+    code: `import { Redis } from '@upstash/redis';
+const redis = Redis.fromEnv();
+export async function run() {
+  if (!(await redis.set('lock:sync', 1, { nx: true, px: 20000 }))) return;
+  await redis.del('lock:sync');
+}`,
+    errors: [{
+      messageId: 'sharedValue', line: 4,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import { Redis } from '@upstash/redis';
+import { randomUUID } from 'node:crypto';
+const redis = Redis.fromEnv();
+export async function run() {
+  const token = randomUUID();
+  if (!(await redis.set('lock:sync', token, { nx: true, px: 20000 }))) return;
+  await redis.del('lock:sync');
+}`,
+      }],
+    }],
+  },
+  {
+    // An acquire script's token argument, in a MULTI-free eval.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+const ACQUIRE = 'if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then return redis.call("INCR", KEYS[2]) else return 0 end';
+const RELEASE = ${RELEASE};
+export async function run() {
+  const fence = await redis.eval(ACQUIRE, 2, '{invoice}:lock', '{invoice}:fence', 'worker', 30000);
+  if (!fence) return;
+  await redis.eval(RELEASE, 1, '{invoice}:lock', 'worker');
+}`,
+    errors: [{
+      messageId: 'sharedValue', line: 6,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+const ACQUIRE = 'if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then return redis.call("INCR", KEYS[2]) else return 0 end';
+const RELEASE = ${RELEASE};
+export async function run() {
+  const token = randomUUID();
+  const fence = await redis.eval(ACQUIRE, 2, '{invoice}:lock', '{invoice}:fence', token, 30000);
+  if (!fence) return;
+  await redis.eval(RELEASE, 1, '{invoice}:lock', token);
+}`,
+      }],
+    }],
+  },
+  {
+    // A singleton lock service: the token is minted once, in the constructor, and release() is
+    // another method: reported without a suggestion.
+    code: `import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+class LockService {
+  private readonly redis = new Redis();
+  private readonly owner: string;
+  constructor() { this.owner = randomUUID(); }
+  acquire(name: string) { return this.redis.set(\`lock:\${name}\`, this.owner, 'NX', 'PX', 30000); }
+  release(name: string) { return this.redis.eval(${RELEASE}, 1, \`lock:\${name}\`, this.owner); }
+}
+export const locks = new LockService();`,
+    errors: [{ messageId: 'processToken', line: 7, suggestions: [] }],
+  },
+  {
+    // A class whose field is hostname:pid, acquire and release in one method.
+    code: `import Redis from 'ioredis';
+import { hostname } from 'node:os';
+const RELEASE = ${RELEASE};
+export class Worker {
+  private readonly redis = new Redis();
+  private readonly id = hostname() + ':' + process.pid;
+  async runExclusive(work: () => Promise<void>) {
+    if (!(await this.redis.set('lock:worker', this.id, 'NX', 'PX', 30000))) return;
+    try { await work(); } finally { await this.redis.eval(RELEASE, 1, 'lock:worker', this.id); }
+  }
+}`,
+    errors: [{
+      messageId: 'processToken', line: 8,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import Redis from 'ioredis';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+const RELEASE = ${RELEASE};
+export class Worker {
+  private readonly redis = new Redis();
+  private readonly id = hostname() + ':' + process.pid;
+  async runExclusive(work: () => Promise<void>) {
+    const token = randomUUID();
+    if (!(await this.redis.set('lock:worker', token, 'NX', 'PX', 30000))) return;
+    try { await work(); } finally { await this.redis.eval(RELEASE, 1, 'lock:worker', token); }
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // An unknown client: shape and lock key are enough.
+    code: `export async function f(redis) {
+  if (!(await redis.set('lock:a', 'x', 'NX', 'PX', 1000))) return;
+  await redis.del('lock:a');
+}`,
+    errors: [{
+      messageId: 'sharedValue', line: 2,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import { randomUUID } from 'node:crypto';
+export async function f(redis) {
+  const token = randomUUID();
+  if (!(await redis.set('lock:a', token, 'NX', 'PX', 1000))) return;
+  await redis.del('lock:a');
+}`,
+      }],
+    }],
+  },
+];
+
+ruleTester.run('require-unique-token', rule, {
+  valid: [
+    // A token minted per acquisition, in every dialect.
+    `import Redis from 'ioredis'; import { randomUUID } from 'node:crypto'; const redis = new Redis();
+     async function f() { const token = randomUUID(); await redis.set('lock:a', token, 'NX', 'PX', 30000); await redis.del('lock:a'); }`,
+    `import { createClient } from 'redis'; const client = createClient();
+     async function f() { const token = crypto.randomUUID(); await client.set('lock:a', token, { NX: true, PX: 30000 }); await client.del('lock:a'); }`,
+    `import { Redis } from '@upstash/redis'; import { nanoid } from 'nanoid'; const redis = Redis.fromEnv();
+     async function f() { await redis.set('lock:a', nanoid(), { nx: true, px: 1000 }); await redis.del('lock:a'); }`,
+    `const redis = require('redis'); const crypto = require('crypto'); const client = redis.createClient();
+     function f(cb) { const token = crypto.randomBytes(16).toString('hex'); client.set('lock:a', token, 'NX', 'PX', 1000, cb); client.del('lock:a'); }`,
+    // hostname:pid plus a random or per-acquisition part.
+    `import Redis from 'ioredis'; import os from 'node:os'; import { randomUUID } from 'node:crypto'; const redis = new Redis();
+     async function f() { await redis.set('lock:a', \`\${os.hostname()}:\${process.pid}:\${randomUUID()}\`, 'NX', 'PX', 1000); await redis.del('lock:a'); }`,
+    // A token passed in by the caller.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function acquire(key, token) { return redis.set(key, token, 'NX', 'PX', 1000); }
+     export async function release(key, token) { return redis.eval('if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0', 1, key, token); }`,
+    // A lock class that mints a token per acquisition into a field.
+    `import Redis from 'ioredis'; import { randomUUID } from 'node:crypto';
+     class Lock { redis = new Redis(); token = '';
+       async acquire() { this.token = randomUUID(); return this.redis.set('lock:a', this.token, 'NX', 'PX', 1000); }
+       async release() { return this.redis.del('lock:a'); } }`,
+    // A per-instance token in a class that is not a singleton (redis-semaphore's own design).
+    `import Redis from 'ioredis'; import { randomUUID } from 'node:crypto';
+     export class Lock { private readonly redis = new Redis(); private readonly token = randomUUID();
+       constructor(private readonly key: string) {}
+       acquire() { return this.redis.set(this.key, this.token, 'NX', 'PX', 1000); }
+       release() { return this.redis.eval('x', 1, this.key, this.token); } }`,
+    // A self-expiring throttle lock never released or renewed here: its value is never compared.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function cron() { if (!(await redis.set('lock:cron:hourly', '1', 'NX', 'EX', 3600))) return; await runHourly(); }`,
+    // Idempotency markers and caches: not locks.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function handle(event) { if (!(await redis.set('processed:' + event.id, '1', 'NX', 'EX', 86400))) return; await apply(event); }`,
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function load(id) { const hit = await redis.get('cache:' + id); if (hit) return hit; await redis.set('cache:' + id, '1', 'EX', 60); await redis.del('cache:x'); }`,
+    // A session store: SET without NX is not an acquisition.
+    `import { createClient } from 'redis'; const client = createClient();
+     async function save(id) { await client.set(\`sess:\${id}\`, 'active', { EX: 3600 }); await client.del(\`sess:\${id}\`); }`,
+    // Redlock and redis-semaphore generate their own tokens.
+    `import Redlock from 'redlock'; const redlock = new Redlock([client]);
+     async function f() { const lock = await redlock.acquire(['lock:a'], 5000); try { await work(); } finally { await lock.release(); } }`,
+    `import { Mutex } from 'redis-semaphore'; import Redis from 'ioredis';
+     const mutex = new Mutex(new Redis(), 'lock:a', { identifier: 'x' });
+     async function f() { await mutex.acquire(); try { await work(); } finally { await mutex.release(); } }`,
+    // A Map is not Redis.
+    `const locks = new Map(); function f() { locks.set('lock:a', '1', 'NX'); locks.delete('lock:a'); }`,
+  ],
+  invalid,
+});
+
+suggestionsClearFindings('require-unique-token', rule, invalid);
