@@ -1,6 +1,7 @@
 // Every Locksmith rule, sorted by id. Rule ids are public API: never rename one.
 
 import type { TSESLint } from '@typescript-eslint/utils';
+import noLockTakeover from './no-lock-takeover.js';
 import noPooledAdvisoryLock from './no-pooled-advisory-lock.js';
 import noSplitAcquire from './no-split-acquire.js';
 import noUnsafeExtend from './no-unsafe-extend.js';
@@ -10,6 +11,7 @@ import requireLockTtl from './require-lock-ttl.js';
 import requireUniqueToken from './require-unique-token.js';
 
 export const rules = {
+  'no-lock-takeover': noLockTakeover,
   'no-pooled-advisory-lock': noPooledAdvisoryLock,
   'no-split-acquire': noSplitAcquire,
   'no-unsafe-extend': noUnsafeExtend,

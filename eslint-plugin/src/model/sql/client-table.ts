@@ -116,4 +116,4 @@ export const ORM_WRITE_METHODS: Readonly<Record<string, ReadonlySet<string>>> = 
 /** Words in a table name that mark it as a lock table. */
 export const LOCK_TABLE_WORDS: ReadonlySet<string> = new Set(['lock', 'locks', 'shedlock', 'mutex', 'mutexes', 'lease', 'leases']);
 export const OWNER_COLUMNS: readonly string[] = ['owner', 'locked_by', 'lock_owner', 'holder', 'owner_id', 'worker_id', 'token', 'lock_token'];
-export const EXPIRY_COLUMNS: readonly string[] = ['expires_at', 'expires', 'expiry', 'expire_at', 'lock_until', 'locked_until', 'valid_until', 'lease_until', 'expiration', 'locked_at', 'heartbeat_at'];
+export const EXPIRY_COLUMNS: readonly string[] = ['expires_at', 'expires', 'expiry', 'expire_at', 'lock_until', 'locked_until', 'valid_until', 'lease_until', 'expiration'];
