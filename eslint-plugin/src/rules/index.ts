@@ -7,6 +7,7 @@ import noSplitAcquire from './no-split-acquire.js';
 import noUnsafeExtend from './no-unsafe-extend.js';
 import noUnsafeRelease from './no-unsafe-release.js';
 import noXactLockOutsideTransaction from './no-xact-lock-outside-transaction.js';
+import requireAcquireCheck from './require-acquire-check.js';
 import requireLockTtl from './require-lock-ttl.js';
 import requireUniqueToken from './require-unique-token.js';
 
@@ -17,6 +18,7 @@ export const rules = {
   'no-unsafe-extend': noUnsafeExtend,
   'no-unsafe-release': noUnsafeRelease,
   'no-xact-lock-outside-transaction': noXactLockOutsideTransaction,
+  'require-acquire-check': requireAcquireCheck,
   'require-lock-ttl': requireLockTtl,
   'require-unique-token': requireUniqueToken,
 } satisfies Record<string, TSESLint.RuleModule<string, readonly unknown[]>>;

@@ -1,0 +1,360 @@
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import rule from '../../../eslint-plugin/src/rules/require-acquire-check.js';
+import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
+
+const ruleTester = new RuleTester();
+
+const valid = [
+  // `if (!ok) return;` — the Redis documentation's own pattern, ioredis.
+  `import Redis from 'ioredis'; const redis = new Redis();
+   async function f(token) { const ok = await redis.set('lock:invoice', token, 'NX', 'PX', 30000); if (!ok) return; await work(); }`,
+  // `if (ok) { ... }`, node-redis v4.
+  `import { createClient } from 'redis'; const client = createClient();
+   async function f(token) { if (await client.set('lock:report', token, { NX: true, PX: 30000 })) { await work(); } }`,
+  // Throwing when not acquired, node-redis v5 spelling.
+  `import { createClient } from 'redis'; const client = createClient();
+   async function f(token) { if (!(await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } }))) throw new Error('busy'); await work(); }`,
+  // Returning the result to the caller; comparing it.
+  `import Redis from 'ioredis'; const redis = new Redis();
+   export function acquire(key, token) { return redis.set(key, token, 'PX', 30000, 'NX'); }
+   export async function tryLock(token) { return (await redis.setnx('lock:a', token)) === 1; }`,
+  // Passing it to a function.
+  `import Redis from 'ioredis'; const redis = new Redis();
+   async function f(token) { assertAcquired(await redis.set('lock:a', token, 'NX', 'PX', 30000)); await work(); }`,
+  // node_redis v3: a callback that tests its reply, or hands it to the caller's callback.
+  `const redis = require('redis'); const client = redis.createClient();
+   function f(token) { client.set('lock:cron', token, 'NX', 'PX', 30000, (err, reply) => { if (err || reply !== 'OK') return; runCron(); }); }
+   function g(token, cb) { client.setnx('lock:cron', token, cb); }`,
+  // Upstash.
+  `import { Redis } from '@upstash/redis'; const redis = Redis.fromEnv();
+   export async function f(token: string) { const ok = await redis.set('lock:sync', token, { nx: true, px: 30000 }); if (ok !== 'OK') return; await work(); }`,
+  // redis-semaphore: tryAcquire tested; acquire() throws when it cannot take the lock.
+  `import { Mutex } from 'redis-semaphore'; import Redis from 'ioredis'; const mutex = new Mutex(new Redis(), 'lock:a');
+   async function f() { if (!(await mutex.tryAcquire())) return; try { await work(); } finally { await mutex.release(); } }
+   async function g() { await mutex.acquire(); try { await work(); } finally { await mutex.release(); } }`,
+  // Redlock throws when it cannot take the lock.
+  `import Redlock from 'redlock'; const redlock = new Redlock([client]);
+   async function f() { const lock = await redlock.acquire(['lock:a'], 5000); try { await work(); } finally { await lock.release(); } }
+   async function g() { await redlock.using(['lock:a'], 5000, async () => { await work(); }); }`,
+  // A SET NX that is not a lock: a first-write-wins marker drops its result on purpose.
+  `import Redis from 'ioredis'; const redis = new Redis();
+   async function markSeen(id) { await redis.set('processed:' + id, '1', 'NX', 'EX', 86400); }`,
+  // Queued in MULTI: the reply comes with exec().
+  `import Redis from 'ioredis'; const redis = new Redis();
+   async function f(token) { const [[, ok]] = await redis.multi().set('lock:a', token, 'NX', 'PX', 1000).exec(); if (!ok) return; }`,
+  // Ownership checked by reading the key back.
+  `import Redis from 'ioredis'; const redis = new Redis();
+   async function f(token) { await redis.set('lock:a', token, 'NX', 'PX', 30000); if ((await redis.get('lock:a')) !== token) return; await work(); }`,
+  // An acquire helper that fails closed.
+  `import Redis from 'ioredis'; const redis = new Redis();
+   async function acquireLock(key, token) { try { return (await redis.set(key, token, 'NX', 'PX', 30000)) === 'OK'; } catch { return false; } }`,
+  // A job runner's catch reporting the job's success is not about the lock.
+  `import Redis from 'ioredis'; const redis = new Redis();
+   async function runJob(token) { try { if (!(await redis.set('lock:job', token, 'NX', 'PX', 30000))) return false; await work(); return true; } catch { return true; } }`,
+  // Map single-flight and cache-aside memoisation.
+  `const inflight = new Map(); function once(key, load) { if (!inflight.has(key)) inflight.set(key, load()); return inflight.get(key); }`,
+  `import Redis from 'ioredis'; const cache = new Redis();
+   async function get(id) { const hit = await cache.get('user:' + id); if (hit) return hit; const value = await load(id); await cache.set('user:' + id, value, 'EX', 60); return value; }`,
+];
+
+const invalid = [
+  {
+    // ioredis: the issue's example, the result dropped.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function runInvoices(token: string) {
+  await redis.set('lock:invoice', token, 'NX', 'PX', 30000);
+  await sendInvoices();
+}`,
+    errors: [{
+      messageId: 'resultIgnored' as const, line: 4, column: 9,
+      suggestions: [{
+        messageId: 'guardWithResult' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function runInvoices(token: string) {
+  if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  await sendInvoices();
+}`,
+      }],
+    }],
+  },
+  {
+    // ioredis: a lock class whose acquire() drops SETNX's reply; the caller cannot know. The key is
+    // a lock because the class releases it.
+    code: `import Redis from 'ioredis';
+class InvoiceLock {
+  private readonly redis = new Redis();
+  private readonly key = 'lock:invoice';
+  async acquire(token: string) {
+    await this.redis.setnx(this.key, token);
+  }
+  async release() {
+    await this.redis.del(this.key);
+  }
+}`,
+    errors: [{
+      messageId: 'resultIgnored' as const, line: 6,
+      suggestions: [{
+        messageId: 'returnResult' as const,
+        output: `import Redis from 'ioredis';
+class InvoiceLock {
+  private readonly redis = new Redis();
+  private readonly key = 'lock:invoice';
+  async acquire(token: string) {
+    return await this.redis.setnx(this.key, token);
+  }
+  async release() {
+    await this.redis.del(this.key);
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v4 setNX stored and never read; key in a constant.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+const LOCK_KEY = 'lock:report';
+export async function report(token: string) {
+  const acquired = await client.setNX(LOCK_KEY, token);
+  await buildReport();
+}`,
+    errors: [{
+      messageId: 'resultNeverChecked' as const, line: 5,
+      suggestions: [{
+        messageId: 'guardWithResult' as const,
+        output: `import { createClient } from 'redis';
+const client = createClient();
+const LOCK_KEY = 'lock:report';
+export async function report(token: string) {
+  const acquired = await client.setNX(LOCK_KEY, token);
+  if (!acquired) return;
+  await buildReport();
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v5 spelling, key in a template literal.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function sync(id: string, token: string) {
+  await client.set(\`lock:sync:\${id}\`, token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
+  await pushChanges(id);
+}`,
+    errors: [{
+      messageId: 'resultIgnored' as const, line: 4,
+      suggestions: [{
+        messageId: 'guardWithResult' as const,
+        output: `import { createClient } from 'redis';
+const client = createClient();
+export async function sync(id: string, token: string) {
+  if (!(await client.set(\`lock:sync:\${id}\`, token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } }))) return;
+  await pushChanges(id);
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis sendCommand form.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function sync(token: string) {
+  await client.sendCommand(['SET', 'lock:sync', token, 'NX', 'PX', '30000']);
+  await pushChanges();
+}`,
+    errors: [{
+      messageId: 'resultIgnored' as const, line: 4,
+      suggestions: [{
+        messageId: 'guardWithResult' as const,
+        output: `import { createClient } from 'redis';
+const client = createClient();
+export async function sync(token: string) {
+  if (!(await client.sendCommand(['SET', 'lock:sync', token, 'NX', 'PX', '30000']))) return;
+  await pushChanges();
+}`,
+      }],
+    }],
+  },
+  {
+    // node_redis v3: a callback that never looks at the reply.
+    code: `const redis = require('redis');
+const client = redis.createClient();
+function cron(token) {
+  client.set('lock:cron', token, 'NX', 'PX', 30000, (err) => {
+    runCron();
+  });
+}`,
+    errors: [{ messageId: 'resultIgnored' as const, line: 4, suggestions: [] }],
+  },
+  {
+    // Upstash.
+    code: `import { Redis } from '@upstash/redis';
+const redis = Redis.fromEnv();
+export async function sync(token: string) {
+  await redis.set('lock:sync', token, { nx: true, px: 30000 });
+  await pushChanges();
+}`,
+    errors: [{
+      messageId: 'resultIgnored' as const, line: 4,
+      suggestions: [{
+        messageId: 'guardWithResult' as const,
+        output: `import { Redis } from '@upstash/redis';
+const redis = Redis.fromEnv();
+export async function sync(token: string) {
+  if (!(await redis.set('lock:sync', token, { nx: true, px: 30000 }))) return;
+  await pushChanges();
+}`,
+      }],
+    }],
+  },
+  {
+    // redis-semaphore: tryAcquire's boolean dropped.
+    code: `import { Mutex } from 'redis-semaphore';
+import Redis from 'ioredis';
+const mutex = new Mutex(new Redis(), 'reports');
+export async function report() {
+  await mutex.tryAcquire();
+  try {
+    await buildReport();
+  } finally {
+    await mutex.release();
+  }
+}`,
+    errors: [{
+      messageId: 'resultIgnored' as const, line: 5,
+      suggestions: [{
+        messageId: 'guardWithResult' as const,
+        output: `import { Mutex } from 'redis-semaphore';
+import Redis from 'ioredis';
+const mutex = new Mutex(new Redis(), 'reports');
+export async function report() {
+  if (!(await mutex.tryAcquire())) return;
+  try {
+    await buildReport();
+  } finally {
+    await mutex.release();
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // An acquire script (SET NX PX in Lua) whose reply is dropped.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+const ACQUIRE = 'return redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2])';
+export async function run(token: string) {
+  await redis.eval(ACQUIRE, 1, 'lock:run', token, 30000);
+  await work();
+}`,
+    errors: [{
+      messageId: 'resultIgnored' as const, line: 5,
+      suggestions: [{
+        messageId: 'guardWithResult' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+const ACQUIRE = 'return redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2])';
+export async function run(token: string) {
+  if (!(await redis.eval(ACQUIRE, 1, 'lock:run', token, 30000))) return;
+  await work();
+}`,
+      }],
+    }],
+  },
+  {
+    // Fail-open: an acquire helper whose catch reports the lock as taken.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function acquireLock(key: string, token: string) {
+  try {
+    return (await redis.set(key, token, 'NX', 'PX', 30000)) === 'OK';
+  } catch {
+    return true;
+  }
+}`,
+    errors: [{
+      messageId: 'failOpen' as const, line: 5,
+      suggestions: [{
+        messageId: 'failClosed' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function acquireLock(key: string, token: string) {
+  try {
+    return (await redis.set(key, token, 'NX', 'PX', 30000)) === 'OK';
+  } catch {
+    return false;
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // Fail-open in a helper that returns the acquisition's result through a variable (node-redis).
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function grab(token: string) {
+  try {
+    const reply = await client.set('lock:leader', token, { NX: true, PX: 10000 });
+    return reply === 'OK';
+  } catch (error) {
+    console.error(error);
+    return true;
+  }
+}`,
+    errors: [{
+      messageId: 'failOpen' as const, line: 5,
+      suggestions: [{
+        messageId: 'failClosed' as const,
+        output: `import { createClient } from 'redis';
+const client = createClient();
+export async function grab(token: string) {
+  try {
+    const reply = await client.set('lock:leader', token, { NX: true, PX: 10000 });
+    return reply === 'OK';
+  } catch (error) {
+    console.error(error);
+    return false;
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // Inside a loop `return` would abandon the other jobs: reported without a suggestion.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function runAll(jobs: { id: string }[], token: string) {
+  for (const job of jobs) {
+    await redis.set('lock:' + job.id, token, 'NX', 'PX', 1000);
+    await run(job);
+  }
+}`,
+    errors: [{ messageId: 'resultIgnored' as const, line: 5, suggestions: [] }],
+  },
+  {
+    // Not awaited in a function that cannot await: reported without a suggestion.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export function start(token: string) {
+  redis.setnx('lock:a', token);
+  work();
+}`,
+    errors: [{ messageId: 'resultIgnored' as const, line: 4, suggestions: [] }],
+  },
+  {
+    // Assigned to a variable that is never read.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function start(token: string) {
+  let acquired;
+  acquired = await redis.set('lock:a', token, 'NX', 'PX', 1000);
+  await work();
+}`,
+    errors: [{ messageId: 'resultNeverChecked' as const, line: 5, suggestions: [] }],
+  },
+];
+
+ruleTester.run('require-acquire-check', rule, { valid, invalid });
+suggestionsClearFindings('require-acquire-check', rule, invalid);
