@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { Linter } from 'eslint/universal';
 import type { Rule } from 'eslint';
 import * as typescriptParser from '@typescript-eslint/parser';
-import locksmith = require('eslint-plugin-locksmith');
+import locksmith from 'eslint-plugin-locksmith';
 import { toSharedSettings, type Settings } from '../shared/settings';
 import { createReportCapture, type CapturedReports } from './related';
 
@@ -56,7 +56,7 @@ export function dialectExtension(filePath: string, languageId: string | undefine
 
 /** The recommended rule levels, with the user's per-rule choices laid over them. */
 export function ruleLevels(settings: Settings): Linter.RulesRecord {
-  const recommended = (locksmith.configs.recommended.rules ?? {}) as Linter.RulesRecord;
+  const recommended = locksmith.configs.recommended.rules as Linter.RulesRecord;
   const rules: Linter.RulesRecord = { ...recommended };
   for (const [ruleId, severity] of Object.entries(settings.rules)) {
     if (pluginRules[ruleId] !== undefined) rules[`${RULE_PREFIX}${ruleId}`] = severity;
@@ -75,7 +75,7 @@ function languageOptions(extension: string, filePath: string, settings: Settings
     parserOptions.projectService = { allowDefaultProject: ['*.*'] };
     parserOptions.tsconfigRootDir = path.dirname(filePath);
   }
-  return { ecmaVersion: 'latest', sourceType, parser: typescriptParser as Linter.Parser, parserOptions };
+  return { ecmaVersion: 'latest', sourceType, parser: typescriptParser, parserOptions };
 }
 
 // Wrapped once: the wrapper keeps each report's `data`, where rules put related locations.

@@ -32,8 +32,9 @@ function isPosition(value: unknown): value is Position {
 /** A `SourceLocation`, a bare position, or anything with a `loc` (an ESTree node or token). */
 function locationOf(value: unknown): { start: Position; end: Position } | undefined {
   if (!isRecord(value)) return undefined;
-  if (isPosition(value.start)) return { start: value.start, end: isPosition(value.end) ? value.end : value.start };
-  if (isPosition(value)) return { start: value, end: value };
+  const copy = (position: Position): Position => ({ line: position.line, column: position.column });
+  if (isPosition(value.start)) return { start: copy(value.start), end: copy(isPosition(value.end) ? value.end : value.start) };
+  if (isPosition(value)) return { start: copy(value), end: copy(value) };
   if ('loc' in value) return locationOf(value.loc);
   return undefined;
 }

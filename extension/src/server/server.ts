@@ -201,7 +201,7 @@ export function startServer(connection: Connection): void {
 
   connection.onExecuteCommand(async (params) => {
     if (params.command !== SHOW_DOCUMENTATION_COMMAND) return;
-    const href = params.arguments?.[0];
+    const href: unknown = params.arguments?.[0];
     if (typeof href === 'string') await connection.window.showDocument({ uri: href, external: true });
   });
 

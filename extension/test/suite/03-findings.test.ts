@@ -119,7 +119,9 @@ for (const ruleId of [...new Set([...REQUIRED_RULES, ...Object.keys(FIXTURES)])]
       // Two copies of the function body: the fix-all has more than one problem to fix.
       const text = editor.document.getText();
       const second = text.replace(/export async function (\w+)/, 'export async function $1Again');
-      await editor.edit((builder) => builder.insert(editor.document.positionAt(text.length), `\n${second.slice(second.indexOf('export async function'))}`));
+      await editor.edit((builder) => {
+        builder.insert(editor.document.positionAt(text.length), `\n${second.slice(second.indexOf('export async function'))}`);
+      });
       const findings = await waitForDiagnostics(uri, (all) => all.filter(ofRule(ruleId)).length >= 2, `two ${ruleId} findings`);
       const actions = await actionsFor(uri, findings.find(ofRule(ruleId))!, 50);
       const fixAll = actions.find((action) => action.title === `Fix all ${ruleId} problems in this file`);
@@ -135,7 +137,9 @@ for (const ruleId of [...new Set([...REQUIRED_RULES, ...Object.keys(FIXTURES)])]
         const editor = await openCopy(FIXTURES[ruleId]![0]!);
         const uri = editor.document.uri;
         await findingOf(uri, ruleId);
-        await editor.edit((builder) => builder.insert(new vscode.Position(0, 0), '// edited\n'));
+        await editor.edit((builder) => {
+          builder.insert(new vscode.Position(0, 0), '// edited\n');
+        });
         assert.ok(await editor.document.save(), 'the save succeeds');
         await waitForDiagnostics(uri, (all) => !all.some(ofRule(ruleId)), `no ${ruleId} finding after saving`);
         assert.equal(editor.document.isDirty, false, 'the fix was part of the save');

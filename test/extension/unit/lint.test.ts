@@ -1,0 +1,70 @@
+// Linting with the bundled plugin: every dialect is linted, bad input is reported as such, settings apply.
+
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'mocha';
+import { dialectExtension, lintText, ruleIds, ruleLevels, type LintOutcome } from '../../../extension/src/server/lint';
+import { Settings } from '../../../extension/src/shared/settings';
+
+const UNSAFE_RELEASE = `import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+export async function run(id: string): Promise<void> {
+  const lockKey = \`lock:job:\${id}\`;
+  const token = randomUUID();
+  if ((await redis.set(lockKey, token, 'PX', 30000, 'NX')) !== 'OK') return;
+  try {
+    await work();
+  } finally {
+    await redis.del(lockKey);
+  }
+}
+async function work(): Promise<void> {}
+`;
+
+function rulesOf(outcome: LintOutcome): string[] {
+  if (outcome.kind !== 'linted') assert.fail(`expected findings, got ${JSON.stringify(outcome)}`);
+  return outcome.messages.map((message) => message.ruleId ?? '');
+}
+
+describe('linting with the bundled plugin', () => {
+  it('picks the dialect from the file name, else from the language id', () => {
+    assert.equal(dialectExtension('/a/b.mts', 'typescript'), '.mts');
+    assert.equal(dialectExtension('Untitled-1', 'typescriptreact'), '.tsx');
+    assert.equal(dialectExtension('Untitled-1', undefined), '.js');
+  });
+
+  it('finds no-unsafe-release in every script dialect, TypeScript included', function () {
+    if (!ruleIds().includes('no-unsafe-release')) this.skip();
+    const javascript = UNSAFE_RELEASE.replace(/: (string|Promise<void>)/g, '');
+    for (const [filePath, text] of [['/w/a.ts', UNSAFE_RELEASE], ['/w/a.mts', UNSAFE_RELEASE], ['/w/a.cts', UNSAFE_RELEASE], ['/w/a.tsx', UNSAFE_RELEASE], ['/w/a.js', javascript], ['/w/a.mjs', javascript], ['/w/a.jsx', javascript], ['untitled:Untitled-1', javascript]] as const) {
+      assert.deepEqual(rulesOf(lintText({ text, filePath, languageId: 'javascript', settings: Settings.from({}) })), ['locksmith/no-unsafe-release'], filePath);
+    }
+  });
+
+  it('turns a rule off from locksmith.rules, and ignores unknown rule ids', function () {
+    if (!ruleIds().includes('no-unsafe-release')) this.skip();
+    const settings = Settings.from({ rules: { 'no-unsafe-release': 'off', 'not-a-rule': 'error' } });
+    assert.deepEqual(rulesOf(lintText({ text: UNSAFE_RELEASE, filePath: '/w/a.ts', settings })), []);
+    assert.equal(ruleLevels(settings)['locksmith/not-a-rule'], undefined);
+    assert.equal(ruleLevels(Settings.from({ rules: { 'no-unsafe-release': 'warn' } }))['locksmith/no-unsafe-release'], 'warn');
+  });
+
+  it('reports a syntax error as such, in JavaScript and in TypeScript (whose parser recovers)', () => {
+    for (const [filePath, text] of [['/w/a.js', 'const x = ;'], ['/w/a.ts', "await redis.set(key, 'x', 'NX';\n"]] as const) {
+      const outcome = lintText({ text, filePath, settings: Settings.from({}) });
+      assert.equal(outcome.kind, 'parseError', filePath);
+    }
+  });
+
+  it('skips a file over maxFileSizeKb without parsing it', () => {
+    const outcome = lintText({ text: `${'x'.repeat(2048)}(`, filePath: '/w/big.js', settings: Settings.from({ maxFileSizeKb: 1 }) });
+    if (outcome.kind !== 'skipped') assert.fail(`expected a skip, got ${outcome.kind}`);
+    assert.match(outcome.reason, /3 KB is over locksmith.maxFileSizeKb \(1 KB\)/);
+  });
+
+  it('lints nothing from the workspace: a disable comment is the only in-file configuration honoured', function () {
+    if (!ruleIds().includes('no-unsafe-release')) this.skip();
+    const text = UNSAFE_RELEASE.replace('    await redis.del(lockKey);', '    // eslint-disable-next-line locksmith/no-unsafe-release\n    await redis.del(lockKey);');
+    assert.deepEqual(rulesOf(lintText({ text, filePath: '/w/a.ts', settings: Settings.from({}) })), []);
+  });
+});
