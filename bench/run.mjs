@@ -2,6 +2,7 @@
 //
 // Corpus (same files, same parser for both runs): every .js/.cjs/.mjs file (no .d.ts, no .min.js) under
 //   node_modules/eslint/{lib,bin,conf}, node_modules/@eslint/*/dist, node_modules/@typescript-eslint/*/dist,
+//   node_modules/typescript-eslint/dist, node_modules/@eslint-community/*, node_modules/eslint-plugin-eslint-plugin/dist,
 //   node_modules/espree/dist, node_modules/eslint-scope/{lib,dist}, node_modules/eslint-visitor-keys/{lib,dist},
 // without descending into nested node_modules. Each file is parsed by espree (ecmaVersion latest) as a
 // module or CommonJS by Node's own rule: .mjs/.cjs by extension, .js by the nearest package.json "type".
@@ -33,7 +34,8 @@ const locksmith = require(path.join(pluginDist, 'index.js'));
 const CORPUS_ROOTS = [
   'eslint/lib', 'eslint/bin', 'eslint/conf',
   '@eslint/*/dist',
-  '@typescript-eslint/*/dist',
+  '@typescript-eslint/*/dist', 'typescript-eslint/dist',
+  '@eslint-community/*', 'eslint-plugin-eslint-plugin/dist',
   'espree/dist',
   'eslint-scope/lib', 'eslint-scope/dist',
   'eslint-visitor-keys/lib', 'eslint-visitor-keys/dist',
@@ -215,7 +217,7 @@ function printRun(result, limit) {
   console.log(`\n${result.run.name}: ${result.ruleTimes.size} rules, rules ${result.ruleTotal.toFixed(1)} ms, parse ${result.parseTime.toFixed(1)} ms, whole lint ${result.lintTime.toFixed(1)} ms, findings ${result.findings}`);
   for (const [ruleId, time] of sorted.slice(0, limit)) {
     const share = result.ruleTotal > 0 ? ((100 * time) / result.ruleTotal).toFixed(1) : '0.0';
-    console.log(`  ${ruleId.padEnd(40)} ${milliseconds(time)} ${share.padStart(5)}%`);
+    console.log(`  ${ruleId.padEnd(44)} ${milliseconds(time)} ${share.padStart(5)}%`);
   }
   if (sorted.length > limit) console.log(`  … ${sorted.length - limit} more rules`);
   for (const crash of result.crashes) {
@@ -243,14 +245,14 @@ function main() {
     console.log('\nshared analysis (inside the locksmith rule times above):');
     for (const timing of sharedTimings) {
       const share = plugin.ruleTotal > 0 ? ((100 * timing.exclusive) / plugin.ruleTotal).toFixed(1) : '0.0';
-      console.log(`  ${timing.name.padEnd(40)} ${milliseconds(timing.exclusive)} ${share.padStart(5)}%  (${timing.calls} calls)`);
+      console.log(`  ${timing.name.padEnd(44)} ${milliseconds(timing.exclusive)} ${share.padStart(5)}%  (${timing.calls} calls)`);
     }
   }
 
   const unparsed = new Set(results.flatMap((result) => result.unparsed.map(({ file }) => file)));
   for (const file of unparsed) console.log(`unparsable (left out): ${path.relative(repositoryRoot, file)}`);
-  const crashedFiles = new Set(results.flatMap((result) => result.crashes.map(({ file }) => file)));
-  const linted = files.filter((file) => !unparsed.has(file) && !crashedFiles.has(file)).length;
+  // Files both runs linted (a crash still counts: the file was linted and a rule threw on it).
+  const linted = files.filter((file) => !unparsed.has(file)).length;
   const crashes = results.filter((result) => result.run.countsCrashes).reduce((sum, result) => sum + result.crashes.length, 0);
   const ratio = core.ruleTotal > 0 ? plugin.ruleTotal / core.ruleTotal : Number.NaN;
   console.log(`\nlocksmith rules ${plugin.ruleTotal.toFixed(1)} ms / core rules ${core.ruleTotal.toFixed(1)} ms; core crashes ${core.crashes.length}`);
@@ -261,6 +263,8 @@ function main() {
       shared: Object.fromEntries(sharedTimings.map((timing) => [timing.name, timing.exclusive])),
     }));
   }
+  // A crash is a bug; the ratio target (0.10) is reported, not enforced, as timings vary by machine.
+  if (crashes > 0) process.exitCode = 1;
   console.log(`ratio=${ratio.toFixed(3)} files=${linted} crashes=${crashes}`);
 }
 

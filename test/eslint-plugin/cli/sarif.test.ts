@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
 import { after, before, describe, it } from 'mocha';
+import { recommendedRules } from '../../../eslint-plugin/src/configs';
 import { rules } from '../../../eslint-plugin/src/rules/index';
 import { ruleDocsUrl } from '../../../eslint-plugin/src/util/create-rule';
 import {
@@ -72,7 +73,9 @@ describe('locksmith --format sarif', function () {
       assert.equal(descriptor.helpUri, ruleDocsUrl(descriptor.id));
       assert.ok((descriptor.shortDescription?.text ?? '').length > 0, `${descriptor.id} has a description`);
       assert.ok(descriptor.fullDescription?.text, `${descriptor.id} has a full description`);
-      assert.ok(descriptor.defaultConfiguration?.level, `${descriptor.id} has a default level`);
+      const recommended = recommendedRules[`locksmith/${descriptor.id}`];
+      const expected = recommended === 'off' ? { enabled: false, level: 'error' } : { level: recommended === 'warn' ? 'warning' : 'error' };
+      assert.deepEqual(descriptor.defaultConfiguration, expected, descriptor.id);
     }
   });
 
