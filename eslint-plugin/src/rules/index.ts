@@ -8,6 +8,7 @@ import noUnsafeExtend from './no-unsafe-extend.js';
 import noUnsafeRelease from './no-unsafe-release.js';
 import noXactLockOutsideTransaction from './no-xact-lock-outside-transaction.js';
 import requireAcquireCheck from './require-acquire-check.js';
+import requireFencingToken from './require-fencing-token.js';
 import requireLockTtl from './require-lock-ttl.js';
 import requireUniqueToken from './require-unique-token.js';
 
@@ -19,6 +20,7 @@ export const rules = {
   'no-unsafe-release': noUnsafeRelease,
   'no-xact-lock-outside-transaction': noXactLockOutsideTransaction,
   'require-acquire-check': requireAcquireCheck,
+  'require-fencing-token': requireFencingToken,
   'require-lock-ttl': requireLockTtl,
   'require-unique-token': requireUniqueToken,
 } satisfies Record<string, TSESLint.RuleModule<string, readonly unknown[]>>;

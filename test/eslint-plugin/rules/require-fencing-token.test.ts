@@ -1,0 +1,325 @@
+import { RuleTester, type InvalidTestCase } from '@typescript-eslint/rule-tester';
+import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/require-fencing-token.js';
+import { proveSuggestions } from '../support/sql-suggestions.js';
+
+const ruleTester = new RuleTester();
+
+const FENCED_SCRIPT_CONSTANT = `const ACQUIRE_FENCED_LOCK_SCRIPT = \`
+if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then
+    return redis.call("INCR", KEYS[2])
+else
+    return 0
+end
+\`;`;
+
+const invalid: InvalidTestCase<MessageId, Options>[] = [
+  {
+    // ioredis lock, pg write: the article's invoicing job before the fix.
+    code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+async function runInvoicing(token: string) {
+  const acquired = await redis.set('lock:invoice', token, 'PX', 30000, 'NX');
+  if (!acquired) return;
+  await pool.query("UPDATE invoice_state SET last_run = 'done' WHERE id = $1", [7]);
+}`,
+    errors: [{
+      messageId: 'unfencedWrite', line: 8, column: 9,
+      suggestions: [{
+        messageId: 'useFencedAcquire',
+        output: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+
+${FENCED_SCRIPT_CONSTANT}
+
+const redis = new Redis();
+const pool = new Pool();
+async function runInvoicing(token: string) {
+  const acquired = await redis.eval(ACQUIRE_FENCED_LOCK_SCRIPT, 2, 'lock:invoice', '{lock:invoice}:fence', token, 30000);
+  if (!acquired) return;
+  await pool.query("UPDATE invoice_state SET last_run = 'done', fence = $2 WHERE id = $1 AND fence < $2", [7, acquired]);
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis lock, postgres.js write: the fence travels as an interpolation.
+    code: `import { createClient } from 'redis';
+import postgres from 'postgres';
+const client = createClient();
+const sql = postgres();
+async function run(id: number, token: string) {
+  const ok = await client.set(\`lock:job:\${id}\`, token, { NX: true, PX: 30000 });
+  if (!ok) return;
+  await sql\`UPDATE jobs SET state = 'done' WHERE id = \${id}\`;
+}`,
+    errors: [{
+      messageId: 'unfencedWrite', line: 8, column: 9,
+      suggestions: [{
+        messageId: 'useFencedAcquire',
+        output: `import { createClient } from 'redis';
+import postgres from 'postgres';
+
+${FENCED_SCRIPT_CONSTANT}
+
+const client = createClient();
+const sql = postgres();
+async function run(id: number, token: string) {
+  const ok = await client.eval(ACQUIRE_FENCED_LOCK_SCRIPT, { keys: [\`lock:job:\${id}\`, \`{lock:job:\${id}}:fence\`], arguments: [token, '30000'] });
+  if (!ok) return;
+  await sql\`UPDATE jobs SET state = 'done', fence = \${ok} WHERE id = \${id} AND fence < \${ok}\`;
+}`,
+      }],
+    }],
+  },
+  {
+    // The fence comes from a separate INCR after SET NX: minted too late.
+    code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+async function run(token: string) {
+  const ok = await redis.set('lock:invoice', token, 'PX', 30000, 'NX');
+  if (!ok) return;
+  const fence = await redis.incr('lock:invoice:counter');
+  await pool.query("UPDATE invoice_state SET last_run = 'done', fence = $1 WHERE id = $2 AND fence < $1", [fence, 7]);
+}`,
+    errors: [{ messageId: 'lateFence', line: 9, column: 9 }],
+  },
+  {
+    // Redlock returns no fencing token: a Prisma update under it is unfenced.
+    code: `import Redlock from 'redlock';
+import { PrismaClient } from '@prisma/client';
+const redlock = new Redlock([]);
+const prisma = new PrismaClient();
+async function run(id: number) {
+  const lock = await redlock.acquire([\`lock:\${id}\`], 30000);
+  try {
+    await prisma.invoice.update({ where: { id }, data: { state: 'sent' } });
+  } finally {
+    await lock.release();
+  }
+}`,
+    errors: [{ messageId: 'unfencedWrite', line: 8, column: 11, suggestions: [] }],
+  },
+  {
+    // redis-semaphore Mutex, a knex update.
+    code: `import { Mutex } from 'redis-semaphore';
+import Redis from 'ioredis';
+import knex from 'knex';
+const redis = new Redis();
+const db = knex({ client: 'pg' });
+async function run(id: number) {
+  const mutex = new Mutex(redis, 'lock:account');
+  await mutex.acquire();
+  try {
+    await db('accounts').where({ id }).update({ balance: 0 });
+  } finally {
+    await mutex.release();
+  }
+}`,
+    errors: [{ messageId: 'unfencedWrite', line: 10, column: 11, suggestions: [] }],
+  },
+  {
+    // A lock table expires too: the write under it needs a fence.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+async function run(me: string) {
+  const { rows } = await pool.query("INSERT INTO locks (name, owner, expires_at) VALUES ('invoice', $1, now() + interval '30 seconds') ON CONFLICT (name) DO UPDATE SET owner = $1, expires_at = now() + interval '30 seconds' WHERE locks.expires_at < now() RETURNING owner", [me]);
+  if (rows[0]?.owner !== me) return;
+  await pool.query('DELETE FROM pending_invoices WHERE period = $1', ['2026-11']);
+  await pool.query('DELETE FROM locks WHERE name = $1 AND owner = $2', ['invoice', me]);
+}`,
+    errors: [{ messageId: 'unfencedWrite', line: 6, column: 9, suggestions: [] }],
+  },
+  {
+    // TypeORM, Sequelize, kysely and drizzle writes under an ioredis lock.
+    code: `import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { Sequelize } from 'sequelize';
+import { Kysely, sql } from 'kysely';
+const redis = new Redis();
+const dataSource = new DataSource({ type: 'postgres' });
+const sequelize = new Sequelize('postgres://');
+const db = new Kysely<Database>({ dialect });
+async function run(token: string) {
+  const ok = await redis.set('lock:nightly', token, 'EX', 60, 'NX');
+  if (!ok) return;
+  await dataSource.query('UPDATE stats SET total = total + 1 WHERE id = $1', [1]);
+  await sequelize.query('UPDATE stats SET total = 0 WHERE id = :id', { replacements: { id: 2 } });
+  await sql\`DELETE FROM stats WHERE id = \${3}\`.execute(db);
+}`,
+    errors: [
+      {
+        messageId: 'unfencedWrite', line: 12, column: 9,
+        suggestions: [{
+          messageId: 'useFencedAcquire',
+          output: `import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { Sequelize } from 'sequelize';
+import { Kysely, sql } from 'kysely';
+
+${FENCED_SCRIPT_CONSTANT}
+
+const redis = new Redis();
+const dataSource = new DataSource({ type: 'postgres' });
+const sequelize = new Sequelize('postgres://');
+const db = new Kysely<Database>({ dialect });
+async function run(token: string) {
+  const ok = await redis.eval(ACQUIRE_FENCED_LOCK_SCRIPT, 2, 'lock:nightly', '{lock:nightly}:fence', token, 60 * 1000);
+  if (!ok) return;
+  await dataSource.query('UPDATE stats SET total = total + 1, fence = $2 WHERE id = $1 AND fence < $2', [1, ok]);
+  await sequelize.query('UPDATE stats SET total = 0 WHERE id = :id', { replacements: { id: 2 } });
+  await sql\`DELETE FROM stats WHERE id = \${3}\`.execute(db);
+}`,
+        }],
+      },
+      { messageId: 'unfencedWrite', line: 13, column: 9, suggestions: [] },
+      { messageId: 'unfencedWrite', line: 14, column: 9, suggestions: [] },
+    ],
+  },
+  {
+    // drizzle, and a custom fence column from the options.
+    code: `import Redis from 'ioredis';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { sql } from 'drizzle-orm';
+const redis = new Redis();
+const db = drizzle(process.env.DATABASE_URL!);
+async function run(id: number, token: string) {
+  const ok = await redis.set(\`lock:order:\${id}\`, token, 'PX', 10000, 'NX');
+  if (ok) {
+    await db.execute(sql\`UPDATE orders SET state = 'shipped' WHERE id = \${id}\`);
+  }
+}`,
+    options: [{ fenceColumns: ['epoch'] }],
+    errors: [{
+      messageId: 'unfencedWrite', line: 9, column: 11,
+      suggestions: [{
+        messageId: 'useFencedAcquire',
+        output: `import Redis from 'ioredis';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { sql } from 'drizzle-orm';
+
+${FENCED_SCRIPT_CONSTANT}
+
+const redis = new Redis();
+const db = drizzle(process.env.DATABASE_URL!);
+async function run(id: number, token: string) {
+  const ok = await redis.eval(ACQUIRE_FENCED_LOCK_SCRIPT, 2, \`lock:order:\${id}\`, \`{lock:order:\${id}}:fence\`, token, 10000);
+  if (ok) {
+    await db.execute(sql\`UPDATE orders SET state = 'shipped', epoch = \${ok} WHERE id = \${id} AND epoch < \${ok}\`);
+  }
+}`,
+      }],
+    }],
+  },
+];
+
+ruleTester.run('require-fencing-token', rule, {
+  valid: [
+    // The fix: fence minted atomically by the acquire script, compared in the write.
+    `import Redis from 'ioredis';
+     import { Pool } from 'pg';
+     ${FENCED_SCRIPT_CONSTANT}
+     const redis = new Redis();
+     const pool = new Pool();
+     async function run(token: string) {
+       const fence = await redis.eval(ACQUIRE_FENCED_LOCK_SCRIPT, 2, '{invoice}:lock', '{invoice}:fence', token, 30000);
+       if (!fence) return;
+       await pool.query("UPDATE invoice_state SET last_run = 'done', fence = $1 WHERE id = $2 AND fence < $1", [fence, 7]);
+     }`,
+    // A fenced write with the fence passed in by the caller.
+    `import Redis from 'ioredis';
+     import postgres from 'postgres';
+     const redis = new Redis();
+     const sql = postgres();
+     async function run(token: string, fence: number) {
+       if (!(await redis.set('lock:invoice', token, 'PX', 30000, 'NX'))) return;
+       await sql\`UPDATE invoice_state SET last_run = 'done', fence = \${fence} WHERE id = 7 AND fence < \${fence}\`;
+     }`,
+    // Prisma with a fence condition.
+    `import Redlock from 'redlock';
+     import { PrismaClient } from '@prisma/client';
+     const redlock = new Redlock([]);
+     const prisma = new PrismaClient();
+     async function run(id: number, fence: number) {
+       await redlock.using([\`lock:\${id}\`], 30000, async () => {
+         await prisma.invoice.updateMany({ where: { id, fence: { lt: fence } }, data: { state: 'sent', fence } });
+       });
+     }`,
+    // Efficiency-only locks: the comment, and the option.
+    `import Redis from 'ioredis';
+     import { Pool } from 'pg';
+     const redis = new Redis();
+     const pool = new Pool();
+     async function run(token: string) {
+       // locksmith: efficiency
+       const ok = await redis.set('lock:report', token, 'PX', 30000, 'NX');
+       if (!ok) return;
+       await pool.query('UPDATE reports SET built_at = now() WHERE id = 1');
+     }`,
+    {
+      code: `import Redis from 'ioredis';
+       import { Pool } from 'pg';
+       const redis = new Redis();
+       const pool = new Pool();
+       async function run(token: string) {
+         const ok = await redis.set('lock:cache-warm', token, 'PX', 30000, 'NX');
+         if (ok) await pool.query('UPDATE caches SET warmed_at = now() WHERE id = 1');
+       }`,
+      options: [{ efficiencyLocks: ['^lock:cache-'] }],
+    },
+    {
+      code: `import Redis from 'ioredis';
+       import { Pool } from 'pg';
+       const redis = new Redis();
+       const pool = new Pool();
+       async function run(token: string) {
+         const ok = await redis.set('lock:cache-warm', token, 'PX', 30000, 'NX');
+         if (ok) await pool.query('UPDATE caches SET warmed_at = now() WHERE id = 1');
+       }`,
+      settings: { locksmith: { efficiencyLocks: ['/^lock:cache-/'] } },
+    },
+    // Idempotent writes: a unique constraint, an optimistic version check.
+    `import Redis from 'ioredis';
+     import { Pool } from 'pg';
+     const redis = new Redis();
+     const pool = new Pool();
+     async function run(token: string) {
+       const ok = await redis.set('lock:invoice', token, 'PX', 30000, 'NX');
+       if (!ok) return;
+       await pool.query('INSERT INTO invoices (period, customer_id) VALUES ($1, $2) ON CONFLICT (period, customer_id) DO NOTHING', ['2026-11', 3]);
+       await pool.query('UPDATE docs SET body = $1, version = version + 1 WHERE id = $2 AND version = $3', ['x', 1, 2]);
+     }`,
+    // Plain UPDATEs under no lock.
+    `import { Pool } from 'pg';
+     const pool = new Pool();
+     async function rename(id: number, name: string) { await pool.query('UPDATE users SET name = $1 WHERE id = $2', [name, id]); }`,
+    // A write on the connection that holds an advisory lock cannot outlive the lock.
+    `import { Pool } from 'pg';
+     const pool = new Pool();
+     async function run(id: number) {
+       const client = await pool.connect();
+       try {
+         await client.query('SELECT pg_advisory_lock($1)', [id]);
+         await client.query('UPDATE jobs SET state = 1 WHERE id = $1', [id]);
+         await client.query('SELECT pg_advisory_unlock($1)', [id]);
+       } finally { client.release(); }
+     }`,
+    // Writes after the release are not under the lock.
+    `import Redis from 'ioredis';
+     import { Pool } from 'pg';
+     const redis = new Redis();
+     const pool = new Pool();
+     async function run(token: string) {
+       const ok = await redis.set('lock:a', token, 'PX', 30000, 'NX');
+       if (!ok) return;
+       await redis.eval('if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end', 1, 'lock:a', token);
+       await pool.query('UPDATE audit SET done = true WHERE id = 1');
+     }`,
+  ],
+  invalid,
+});
+
+proveSuggestions('require-fencing-token', rule, invalid);
