@@ -1,6 +1,7 @@
 // Every Locksmith rule, sorted by id. Rule ids are public API: never rename one.
 
 import type { TSESLint } from '@typescript-eslint/utils';
+import noCheckThenSet from './no-check-then-set.js';
 import noLockTakeover from './no-lock-takeover.js';
 import noPooledAdvisoryLock from './no-pooled-advisory-lock.js';
 import noSplitAcquire from './no-split-acquire.js';
@@ -13,6 +14,7 @@ import requireLockTtl from './require-lock-ttl.js';
 import requireUniqueToken from './require-unique-token.js';
 
 export const rules = {
+  'no-check-then-set': noCheckThenSet,
   'no-lock-takeover': noLockTakeover,
   'no-pooled-advisory-lock': noPooledAdvisoryLock,
   'no-split-acquire': noSplitAcquire,
