@@ -1,0 +1,230 @@
+// require-release-in-finally: a lock released on the success path only, so an exception leaks it.
+
+import { AST_NODE_TYPES, AST_TOKEN_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { getLockModel } from '../model/index.js';
+import { runsBefore } from '../model/queries.js';
+import type { Acquisition, Release } from '../model/redis-model.js';
+import { contains, expressionStatementOf, findVariable, isFunctionLike, methodCallParts, skipTypeWrappers, valueCarrier } from '../util/ast.js';
+import { createRule } from '../util/create-rule.js';
+
+export type MessageId = 'releaseNotInFinally' | 'moveReleaseToFinally';
+export type Options = [];
+
+export default createRule<Options, MessageId>({
+  name: 'require-release-in-finally',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Require a lock to be released in a `finally` block (or by disposal)',
+      recommended: 'error',
+    },
+    hasSuggestions: true,
+    schema: [],
+    messages: {
+      releaseNotInFinally: 'This lock is released only on the success path: if the work throws, the release never runs and the lock stays taken until it expires, so no other holder can get in meanwhile.',
+      moveReleaseToFinally: 'Move the work into `try` and the release into `finally`',
+    },
+  },
+  create(context) {
+    return {
+      'Program:exit'() {
+        const model = getLockModel(context).redis;
+        const sourceCode = context.sourceCode;
+        for (const acquisition of model.acquisitions) {
+          if (!isScopedAcquisition(acquisition)) continue;
+          const releases = model.releases.filter((release) => releasesAcquisition(sourceCode, acquisition, release));
+          if (releases.length === 0) continue;
+          // A release in a nested function (`.finally(() => lock.release())`, an exit handler) is
+          // a guarantee this rule cannot weigh: stay silent rather than guess.
+          if (releases.some((release) => release.owner !== acquisition.owner || isGuaranteed(release))) continue;
+          if (!releases.some((release) => hasWorkBetween(sourceCode, acquisition, release))) continue;
+          const fix = releases.length === 1 ? moveToFinallyFix(sourceCode, acquisition, releases[0]!) : undefined;
+          context.report({
+            node: acquisition.node,
+            messageId: 'releaseNotInFinally',
+            // A suggestion: the release starts running on the error path too, which changes behaviour.
+            suggest: fix ? [{ messageId: 'moveReleaseToFinally', fix }] : [],
+          });
+        }
+      },
+    };
+  },
+});
+
+/** Acquisitions whose release this rule can look for: not queued, not self-releasing (`using`). */
+function isScopedAcquisition(acquisition: Acquisition): boolean {
+  if (acquisition.command?.client.chain) return false;
+  if (acquisition.library === 'redlock' && methodCallParts(acquisition.node)?.method === 'using') return false;
+  const carrier = valueCarrier(acquisition.node);
+  const declaration = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator ? carrier.parent.parent : undefined;
+  // `using lock = ...` / `await using lock = ...`: disposal releases it on every path.
+  return !(declaration && (declaration.kind === 'using' || declaration.kind === 'await using'));
+}
+
+/** The release frees this acquisition's lock: the same key, or a call on the handle the acquisition returned. */
+function releasesAcquisition(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition, release: Release): boolean {
+  if (!contains(acquisition.owner, release.node) || !runsBefore(acquisition.node, release.node)) return false;
+  if (acquisition.keySignature !== undefined && acquisition.keySignature === release.keySignature) return true;
+  if (acquisition.library === 'redis-semaphore' && release.library === 'redis-semaphore') {
+    const acquired = methodCallParts(acquisition.node)?.receiver;
+    const released = methodCallParts(release.node)?.receiver;
+    return acquired !== undefined && released !== undefined && sourceCode.getText(acquired) === sourceCode.getText(released);
+  }
+  const handle = handleDeclarator(acquisition);
+  if (!handle) return false;
+  // `lock.release()` / `lock.unlock()` on Redlock's handle, or `releaseLock(lock)` for a wrapper.
+  const target = methodCallParts(release.node)?.receiver ?? release.node.arguments[0];
+  const root = target ? skipTypeWrappers(target) : undefined;
+  if (root?.type !== AST_NODE_TYPES.Identifier) return false;
+  return findVariable(sourceCode, root)?.defs[0]?.node === handle;
+}
+
+/** `const lock = await redlock.acquire(...)`: the declarator holding what the acquisition returned. */
+function handleDeclarator(acquisition: Acquisition): TSESTree.VariableDeclarator | undefined {
+  const carrier = valueCarrier(acquisition.node);
+  const parent = carrier.parent;
+  return parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier ? parent : undefined;
+}
+
+/**
+ * The release runs on the error path too: in a `finally`, or in a `catch` (the `catch { release;
+ * throw }` spelling of the same guarantee).
+ */
+function isGuaranteed(release: Release): boolean {
+  for (let current: TSESTree.Node = release.node; current !== release.owner; current = current.parent!) {
+    const parent: TSESTree.Node = current.parent!;
+    if (parent.type === AST_NODE_TYPES.TryStatement && parent.finalizer === current) return true;
+    if (parent.type === AST_NODE_TYPES.CatchClause) return true;
+  }
+  return false;
+}
+
+/** Something between acquiring and releasing can throw: a call, an `await`, a `throw`. */
+function hasWorkBetween(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition, release: Release): boolean {
+  const from = acquisition.node.range[1];
+  const to = release.node.range[0];
+  const stack: TSESTree.Node[] = [acquisition.owner];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.range[1] <= from || node.range[0] >= to) continue;
+    const inside = node.range[0] >= from && node.range[1] <= to;
+    if (inside && (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression
+      || node.type === AST_NODE_TYPES.AwaitExpression || node.type === AST_NODE_TYPES.ThrowStatement)) {
+      return true;
+    }
+    // A function defined in between runs later, if at all.
+    if (inside && isFunctionLike(node)) continue;
+    // Work inside `try { } catch { }` cannot skip the release unless the catch throws again.
+    if (inside && node.type === AST_NODE_TYPES.TryStatement && node.handler) {
+      if (rethrows(sourceCode, node.handler)) return true;
+      continue;
+    }
+    for (const key of sourceCode.visitorKeys[node.type] ?? []) {
+      const value = (node as unknown as Record<string, unknown>)[key];
+      for (const child of Array.isArray(value) ? value as unknown[] : [value]) {
+        if (child && typeof (child as TSESTree.Node).type === 'string') stack.push(child as TSESTree.Node);
+      }
+    }
+  }
+  return false;
+}
+
+function rethrows(sourceCode: Readonly<TSESLint.SourceCode>, handler: TSESTree.CatchClause): boolean {
+  const stack: TSESTree.Node[] = [handler.body];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === AST_NODE_TYPES.ThrowStatement) return true;
+    if (isFunctionLike(node)) continue;
+    for (const key of sourceCode.visitorKeys[node.type] ?? []) {
+      const value = (node as unknown as Record<string, unknown>)[key];
+      for (const child of Array.isArray(value) ? value as unknown[] : [value]) {
+        if (child && typeof (child as TSESTree.Node).type === 'string') stack.push(child as TSESTree.Node);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Wraps the statements between the acquisition and the release in `try`, and moves the release
+ * into its `finally`. Early-exit guards right after the acquisition (`if (!ok) return;`) stay
+ * outside: a lock that was not taken must not be released.
+ */
+function moveToFinallyFix(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  acquisition: Acquisition,
+  release: Release,
+): ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix) | undefined {
+  const releaseStatement = expressionStatementOf(release.node);
+  const block = releaseStatement?.parent;
+  if (!releaseStatement || block?.type !== AST_NODE_TYPES.BlockStatement) return undefined;
+  const releaseIndex = block.body.indexOf(releaseStatement);
+
+  let start: number;
+  const acquisitionIndex = block.body.findIndex((statement) => contains(statement, acquisition.node));
+  if (acquisitionIndex >= 0 && acquisitionIndex < releaseIndex) start = acquisitionIndex + 1;
+  else if (block.parent.type === AST_NODE_TYPES.IfStatement && block.parent.consequent === block && contains(block.parent.test, acquisition.node)) start = 0;
+  else return undefined;
+  while (start < releaseIndex && isEarlyExitGuard(block.body[start]!)) start++;
+  const work = block.body.slice(start, releaseIndex);
+  if (work.length === 0) return undefined;
+
+  const workStart = work[0]!.range[0];
+  const workEnd = releaseStatement.range[0];
+  if (!declarationsStayInside(sourceCode, work, [workStart, workEnd])) return undefined;
+
+  const text = sourceCode.text;
+  const workText = text.slice(workStart, workEnd).trimEnd();
+  const releaseText = sourceCode.getText(releaseStatement);
+  const lineStart = text.lastIndexOf('\n', workStart - 1) + 1;
+  const indent = text.slice(lineStart, workStart);
+  const replacement = /^[ \t]*$/u.test(indent)
+    ? multiLineTry(sourceCode, block, indent, workText, releaseText, work)
+    : `try { ${workText} } finally { ${releaseText} }`;
+  return (fixer) => fixer.replaceTextRange([workStart, releaseStatement.range[1]], replacement);
+}
+
+function multiLineTry(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  block: TSESTree.BlockStatement,
+  indent: string,
+  workText: string,
+  releaseText: string,
+  work: readonly TSESTree.Statement[],
+): string {
+  const step = indentStep(sourceCode, block, indent);
+  // Re-indenting inside a multi-line string would change the string.
+  const reindent = !work.some((statement) => spansMultiLineString(sourceCode, statement));
+  const body = reindent ? workText.replace(/\n(?=[^\r\n])/gu, `\n${step}`) : workText;
+  return `try {\n${indent}${step}${body}\n${indent}} finally {\n${indent}${step}${releaseText}\n${indent}}`;
+}
+
+/** One level of indentation: what the block's statements add to the line that opens the block. */
+function indentStep(sourceCode: Readonly<TSESLint.SourceCode>, block: TSESTree.BlockStatement, indent: string): string {
+  const openingLine = sourceCode.lines[block.loc.start.line - 1] ?? '';
+  const outer = /^[ \t]*/u.exec(openingLine)?.[0] ?? '';
+  if (indent.startsWith(outer) && indent.length > outer.length) return indent.slice(outer.length);
+  return indent.includes('\t') ? '\t' : '  ';
+}
+
+function spansMultiLineString(sourceCode: Readonly<TSESLint.SourceCode>, statement: TSESTree.Node): boolean {
+  return sourceCode.getTokens(statement).some((token) => (token.type === AST_TOKEN_TYPES.Template || token.type === AST_TOKEN_TYPES.String) && token.loc.start.line !== token.loc.end.line);
+}
+
+/** `if (!ok) return;` / `if (!acquired) throw ...` with no else. */
+function isEarlyExitGuard(statement: TSESTree.Statement): boolean {
+  if (statement.type !== AST_NODE_TYPES.IfStatement || statement.alternate) return false;
+  const consequent = statement.consequent.type === AST_NODE_TYPES.BlockStatement ? statement.consequent.body.at(-1) : statement.consequent;
+  return consequent?.type === AST_NODE_TYPES.ReturnStatement || consequent?.type === AST_NODE_TYPES.ThrowStatement;
+}
+
+/** Moving the work into a block must not hide a binding that code after it (the release included) reads. */
+function declarationsStayInside(sourceCode: Readonly<TSESLint.SourceCode>, work: readonly TSESTree.Statement[], range: readonly [number, number]): boolean {
+  for (const statement of work) {
+    if (statement.type !== AST_NODE_TYPES.VariableDeclaration && statement.type !== AST_NODE_TYPES.FunctionDeclaration && statement.type !== AST_NODE_TYPES.ClassDeclaration) continue;
+    for (const variable of sourceCode.getDeclaredVariables(statement)) {
+      if (variable.references.some((reference) => reference.identifier.range[0] < range[0] || reference.identifier.range[1] > range[1])) return false;
+    }
+  }
+  return true;
+}

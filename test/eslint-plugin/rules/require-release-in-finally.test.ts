@@ -1,0 +1,432 @@
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import rule from '../../../eslint-plugin/src/rules/require-release-in-finally.js';
+import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
+
+const ruleTester = new RuleTester();
+
+const RELEASE = `const RELEASE = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end';`;
+
+const valid = [
+  // The release in `finally`, ioredis.
+  `import Redis from 'ioredis'; const redis = new Redis(); ${RELEASE}
+   async function f(token) { if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+     try { await work(); } finally { await redis.eval(RELEASE, 1, 'lock:invoice', token); } }`,
+  // Statements between the acquisition and the try are tolerated (node-redis, a heartbeat).
+  `import { createClient } from 'redis'; const client = createClient(); ${RELEASE}
+   async function f(token) {
+     const ok = await client.set('lock:report', token, { NX: true, PX: 30000 });
+     if (!ok) return;
+     const heartbeat = setInterval(() => renew(token), 10000);
+     try { await work(); } finally { clearInterval(heartbeat); await client.eval(RELEASE, { keys: ['lock:report'], arguments: [token] }); }
+   }`,
+  // Redlock v5, v3/v4 and @sesamecare-oss/redlock, and using().
+  `import Redlock from 'redlock'; const redlock = new Redlock([client]);
+   async function f() { const lock = await redlock.acquire(['lock:a'], 5000); try { await work(); } finally { await lock.release(); } }
+   async function g() { await redlock.using(['lock:a'], 5000, async (signal) => { await work(signal); }); }`,
+  `const Redlock = require('redlock'); const redlock = new Redlock([client]);
+   async function f() { const lock = await redlock.lock('lock:a', 5000); try { await work(); } finally { await lock.unlock(); } }`,
+  `import { Redlock } from '@sesamecare-oss/redlock'; const redlock = new Redlock([client]);
+   async function f() { const lock = await redlock.acquire(['lock:a'], 5000); try { await work(); } finally { await lock.release(); } }`,
+  // Disposal releases on every path.
+  `import { Redlock } from '@sesamecare-oss/redlock'; const redlock = new Redlock([client]);
+   async function f() { await using lock = await redlock.acquire(['lock:a'], 5000); await work(); await lock.release(); }`,
+  // redis-semaphore.
+  `import { Mutex } from 'redis-semaphore'; import Redis from 'ioredis'; const mutex = new Mutex(new Redis(), 'lock:a');
+   async function f() { await mutex.acquire(); try { await work(); } finally { await mutex.release(); } }
+   async function g() { if (!(await mutex.tryAcquire())) return; try { await work(); } finally { await mutex.release(); } }`,
+  // catch-and-rethrow releases on the error path too.
+  `import Redis from 'ioredis'; const redis = new Redis(); ${RELEASE}
+   async function f(token) { if (!(await redis.set('lock:a', token, 'NX', 'PX', 1000))) return;
+     try { await work(); } catch (error) { await redis.eval(RELEASE, 1, 'lock:a', token); throw error; }
+     await redis.eval(RELEASE, 1, 'lock:a', token); }`,
+  // The work's errors are caught and swallowed: the release after it always runs.
+  `import Redis from 'ioredis'; const redis = new Redis(); ${RELEASE}
+   async function f(token) { if (!(await redis.set('lock:a', token, 'NX', 'PX', 1000))) return;
+     try { await work(); } catch (error) { console.error(error); }
+     await redis.eval(RELEASE, 1, 'lock:a', token); }`,
+  // A release in a promise's finally() callback.
+  `import Redlock from 'redlock'; const redlock = new Redlock([client]);
+   async function f() { const lock = await redlock.acquire(['lock:a'], 5000); await work().finally(() => lock.release()); }`,
+  // Acquire and release in two methods of a lock class: out of scope.
+  `import Redis from 'ioredis'; ${RELEASE}
+   class JobLock { redis = new Redis(); key = 'lock:job'; token = crypto.randomUUID();
+     async acquire() { return this.redis.set(this.key, this.token, 'NX', 'PX', 30000); }
+     async release() { await this.redis.eval(RELEASE, 1, this.key, this.token); } }`,
+  // Nothing between acquiring and releasing can throw.
+  `import Redis from 'ioredis'; const redis = new Redis(); ${RELEASE}
+   async function probe(token) { const ok = await redis.set('lock:a', token, 'NX', 'PX', 1000); if (!ok) return false; await redis.eval(RELEASE, 1, 'lock:a', token); return true; }`,
+  // No release at all: the TTL frees it (require-lock-ttl's concern, not this rule's).
+  `import Redis from 'ioredis'; const redis = new Redis();
+   async function f(token) { if (!(await redis.set('lock:daily', token, 'NX', 'PX', 86400000))) return; await work(); }`,
+  // node_redis v3 callbacks: try/finally cannot guard a callback chain.
+  `const redis = require('redis'); const client = redis.createClient();
+   function f(token) { client.set('lock:cron', token, 'NX', 'PX', 30000, (err, ok) => { if (!ok) return; runCron(); client.del('lock:cron'); }); }`,
+  // Cache-aside: SET and DEL of a cache key are not a lock.
+  `import Redis from 'ioredis'; const cache = new Redis();
+   async function f(id, value) { await cache.set('user:' + id, value, 'EX', 60); await notify(id); await cache.del('user:' + id); }`,
+];
+
+const invalid = [
+  {
+    // ioredis: the work between the guard and the release moves into try; later statements stay after.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+${RELEASE}
+export async function runInvoices(token: string) {
+  if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  const invoices = await loadInvoices();
+  // send them all
+  await sendInvoices(invoices);
+  await redis.eval(RELEASE, 1, 'lock:invoice', token);
+  console.log('done');
+}`,
+    errors: [{
+      messageId: 'releaseNotInFinally' as const, line: 5, column: 15,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+${RELEASE}
+export async function runInvoices(token: string) {
+  if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  try {
+    const invoices = await loadInvoices();
+    // send them all
+    await sendInvoices(invoices);
+  } finally {
+    await redis.eval(RELEASE, 1, 'lock:invoice', token);
+  }
+  console.log('done');
+}`,
+      }],
+    }],
+  },
+  {
+    // ioredis: acquisition in the if test, work and release in its block; four-space indentation.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function run(token: string) {
+    if (await redis.set('lock:run', token, 'PX', 30000, 'NX')) {
+        await work();
+        await redis.del('lock:run');
+    }
+}`,
+    errors: [{
+      messageId: 'releaseNotInFinally' as const, line: 4,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function run(token: string) {
+    if (await redis.set('lock:run', token, 'PX', 30000, 'NX')) {
+        try {
+            await work();
+        } finally {
+            await redis.del('lock:run');
+        }
+    }
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v4, key in a constant, guard kept outside the try.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+const LOCK_KEY = 'lock:report';
+export async function report(token: string) {
+  const acquired = await client.set(LOCK_KEY, token, { NX: true, PX: 30000 });
+  if (!acquired) {
+    return;
+  }
+  await buildReport();
+  await client.del(LOCK_KEY);
+}`,
+    errors: [{
+      messageId: 'releaseNotInFinally' as const, line: 5,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally' as const,
+        output: `import { createClient } from 'redis';
+const client = createClient();
+const LOCK_KEY = 'lock:report';
+export async function report(token: string) {
+  const acquired = await client.set(LOCK_KEY, token, { NX: true, PX: 30000 });
+  if (!acquired) {
+    return;
+  }
+  try {
+    await buildReport();
+  } finally {
+    await client.del(LOCK_KEY);
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v5 spelling, key in a template literal, one-line function: the try is inline.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function sync(id: string, token: string) { if (!(await client.set(\`lock:\${id}\`, token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } }))) return; await push(id); await client.del(\`lock:\${id}\`); }`,
+    errors: [{
+      messageId: 'releaseNotInFinally' as const, line: 3,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally' as const,
+        output: `import { createClient } from 'redis';
+const client = createClient();
+export async function sync(id: string, token: string) { if (!(await client.set(\`lock:\${id}\`, token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } }))) return; try { await push(id); } finally { await client.del(\`lock:\${id}\`); } }`,
+      }],
+    }],
+  },
+  {
+    // Upstash.
+    code: `import { Redis } from '@upstash/redis';
+const redis = Redis.fromEnv();
+export async function sync(token: string) {
+  if ((await redis.set('lock:sync', token, { nx: true, px: 30000 })) !== 'OK') return;
+  await pushChanges();
+  await redis.del('lock:sync');
+}`,
+    errors: [{
+      messageId: 'releaseNotInFinally' as const, line: 4,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally' as const,
+        output: `import { Redis } from '@upstash/redis';
+const redis = Redis.fromEnv();
+export async function sync(token: string) {
+  if ((await redis.set('lock:sync', token, { nx: true, px: 30000 })) !== 'OK') return;
+  try {
+    await pushChanges();
+  } finally {
+    await redis.del('lock:sync');
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // Redlock v5: release() on the handle.
+    code: `import Redlock from 'redlock';
+const redlock = new Redlock([client]);
+export async function run() {
+  const lock = await redlock.acquire(['lock:a'], 5000);
+  await work();
+  await lock.release();
+}`,
+    errors: [{
+      messageId: 'releaseNotInFinally' as const, line: 4,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally' as const,
+        output: `import Redlock from 'redlock';
+const redlock = new Redlock([client]);
+export async function run() {
+  const lock = await redlock.acquire(['lock:a'], 5000);
+  try {
+    await work();
+  } finally {
+    await lock.release();
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // Redlock v3/v4: lock() and unlock().
+    code: `const Redlock = require('redlock');
+const redlock = new Redlock([client]);
+async function run() {
+  const lock = await redlock.lock('lock:a', 5000);
+  await work();
+  await lock.unlock();
+}`,
+    errors: [{
+      messageId: 'releaseNotInFinally' as const, line: 4,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally' as const,
+        output: `const Redlock = require('redlock');
+const redlock = new Redlock([client]);
+async function run() {
+  const lock = await redlock.lock('lock:a', 5000);
+  try {
+    await work();
+  } finally {
+    await lock.unlock();
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // @sesamecare-oss/redlock.
+    code: `import { Redlock } from '@sesamecare-oss/redlock';
+const redlock = new Redlock([client]);
+export async function run() {
+  const lock = await redlock.acquire(['lock:a'], 5000);
+  await work();
+  await lock.release();
+}`,
+    errors: [{
+      messageId: 'releaseNotInFinally' as const, line: 4,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally' as const,
+        output: `import { Redlock } from '@sesamecare-oss/redlock';
+const redlock = new Redlock([client]);
+export async function run() {
+  const lock = await redlock.acquire(['lock:a'], 5000);
+  try {
+    await work();
+  } finally {
+    await lock.release();
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // redis-semaphore: acquire() and release().
+    code: `import { Mutex } from 'redis-semaphore';
+import Redis from 'ioredis';
+const mutex = new Mutex(new Redis(), 'reports');
+export async function report() {
+  await mutex.acquire();
+  await buildReport();
+  await mutex.release();
+}`,
+    errors: [{
+      messageId: 'releaseNotInFinally' as const, line: 5,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally' as const,
+        output: `import { Mutex } from 'redis-semaphore';
+import Redis from 'ioredis';
+const mutex = new Mutex(new Redis(), 'reports');
+export async function report() {
+  await mutex.acquire();
+  try {
+    await buildReport();
+  } finally {
+    await mutex.release();
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // redis-semaphore: tryAcquire() with its guard, on a field of a class.
+    code: `import { Mutex } from 'redis-semaphore';
+import Redis from 'ioredis';
+export class Reports {
+  private readonly mutex = new Mutex(new Redis(), 'reports');
+  async run() {
+    if (!(await this.mutex.tryAcquire())) return;
+    await buildReport();
+    await this.mutex.release();
+  }
+}`,
+    errors: [{
+      messageId: 'releaseNotInFinally' as const, line: 6,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally' as const,
+        output: `import { Mutex } from 'redis-semaphore';
+import Redis from 'ioredis';
+export class Reports {
+  private readonly mutex = new Mutex(new Redis(), 'reports');
+  async run() {
+    if (!(await this.mutex.tryAcquire())) return;
+    try {
+      await buildReport();
+    } finally {
+      await this.mutex.release();
+    }
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // A helper from lockWrappers, released through the handle it returned.
+    code: `export async function nightly() {
+  const lock = await acquireLock('nightly');
+  await runNightly();
+  await releaseLock(lock);
+}`,
+    settings: { locksmith: { lockWrappers: { acquire: ['acquireLock'], release: ['releaseLock'] } } },
+    errors: [{
+      messageId: 'releaseNotInFinally' as const, line: 2,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally' as const,
+        output: `export async function nightly() {
+  const lock = await acquireLock('nightly');
+  try {
+    await runNightly();
+  } finally {
+    await releaseLock(lock);
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // Two releases (an early one on a second path): reported, the restructuring is left to the author.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function run(token: string, dryRun: boolean) {
+  if (!(await redis.set('lock:a', token, 'NX', 'PX', 30000))) return;
+  if (dryRun) {
+    await redis.del('lock:a');
+    return;
+  }
+  await work();
+  await redis.del('lock:a');
+}`,
+    errors: [{ messageId: 'releaseNotInFinally' as const, line: 4, suggestions: [] }],
+  },
+  {
+    // A catch that throws again skips the release after it.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function run(token: string) {
+  if (!(await redis.set('lock:a', token, 'NX', 'PX', 30000))) return;
+  try {
+    await work();
+  } catch (error) {
+    throw new Error('work failed', { cause: error });
+  }
+  await redis.del('lock:a');
+}`,
+    errors: [{
+      messageId: 'releaseNotInFinally' as const, line: 4,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function run(token: string) {
+  if (!(await redis.set('lock:a', token, 'NX', 'PX', 30000))) return;
+  try {
+    try {
+      await work();
+    } catch (error) {
+      throw new Error('work failed', { cause: error });
+    }
+  } finally {
+    await redis.del('lock:a');
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // A value computed by the work is used after the release: moving it into try would hide it.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function run(token: string) {
+  if (!(await redis.set('lock:a', token, 'NX', 'PX', 30000))) return null;
+  const result = await work();
+  await redis.del('lock:a');
+  return result;
+}`,
+    errors: [{ messageId: 'releaseNotInFinally' as const, line: 4, suggestions: [] }],
+  },
+];
+
+ruleTester.run('require-release-in-finally', rule, { valid, invalid });
+suggestionsClearFindings('require-release-in-finally', rule, invalid);
