@@ -3,15 +3,15 @@
 // an exact point between two commands. Plain CommonJS so it starts fast, without a TypeScript loader.
 'use strict';
 
-const { Redis } = require('ioredis');
-const { createClient } = require('redis');
-
+// Each child loads only its own client library: a child's start-up is most of a crash scenario's time.
 async function connect(job) {
   if (job.dialect === 'ioredis') {
+    const { Redis } = require('ioredis');
     const client = new Redis({ host: job.host, port: job.port, lazyConnect: true, maxRetriesPerRequest: 0 });
     await client.connect();
     return client;
   }
+  const { createClient } = require('redis');
   const client = createClient({ socket: { host: job.host, port: job.port, reconnectStrategy: false } });
   await client.connect();
   return client;
