@@ -33,7 +33,7 @@ export default createRule<Options, MessageId>({
     messages: {
       sharedValue: 'The lock value `{{value}}` is the same for every holder, so "this lock is mine" cannot be checked: a holder whose lock expired frees the next holder\'s lock.',
       hostValue: '`{{value}}` names the process, not the acquisition: two jobs in this process store the same lock value, so one can free the other\'s lock.',
-      timestampValue: 'A timestamp is not unique to a holder: two holders that acquire in the same millisecond store the same lock value, so one can free the other\'s lock.',
+      timestampValue: 'A timestamp is not unique to a holder: two holders that mint it in the same millisecond and take the lock one after the other store the same value, so one can free the other\'s lock.',
       processToken: 'This token is minted once per process and reused for every acquisition: two jobs in this process store the same lock value, so one can free the other\'s lock.',
       useRandomToken: 'Mint a token per acquisition with `crypto.randomUUID()` and release with it',
     },

@@ -97,6 +97,31 @@ async function f(token) {
     }],
   },
   {
+    // ioredis pipeline held in a variable.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+async function f(token) {
+  const pipeline = redis.pipeline();
+  pipeline.set('lock:a', token, 'NX');
+  pipeline.incr('lock:a:fence');
+  await pipeline.exec();
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 5,
+      suggestions: [{
+        messageId: 'addExpiry',
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+async function f(token) {
+  const pipeline = redis.pipeline();
+  pipeline.set('lock:a', token, 'NX', 'PX', 30000);
+  pipeline.incr('lock:a:fence');
+  await pipeline.exec();
+}`,
+      }],
+    }],
+  },
+  {
     // ioredis generic call() form.
     code: `import Redis from 'ioredis';
 const redis = new Redis();

@@ -366,6 +366,31 @@ export class Worker {
     }],
   },
   {
+    // ioredis MULTI, the pid and a timestamp minted once before a retry loop.
+    code: `import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+export async function run() {
+  const value = \`\${process.pid}-\${Date.now()}\`;
+  while (!(await redis.multi().set('lock:a', value, 'NX', 'PX', 5000).incr('lock:a:fence').exec())) await sleep(10);
+  await redis.del('lock:a');
+}`,
+    errors: [{
+      messageId: 'timestampValue', line: 6,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+export async function run() {
+  const value = randomUUID();
+  while (!(await redis.multi().set('lock:a', value, 'NX', 'PX', 5000).incr('lock:a:fence').exec())) await sleep(10);
+  await redis.del('lock:a');
+}`,
+      }],
+    }],
+  },
+  {
     // An unknown client: shape and lock key are enough.
     code: `export async function f(redis) {
   if (!(await redis.set('lock:a', 'x', 'NX', 'PX', 1000))) return;
