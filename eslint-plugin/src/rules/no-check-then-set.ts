@@ -89,9 +89,21 @@ function deciderOf(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel,
     if (!contains(read.owner, write.call) || !runsFirst(read.call, write.call)) continue;
     const result = readResultOf(sourceCode, read);
     const decision = result ? readDecidesWrite(result, write.call) : undefined;
-    if (result && decision) found = { read, result, decision };
+    if (result && decision && !readsKeyWhenPresent(model, decision, write)) found = { read, result, decision };
   }
   return found;
+}
+
+/**
+ * `if (await redis.exists(k)) return redis.get(k);` then a write: the path taken when the key is
+ * present reads it again, which is a cache hit, not a lock found held.
+ */
+function readsKeyWhenPresent(model: RedisModel, decision: ReadDecision, write: RedisCommand): boolean {
+  const statement = decision.statement;
+  if (statement.type !== AST_NODE_TYPES.IfStatement) return false;
+  const presentPath = decision.presentWhenTrue ? statement.consequent : statement.alternate;
+  return presentPath !== null && model.commands.some((command) =>
+    command.name === 'GET' && command.keySignature === write.keySignature && contains(presentPath, command.call));
 }
 
 /** Source order, or the write inside the read's v3 callback. */

@@ -317,6 +317,9 @@ ruleTester.run('no-check-then-set', rule, {
     // Cache-aside, even under a key that mentions "lock": the read value is data.
     `import Redis from 'ioredis'; const redis = new Redis();
      async function lockStatus(id) { const v = await redis.get('lockstatus:' + id); if (v) return JSON.parse(v); const s = await fetchStatus(id); await redis.set('lockstatus:' + id, JSON.stringify(s), 'EX', 60); return s; }`,
+    // Cache-aside with EXISTS: the present path reads the key again (a cache hit).
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function load(id) { if (await redis.exists('lock-cache:' + id)) return redis.get('lock-cache:' + id); await redis.set('lock-cache:' + id, await compute(id), 'EX', 60); }`,
     // A session store with EX.
     `import { createClient } from 'redis'; const client = createClient();
      async function touch(id, data) { if (!(await client.exists(\`sess:\${id}\`))) await client.set(\`sess:\${id}\`, JSON.stringify(data), { EX: 3600 }); }`,
