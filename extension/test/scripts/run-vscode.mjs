@@ -205,8 +205,15 @@ try {
     void type;
   });
   const remote = (absolute) => `vscode-remote://127.0.0.1:${port}${absolute}`;
+  // The workbench runs a suite only with a development extension; for the .vsix check that is an empty stub,
+  // so the extension under test is the installed package.
+  const developmentPath = options.vsix ? path.join(scratch, 'test-host') : repoRoot;
+  if (options.vsix) {
+    await mkdir(developmentPath);
+    await writeFile(path.join(developmentPath, 'package.json'), JSON.stringify({ name: 'locksmith-test-host', publisher: 'locksmith', version: '0.0.0', engines: { vscode: '*' } }));
+  }
   const payload = [
-    ...(options.vsix ? [] : [['extensionDevelopmentPath', remote(repoRoot)]]),
+    ['extensionDevelopmentPath', remote(developmentPath)],
     ['extensionTestsPath', remote(path.join(repoRoot, 'extension/out/test/suite/index.js'))],
     ['skipWelcome', 'true'],
   ];
