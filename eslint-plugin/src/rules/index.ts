@@ -5,6 +5,7 @@ import noCheckThenSet from './no-check-then-set.js';
 import noLockTakeover from './no-lock-takeover.js';
 import noPooledAdvisoryLock from './no-pooled-advisory-lock.js';
 import noSplitAcquire from './no-split-acquire.js';
+import noUnneededLock from './no-unneeded-lock.js';
 import noUnsafeExtend from './no-unsafe-extend.js';
 import noUnsafeRelease from './no-unsafe-release.js';
 import noXactLockOutsideTransaction from './no-xact-lock-outside-transaction.js';
@@ -19,6 +20,7 @@ export const rules = {
   'no-lock-takeover': noLockTakeover,
   'no-pooled-advisory-lock': noPooledAdvisoryLock,
   'no-split-acquire': noSplitAcquire,
+  'no-unneeded-lock': noUnneededLock,
   'no-unsafe-extend': noUnsafeExtend,
   'no-unsafe-release': noUnsafeRelease,
   'no-xact-lock-outside-transaction': noXactLockOutsideTransaction,

@@ -57,6 +57,8 @@ export interface SqlStatementFacts {
   readonly optimisticVersionCheck: boolean;
   /** SELECT ... FOR UPDATE/SHARE. */
   readonly locksRows: boolean;
+  /** The statement reads and writes one table only: no CTE, FROM/USING list, sub-select or INSERT ... SELECT. */
+  readonly singleTable: boolean;
   /** A SELECT whose every output is an advisory lock call: the statement does nothing else. */
   readonly onlyAdvisoryLocks: boolean;
   /** Positions in the statement's text (relative to the whole SQL text). */
@@ -79,6 +81,7 @@ export function describeStatement(statement: Statement): SqlStatementFacts {
   const base = {
     advisoryLocks,
     location: statement._location,
+    singleTable: statement.type !== 'with' && !readsOtherTables(statement),
   };
   switch (target.type) {
     case 'insert': {
@@ -276,6 +279,15 @@ function findAdvisoryLockCalls(statement: Statement): AdvisoryLockCall[] {
     });
   });
   return calls;
+}
+
+/** A nested SELECT or a FROM list anywhere below the statement's own target. */
+function readsOtherTables(statement: Statement): boolean {
+  const nested: string[] = [];
+  walk(statement, (node) => {
+    if (node !== statement && (node.type === 'select' || node.type === 'union' || node.type === 'union all' || node.type === 'with')) nested.push(node.type);
+  });
+  return nested.length > 0 || (statement.type === 'update' && statement.from !== undefined && statement.from !== null);
 }
 
 function walk(value: unknown, visit: (node: { type: string }) => void): void {

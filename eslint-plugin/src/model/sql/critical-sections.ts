@@ -29,7 +29,9 @@ export function heldLocks(sourceCode: Readonly<TSESLint.SourceCode>, redis: Redi
   const locks: HeldLock[] = [];
   for (const acquisition of redis.acquisitions) {
     const release = redis.releases.find((candidate) => candidate.owner === acquisition.owner && candidate.node.range[0] > acquisition.node.range[1]
-      && candidate.keySignature !== undefined && candidate.keySignature === acquisition.keySignature);
+      && ((candidate.keySignature !== undefined && candidate.keySignature === acquisition.keySignature)
+        // Redlock's `lock.release()` and a Mutex's `release()` name the handle, not the key.
+        || (candidate.keySignature === undefined && candidate.library === acquisition.library && acquisition.library !== 'redis')));
     locks.push({
       node: acquisition.node,
       owner: acquisition.owner,
