@@ -155,7 +155,7 @@ function moveToFinallyFix(
   acquisition: Acquisition,
   release: Release,
 ): ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix) | undefined {
-  const releaseStatement = expressionStatementOf(release.node);
+  const releaseStatement = releaseStatementOf(release);
   const block = releaseStatement?.parent;
   if (!releaseStatement || block?.type !== AST_NODE_TYPES.BlockStatement) return undefined;
   const releaseIndex = block.body.indexOf(releaseStatement);
@@ -170,18 +170,36 @@ function moveToFinallyFix(
   if (work.length === 0) return undefined;
 
   const workStart = work[0]!.range[0];
-  const workEnd = releaseStatement.range[0];
-  if (!declarationsStayInside(sourceCode, work, [workStart, workEnd])) return undefined;
+  // Comments right above the release ("release only our own lock") move with it.
+  const lastWorkEnd = work.at(-1)!.range[1];
+  const releaseStart = sourceCode.getCommentsBefore(releaseStatement).find((comment) => comment.range[0] >= lastWorkEnd)?.range[0] ?? releaseStatement.range[0];
+  if (!declarationsStayInside(sourceCode, work, [workStart, releaseStart])) return undefined;
 
   const text = sourceCode.text;
-  const workText = text.slice(workStart, workEnd).trimEnd();
-  const releaseText = sourceCode.getText(releaseStatement);
+  const workText = text.slice(workStart, releaseStart).trimEnd();
+  const releaseText = text.slice(releaseStart, releaseStatement.range[1]);
   const lineStart = text.lastIndexOf('\n', workStart - 1) + 1;
   const indent = text.slice(lineStart, workStart);
   const replacement = /^[ \t]*$/u.test(indent)
-    ? multiLineTry(sourceCode, block, indent, workText, releaseText, work)
+    ? multiLineTry(sourceCode, block, indent, workText, releaseText, [...work, releaseStatement])
     : `try { ${workText} } finally { ${releaseText} }`;
   return (fixer) => fixer.replaceTextRange([workStart, releaseStatement.range[1]], replacement);
+}
+
+/**
+ * The statement that moves into `finally`: the release itself, or the `if` that holds only the
+ * release (`if ((await redis.get(key)) === token) await redis.del(key);`).
+ */
+function releaseStatementOf(release: Release): TSESTree.Statement | undefined {
+  const statement = expressionStatementOf(release.node);
+  if (!statement) return undefined;
+  const parent = statement.parent;
+  if (parent.type === AST_NODE_TYPES.IfStatement && !parent.alternate && parent.consequent === statement) return parent;
+  if (parent.type === AST_NODE_TYPES.BlockStatement && parent.body.length === 1) {
+    const grandparent = parent.parent;
+    if (grandparent.type === AST_NODE_TYPES.IfStatement && !grandparent.alternate && grandparent.consequent === parent) return grandparent;
+  }
+  return statement;
 }
 
 function multiLineTry(
@@ -190,13 +208,13 @@ function multiLineTry(
   indent: string,
   workText: string,
   releaseText: string,
-  work: readonly TSESTree.Statement[],
+  moved: readonly TSESTree.Statement[],
 ): string {
   const step = indentStep(sourceCode, block, indent);
   // Re-indenting inside a multi-line string would change the string.
-  const reindent = !work.some((statement) => spansMultiLineString(sourceCode, statement));
-  const body = reindent ? workText.replace(/\n(?=[^\r\n])/gu, `\n${step}`) : workText;
-  return `try {\n${indent}${step}${body}\n${indent}} finally {\n${indent}${step}${releaseText}\n${indent}}`;
+  const reindent = !moved.some((statement) => spansMultiLineString(sourceCode, statement));
+  const shift = (code: string) => (reindent ? code.replace(/\n(?=[^\r\n])/gu, `\n${step}`) : code);
+  return `try {\n${indent}${step}${shift(workText)}\n${indent}} finally {\n${indent}${step}${shift(releaseText)}\n${indent}}`;
 }
 
 /** One level of indentation: what the block's statements add to the line that opens the block. */

@@ -381,6 +381,45 @@ export async function run(token: string, dryRun: boolean) {
     errors: [{ messageId: 'releaseNotInFinally' as const, line: 4, suggestions: [] }],
   },
   {
+    // The release under a JavaScript owner check moves whole, with the comment above it.
+    code: `import { createClient } from 'redis';
+const redis = createClient();
+export async function issueInvoice(customerId: string, token: string) {
+  const lockKey = \`lock:invoice:\${customerId}\`;
+  const acquired = await redis.set(lockKey, token, { NX: true, PX: 30_000 });
+  if (!acquired) return;
+
+  await invoice(customerId);
+
+  // Release only our own lock.
+  if ((await redis.get(lockKey)) === token) {
+    await redis.del(lockKey);
+  }
+}`,
+    errors: [{
+      messageId: 'releaseNotInFinally' as const, line: 5,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally' as const,
+        output: `import { createClient } from 'redis';
+const redis = createClient();
+export async function issueInvoice(customerId: string, token: string) {
+  const lockKey = \`lock:invoice:\${customerId}\`;
+  const acquired = await redis.set(lockKey, token, { NX: true, PX: 30_000 });
+  if (!acquired) return;
+
+  try {
+    await invoice(customerId);
+  } finally {
+    // Release only our own lock.
+    if ((await redis.get(lockKey)) === token) {
+      await redis.del(lockKey);
+    }
+  }
+}`,
+      }],
+    }],
+  },
+  {
     // A catch that throws again skips the release after it.
     code: `import Redis from 'ioredis';
 const redis = new Redis();
