@@ -32,7 +32,7 @@ export class Tally {
     this.observations.push(message);
   }
 
-  /** Records a violation when `broken` is true; `message` says what went wrong. */
+  /** Records `message` as a violation unless the invariant holds. */
   expect(invariantHolds: boolean, message: string): void {
     if (!invariantHolds) this.violation(message);
   }

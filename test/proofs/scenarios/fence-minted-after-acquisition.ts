@@ -3,7 +3,7 @@
 // fix's acquire script mints the fence atomically with the lock and A's write loses.
 
 import { randomUUID } from 'node:crypto';
-import { FENCED_UPDATE_SQL } from '../../../eslint-plugin/src/fixes/fenced-sql.js';
+import { FENCED_UPDATE_SQL } from '../../../eslint-plugin/src/fixes/sql-templates.js';
 import type { ProofContext, Scenario } from '../harness.js';
 import { EVERY_DIALECT_IN_EVERY_ROLE, connectWorkers, type RedisWorker } from '../redis-workers.js';
 import { insertInvoiceRow } from '../schema.js';
@@ -32,7 +32,7 @@ export const fenceMintedAfterAcquisition: Scenario = {
   rule: 'fence minted after acquisition',
   brokenShows: 'A mints a larger fence than B and its stale write wins',
   fixedShows: 'fence from the acquire script: A loses',
-  fixSource: '`renderEvalCall` + `FENCED_ACQUIRE_SCRIPT`; the write is `FENCED_UPDATE_SQL` in both variants',
+  fixSource: '`renderEvalCall` + `FENCED_ACQUIRE_SCRIPT`; the write is `FENCED_UPDATE_SQL` (sql-templates) in both variants',
   rotations: EVERY_DIALECT_IN_EVERY_ROLE,
   async run(context) {
     const [holderA, holderB, holderC, observer] = await connectWorkers(context, 4);

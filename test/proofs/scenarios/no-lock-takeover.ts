@@ -2,28 +2,29 @@
 // two holders run at once; the fix's guarded upsert returns no row of B's own and B backs off, while
 // it still takes over a lock whose holder's expiry has passed.
 
-import { GUARDED_LOCK_UPSERT_SQL } from '../../../eslint-plugin/src/fixes/fenced-sql.js';
+import { GUARDED_LOCK_UPSERT_SQL } from '../../../eslint-plugin/src/fixes/sql-templates.js';
+import { UNGUARDED_LOCK_UPSERT_SQL, UNGUARDED_UPSERT_WITH_GUARD_SQL } from '../fixed-sql.js';
 import { Occupancy, type Scenario } from '../harness.js';
 import { ensureSchema } from '../schema.js';
 
-/** The broken acquisition: the article's upsert without its `WHERE locks.expires_at < now()` guard. */
-const UNGUARDED_LOCK_UPSERT_SQL = `INSERT INTO locks (name, owner, expires_at)
-VALUES ($1, $2, now() + interval '30 seconds')
-ON CONFLICT (name) DO UPDATE
-   SET owner = $2, expires_at = now() + interval '30 seconds'
-RETURNING owner`;
+/**
+ * The fixed acquisition per turn: no-lock-takeover's fix (the guard inserted into the reported
+ * upsert), then the complete guarded upsert the lock-table fixes insert.
+ */
+const FIXED_UPSERTS = [UNGUARDED_UPSERT_WITH_GUARD_SQL, GUARDED_LOCK_UPSERT_SQL] as const;
 
 export const noLockTakeover: Scenario = {
   id: 'no-lock-takeover',
   rule: 'no-lock-takeover',
   brokenShows: 'a live lock is stolen',
   fixedShows: "the upsert returns no row with the caller as owner; caller backs off",
-  fixSource: '`GUARDED_LOCK_UPSERT_SQL` (eslint-plugin/src/fixes/fenced-sql.ts), A through pg, B and C through postgres.js',
+  fixSource: '`renderTakeoverGuard` inserted into the reported upsert, and `GUARDED_LOCK_UPSERT_SQL` (sql-templates); A through pg, B and C through postgres.js',
+  rotations: FIXED_UPSERTS.length,
   async run(context) {
     const clientA = await context.pgClient();
     await ensureSchema(clientA);
     const sql = context.postgresJs(2);
-    const upsert = context.variant === 'broken' ? UNGUARDED_LOCK_UPSERT_SQL : GUARDED_LOCK_UPSERT_SQL;
+    const upsert = context.variant === 'broken' ? UNGUARDED_LOCK_UPSERT_SQL : FIXED_UPSERTS[context.rotation % FIXED_UPSERTS.length]!;
     const name = context.key('invoice');
     const occupancy = new Occupancy();
 

@@ -3,6 +3,7 @@
 // fix checks out one client and locks, works and unlocks on it.
 
 import type pg from 'pg';
+import { runCheckoutWrappedLock } from '../fixed-sql.js';
 import { Gate, type Scenario } from '../harness.js';
 
 export const noPooledAdvisoryLock: Scenario = {
@@ -10,7 +11,7 @@ export const noPooledAdvisoryLock: Scenario = {
   rule: 'no-pooled-advisory-lock',
   brokenShows: 'unlock runs on another connection: lock leaks, the next caller blocks',
   fixedShows: 'lock and unlock on one client: released',
-  fixSource: 'hand-written after rules.md (`pool.connect()`, lock/work/unlock on that client, `release()` in `finally`): no PostgreSQL fix template exists yet',
+  fixSource: '`renderCheckoutWrap(\'pg\', …)` (sql-templates) around the lock, the work and the unlock',
   async run(context) {
     // Two connections; two other parts of the application use the pool while the job holds its lock.
     const pool = context.pgPool(2);
@@ -43,15 +44,7 @@ export const noPooledAdvisoryLock: Scenario = {
       const { rows } = await pool.query<{ unlocked: boolean }>('SELECT pg_advisory_unlock($1) AS unlocked', [lockKey]);
       unlocked = rows[0]?.unlocked === true;
     } else {
-      const client = await pool.connect();
-      try {
-        await client.query('SELECT pg_advisory_lock($1)', [lockKey]);
-        await work();
-        const { rows } = await client.query<{ unlocked: boolean }>('SELECT pg_advisory_unlock($1) AS unlocked', [lockKey]);
-        unlocked = rows[0]?.unlocked === true;
-      } finally {
-        client.release();
-      }
+      unlocked = await runCheckoutWrappedLock(pool, lockKey, work);
     }
     await workDone.wait();
     (await otherUser2!).release();

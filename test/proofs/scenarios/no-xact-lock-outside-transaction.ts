@@ -1,18 +1,26 @@
 // no-xact-lock-outside-transaction: pg_advisory_xact_lock outside a transaction is released when its
-// own statement ends, so every worker gets in at once; inside `sql.begin` the workers are serialised.
+// own statement ends, so every worker gets in at once; inside the fix's transaction (postgres.js
+// `sql.begin`, or pg's BEGIN/COMMIT on one checked-out client) the workers are serialised.
 
+import { runTransactionWrappedXactLock } from '../fixed-sql.js';
 import { Occupancy, type Scenario } from '../harness.js';
 
 const WORKERS = 3;
+/** Turn 0 runs through postgres.js, turn 1 through a pg Pool. */
+const LIBRARIES = ['postgres', 'pg'] as const;
 
 export const noXactLockOutsideTransaction: Scenario = {
   id: 'no-xact-lock-outside-transaction',
   rule: 'no-xact-lock-outside-transaction',
   brokenShows: 'two holders inside the "locked" section at once',
   fixedShows: 'serialised',
-  fixSource: 'hand-written after rules.md (the lock inside postgres.js `sql.begin`): no PostgreSQL fix template exists yet',
+  fixSource: '`renderTransactionWrap` (sql-templates) for postgres.js and for pg',
+  rotations: LIBRARIES.length,
   async run(context) {
-    const sql = context.postgresJs(WORKERS + 1);
+    const library = LIBRARIES[context.rotation % LIBRARIES.length]!;
+    const database = library === 'postgres'
+      ? { library, sql: context.postgresJs(WORKERS + 1) } as const
+      : { library, pool: context.pgPool(WORKERS + 1) } as const;
     const monitor = await context.pgClient();
     const lockKey = context.uniqueNumber();
     const occupancy = new Occupancy();
@@ -39,17 +47,17 @@ export const noXactLockOutsideTransaction: Scenario = {
 
     await Promise.all(Array.from({ length: WORKERS }, async (_, index) => {
       const worker = String.fromCharCode(65 + index);
-      if (context.variant === 'broken') {
-        await sql`SELECT pg_advisory_xact_lock(${lockKey})`;
+      if (context.variant === 'fixed') {
+        await runTransactionWrappedXactLock(database, lockKey, () => criticalSection(worker));
+      } else if (database.library === 'postgres') {
+        await database.sql`SELECT pg_advisory_xact_lock(${lockKey})`;
         await criticalSection(worker);
       } else {
-        await sql.begin(async (transaction) => {
-          await transaction`SELECT pg_advisory_xact_lock(${lockKey})`;
-          await criticalSection(worker);
-        });
+        await database.pool.query('SELECT pg_advisory_xact_lock($1)', [lockKey]);
+        await criticalSection(worker);
       }
     }));
-    context.tally.note(`most workers inside the section at once: ${occupancy.maxInside}`);
-    context.tally.expect(occupancy.maxInside <= 1, `${occupancy.maxInside} workers were inside the "locked" section at once`);
+    context.tally.note(`${library}: most workers inside the section at once: ${occupancy.maxInside}`);
+    context.tally.expect(occupancy.maxInside <= 1, `${library}: ${occupancy.maxInside} workers were inside the "locked" section at once`);
   },
 };

@@ -2,7 +2,7 @@
 // fence from the fix's acquire script and the fenced UPDATE, A's write affects 0 rows.
 
 import { randomUUID } from 'node:crypto';
-import { FENCED_UPDATE_SQL } from '../../../eslint-plugin/src/fixes/fenced-sql.js';
+import { FENCED_WRITE_PG_TEXT, runFencedWritePostgresJs } from '../fixed-sql.js';
 import type { Scenario } from '../harness.js';
 import { EVERY_DIALECT_IN_EVERY_ROLE, connectWorkers } from '../redis-workers.js';
 import { insertInvoiceRow } from '../schema.js';
@@ -15,7 +15,7 @@ export const requireFencingToken: Scenario = {
   rule: 'require-fencing-token',
   brokenShows: 'A paused past TTL writes after B: stale write accepted',
   fixedShows: "A's write affects 0 rows",
-  fixSource: '`renderEvalCall` + `FENCED_ACQUIRE_SCRIPT`; the write is `FENCED_UPDATE_SQL` (eslint-plugin/src/fixes/fenced-sql.ts), A through pg, B through postgres.js',
+  fixSource: '`renderEvalCall` + `FENCED_ACQUIRE_SCRIPT`; the write from `renderFencedUpdate` + `renderPlaceholder` (sql-templates), A through pg (`$n`), B through postgres.js (tagged template)',
   rotations: EVERY_DIALECT_IN_EVERY_ROLE,
   async run(context) {
     const [holderA, holderB, holderC, observer] = await connectWorkers(context, 4);
@@ -47,14 +47,14 @@ export const requireFencingToken: Scenario = {
       : Number(await holderC!.acquire(lockKey, randomUUID(), context.options.longTtlMs));
     context.tally.expect(fenceC === 0, 'C took the lock while B held it');
     const writeB = fenced
-      ? await databaseB.unsafe(FENCED_UPDATE_SQL, [fenceB, rowId])
-      : await databaseB.unsafe(UNFENCED_UPDATE_SQL, ['B', rowId]);
-    context.tally.expect(writeB.count === 1, "B's write under its live lock was rejected");
+      ? await runFencedWritePostgresJs(databaseB, fenceB, rowId)
+      : (await databaseB.unsafe(UNFENCED_UPDATE_SQL, ['B', rowId])).count;
+    context.tally.expect(writeB === 1, "B's write under its live lock was rejected");
     await holderB!.release(lockKey, tokenB);
 
     // A wakes up and writes as if it still held the lock.
     const writeA = fenced
-      ? await databaseA.query(FENCED_UPDATE_SQL, [fenceA, rowId])
+      ? await databaseA.query(FENCED_WRITE_PG_TEXT, [fenceA, rowId])
       : await databaseA.query(UNFENCED_UPDATE_SQL, ['A', rowId]);
     context.tally.note(`fences: A ${fenceA}, B ${fenceB}; A's late write affected ${writeA.rowCount ?? 0} rows`);
     context.tally.expect(writeA.rowCount === 0, "A's stale write, made after its lock expired and B wrote, was accepted");
