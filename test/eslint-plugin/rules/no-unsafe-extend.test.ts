@@ -372,6 +372,18 @@ export async function renew(token: string) {
     errors: [{ messageId: 'plainExtend' as const, line: 4, suggestions: [] }],
   },
   {
+    // PEXPIRE in a pipeline(): the same, no in-place fix.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function renewAll(token: string, keys: string[]) {
+  await redis.pipeline().pexpire('lock:a', 30000).pexpire('lock:b', 30000).exec();
+}`,
+    errors: [
+      { messageId: 'plainExtend' as const, line: 4, column: 9, suggestions: [] },
+      { messageId: 'plainExtend' as const, line: 4, suggestions: [] },
+    ],
+  },
+  {
     // An absolute expiry cannot become a relative PEXPIRE argument without changing its meaning.
     code: `import Redis from 'ioredis';
 const redis = new Redis();

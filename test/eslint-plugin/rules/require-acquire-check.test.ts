@@ -178,6 +178,27 @@ export async function sync(token: string) {
     }],
   },
   {
+    // ioredis call() form.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function sync(token: string) {
+  await redis.call('SET', 'lock:sync', token, 'NX', 'PX', 30000);
+  await pushChanges();
+}`,
+    errors: [{
+      messageId: 'resultIgnored' as const, line: 4,
+      suggestions: [{
+        messageId: 'guardWithResult' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function sync(token: string) {
+  if (!(await redis.call('SET', 'lock:sync', token, 'NX', 'PX', 30000))) return;
+  await pushChanges();
+}`,
+      }],
+    }],
+  },
+  {
     // node_redis v3: a callback that never looks at the reply.
     code: `const redis = require('redis');
 const client = redis.createClient();

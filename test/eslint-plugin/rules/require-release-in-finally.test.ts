@@ -179,6 +179,32 @@ export async function sync(id: string, token: string) { if (!(await client.set(\
     }],
   },
   {
+    // node-redis sendCommand forms for both halves.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function sync(token: string) {
+  if (!(await client.sendCommand(['SET', 'lock:sync', token, 'NX', 'PX', '30000']))) return;
+  await pushChanges();
+  await client.sendCommand(['DEL', 'lock:sync']);
+}`,
+    errors: [{
+      messageId: 'releaseNotInFinally' as const, line: 4,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally' as const,
+        output: `import { createClient } from 'redis';
+const client = createClient();
+export async function sync(token: string) {
+  if (!(await client.sendCommand(['SET', 'lock:sync', token, 'NX', 'PX', '30000']))) return;
+  try {
+    await pushChanges();
+  } finally {
+    await client.sendCommand(['DEL', 'lock:sync']);
+  }
+}`,
+      }],
+    }],
+  },
+  {
     // Upstash.
     code: `import { Redis } from '@upstash/redis';
 const redis = Redis.fromEnv();
