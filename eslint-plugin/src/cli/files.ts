@@ -36,6 +36,8 @@ export function collectFiles(paths: readonly string[], cwd: string): string[] {
       walk(absolute, given, gitignore, found);
     } else if (isLintedFile(absolute)) {
       found.add(absolute);
+    } else if (SKIPPED_FILE_SUFFIXES.some((suffix) => absolute.endsWith(suffix))) {
+      throw new UsageError(`not linted: ${given} is a declaration file or a minified bundle`);
     } else {
       throw new UsageError(`not a JavaScript or TypeScript file: ${given} (locksmith lints ${LINTED_EXTENSIONS.join(' ')})`);
     }

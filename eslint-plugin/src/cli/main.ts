@@ -59,7 +59,7 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
   }
   const counts = tally(results);
   if (options.maxWarnings !== undefined && counts.warnings > options.maxWarnings) {
-    io.stderr(`locksmith: ${counts.warnings} warnings, more than --max-warnings ${options.maxWarnings}\n`);
+    io.stderr(`locksmith: too many warnings (${counts.warnings}); --max-warnings allows ${options.maxWarnings}\n`);
   }
   return exitCodeFor(counts, options.maxWarnings);
 }

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
 import {
-  CLI_SUITE_TIMEOUT_MS, SPLIT_ACQUIRE_SOURCE, UNSAFE_RELEASE_SOURCE, makeProject, parseJsonReport, runLocksmith, stderrLines, type CliRun,
+  CLI_SUITE_TIMEOUT_MS, SPLIT_ACQUIRE_EXPIRY_LINE, SPLIT_ACQUIRE_SOURCE, UNSAFE_RELEASE_SOURCE, makeProject, parseJsonReport, runLocksmith, stderrLines, type CliRun,
 } from './run-cli';
 
 function ruleIdsOf(run: CliRun): (string | null)[] {
@@ -41,9 +41,9 @@ describe('locksmith options', function () {
     assert.equal(run.status, 1);
     const messages = parseJsonReport(run).flatMap((result) => result.messages);
     assert.deepEqual(
-      messages.map(({ ruleId, severity, line }) => ({ ruleId, severity, line })).sort((left, right) => left.line - right.line),
+      messages.map(({ ruleId, severity, line }) => ({ ruleId, severity, line })).sort((left, right) => String(left.ruleId).localeCompare(String(right.ruleId))),
       [
-        { ruleId: 'locksmith/no-split-acquire', severity: 2, line: 8 },
+        { ruleId: 'locksmith/no-split-acquire', severity: 2, line: SPLIT_ACQUIRE_EXPIRY_LINE },
         { ruleId: 'locksmith/no-unsafe-release', severity: 2, line: 13 },
       ],
     );
@@ -73,7 +73,7 @@ describe('locksmith options', function () {
   it('exits 1 with one stderr line when warnings exceed --max-warnings', () => {
     const over = runLocksmith(root, ['--rule', 'no-unsafe-release=warn', '--max-warnings', '0', 'release.js']);
     assert.equal(over.status, 1);
-    assert.deepEqual(stderrLines(over), ['locksmith: 1 warnings, more than --max-warnings 0']);
+    assert.deepEqual(stderrLines(over), ['locksmith: too many warnings (1); --max-warnings allows 0']);
     assert.match(over.stdout, /no-unsafe-release/);
     const atLimit = runLocksmith(root, ['--rule', 'no-unsafe-release=warn', '--max-warnings', '1', 'release.js']);
     assert.equal(atLimit.status, 0);

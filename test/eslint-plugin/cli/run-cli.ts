@@ -63,20 +63,37 @@ export function lintedFiles(run: CliRun, root: string): string[] {
     .sort();
 }
 
-// A split acquisition (`SETNX` then `EXPIRE`): a `no-split-acquire` error in `recommended`.
+// Correct lock code except for one bug: a split acquisition (`SETNX` then `EXPIRE`, line 17),
+// a `no-split-acquire` error in `recommended`.
 export const SPLIT_ACQUIRE_SOURCE = `import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
 
+const RELEASE_LOCK_SCRIPT = \`
+if redis.call("GET", KEYS[1]) == ARGV[1] then
+    return redis.call("DEL", KEYS[1])
+else
+    return 0
+end
+\`;
 const redis = new Redis();
 
 export async function runNightlyJob(work) {
-  const acquired = await redis.setnx('lock:nightly-job', 'worker-1');
+  const token = randomUUID();
+  const acquired = await redis.setnx('lock:nightly-job', token);
   if (!acquired) return;
   await redis.expire('lock:nightly-job', 30);
-  await work();
+  try {
+    await work();
+  } finally {
+    await redis.eval(RELEASE_LOCK_SCRIPT, 1, 'lock:nightly-job', token);
+  }
 }
 `;
 
-// A plain `DEL` release: a `no-unsafe-release` error in `recommended`.
+/** Line of the `EXPIRE` call in SPLIT_ACQUIRE_SOURCE. */
+export const SPLIT_ACQUIRE_EXPIRY_LINE = 17;
+
+// Correct lock code except for a plain `DEL` release (line 13): a `no-unsafe-release` error in `recommended`.
 export const UNSAFE_RELEASE_SOURCE = `import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 
