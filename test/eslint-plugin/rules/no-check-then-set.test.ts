@@ -1,8 +1,15 @@
+import * as path from 'node:path';
 import { RuleTester, type InvalidTestCase } from '@typescript-eslint/rule-tester';
 import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/no-check-then-set.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
 
 const ruleTester = new RuleTester();
+
+// With type information a receiver is Redis because its type says so: an in-process Map subclass
+// with Redis-like method names stays silent, a client whose origin only the checker sees is found.
+const typed = new RuleTester({
+  languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: path.join(__dirname, '..', 'fixtures', 'typed') } },
+});
 
 const invalid: InvalidTestCase<MessageId, Options>[] = [
   {
@@ -352,3 +359,31 @@ ruleTester.run('no-check-then-set', rule, {
 });
 
 suggestionsClearFindings('no-check-then-set', rule, invalid);
+
+typed.run('no-check-then-set (type-aware)', rule, {
+  valid: [{
+    code: `import { LocalLocks } from './local-locks';
+export function acquire(redis: LocalLocks, token: string) {
+  if (redis.get('lock:invoice')) return false;
+  redis.set('lock:invoice', token);
+  return true;
+}`,
+    filename: 'file.ts',
+  }],
+  invalid: [{
+    code: `import { getStore } from './store';
+const store = getStore();
+export async function acquire(token: string) {
+  if (await store.get('lock:invoice')) return false;
+  await store.set('lock:invoice', token);
+  return true;
+}`,
+    filename: 'file.ts',
+    errors: [{ messageId: 'checkThenSet', line: 5, suggestions: [{ messageId: 'useAtomicSet', output: `import { getStore } from './store';
+const store = getStore();
+export async function acquire(token: string) {
+  if (!(await store.set('lock:invoice', token, 'PX', 30000, 'NX'))) return false;
+  return true;
+}` }] }],
+  }],
+});

@@ -1,8 +1,15 @@
+import * as path from 'node:path';
 import { RuleTester, type InvalidTestCase } from '@typescript-eslint/rule-tester';
 import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/require-lock-ttl.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
 
 const ruleTester = new RuleTester();
+
+// With type information a receiver is Redis because its type says so: an in-process Map subclass
+// with Redis-like method names stays silent, a client whose origin only the checker sees is found.
+const typed = new RuleTester({
+  languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: path.join(__dirname, '..', 'fixtures', 'typed') } },
+});
 
 const invalid: InvalidTestCase<MessageId, Options>[] = [
   {
@@ -431,3 +438,26 @@ ruleTester.run('require-lock-ttl', rule, {
 });
 
 suggestionsClearFindings('require-lock-ttl', rule, invalid);
+
+typed.run('require-lock-ttl (type-aware)', rule, {
+  valid: [{
+    code: `import { LocalLocks } from './local-locks';
+export function acquire(redis: LocalLocks, token: string) {
+  redis.setnx('lock:invoice', token);
+}`,
+    filename: 'file.ts',
+  }],
+  invalid: [{
+    code: `import { getStore } from './store';
+const store = getStore();
+export async function acquire(token: string) {
+  return store.set('lock:invoice', token, 'NX');
+}`,
+    filename: 'file.ts',
+    errors: [{ messageId: 'noExpiry', line: 4, suggestions: [{ messageId: 'addExpiry', output: `import { getStore } from './store';
+const store = getStore();
+export async function acquire(token: string) {
+  return store.set('lock:invoice', token, 'NX', 'PX', 30000);
+}` }] }],
+  }],
+});

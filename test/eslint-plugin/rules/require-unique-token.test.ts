@@ -1,8 +1,15 @@
+import * as path from 'node:path';
 import { RuleTester, type InvalidTestCase } from '@typescript-eslint/rule-tester';
 import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/require-unique-token.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
 
 const ruleTester = new RuleTester();
+
+// With type information a receiver is Redis because its type says so: an in-process Map subclass
+// with Redis-like method names stays silent, a client whose origin only the checker sees is found.
+const typed = new RuleTester({
+  languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: path.join(__dirname, '..', 'fixtures', 'typed') } },
+});
 
 const RELEASE = `'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end'`;
 
@@ -464,3 +471,31 @@ ruleTester.run('require-unique-token', rule, {
 });
 
 suggestionsClearFindings('require-unique-token', rule, invalid);
+
+typed.run('require-unique-token (type-aware)', rule, {
+  valid: [{
+    code: `import { LocalLocks } from './local-locks';
+export function run(redis: LocalLocks) {
+  if (!redis.setnx('lock:invoice', '1')) return;
+  redis.del('lock:invoice');
+}`,
+    filename: 'file.ts',
+  }],
+  invalid: [{
+    code: `import { getStore } from './store';
+const store = getStore();
+export async function run() {
+  if (!(await store.set('lock:invoice', 'locked', 'NX', 'PX', 1000))) return;
+  await store.del('lock:invoice');
+}`,
+    filename: 'file.ts',
+    errors: [{ messageId: 'sharedValue', line: 4, suggestions: [{ messageId: 'useRandomToken', output: `import { getStore } from './store';
+import { randomUUID } from 'node:crypto';
+const store = getStore();
+export async function run() {
+  const token = randomUUID();
+  if (!(await store.set('lock:invoice', token, 'NX', 'PX', 1000))) return;
+  await store.del('lock:invoice');
+}` }] }],
+  }],
+});
