@@ -6,7 +6,7 @@ import { getLockModel } from '../model/index.js';
 import { isLockAcquisition } from '../model/lock-acquisitions.js';
 import type { Acquisition, Expiry, RedisModel, Release } from '../model/redis-model.js';
 import { sharedTokenKind, type SharedTokenKind } from '../model/token-origin.js';
-import { contains, findVariable, propertyName, skipTypeWrappers } from '../util/ast.js';
+import { contains, findVariable, propertyName, skipTypeWrappers, valueCarrier } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
 
 export type MessageId = 'sharedValue' | 'hostValue' | 'timestampValue' | 'processToken' | 'useRandomToken';
@@ -102,6 +102,10 @@ function randomTokenFix(
   const valueText = sourceCode.getText(value);
   const insideFunction = (node: TSESTree.Node) => contains(acquisition.owner, node) && node.range[0] >= statement.range[0];
 
+  // `if ((await redis.get(key)) === WORKER_ID)`: the function re-enters a lock it may hold from an
+  // earlier call (a leader lease). A token minted per call would never match it again.
+  if (comparesStoredValue(sourceCode, model, acquisition, valueText)) return undefined;
+
   const replaced: TSESTree.Node[] = [value];
   for (const event of [...model.releases, ...model.expiries]) {
     if (!event.command || event.library !== 'redis') continue;
@@ -129,6 +133,16 @@ function randomTokenFix(
     if (uuid.addImport) fixes.push(uuid.addImport(fixer));
     return fixes;
   };
+}
+
+function comparesStoredValue(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, acquisition: Acquisition, valueText: string): boolean {
+  return model.commands.some((command) => {
+    if (command.name !== 'GET' || !contains(acquisition.owner, command.call)) return false;
+    if (command.keySignature !== undefined && acquisition.keySignature !== undefined && command.keySignature !== acquisition.keySignature) return false;
+    const comparison = valueCarrier(command.call).parent;
+    if (comparison?.type !== AST_NODE_TYPES.BinaryExpression) return false;
+    return sourceCode.getText(comparison.left) === valueText || sourceCode.getText(comparison.right) === valueText;
+  });
 }
 
 /** The initialiser of `const token = ...` when `value` reads a binding declared in `owner` itself. */

@@ -325,6 +325,19 @@ export async function run() {
     }],
   },
   {
+    // A leader lease that re-enters its own lock by comparing the stored value: reported (hostname:pid
+    // is shared by every job of the process), but a per-call token would break the re-entry.
+    code: `import Redis from 'ioredis';
+import os from 'node:os';
+const redis = new Redis();
+const WORKER_ID = \`\${os.hostname()}-\${process.pid}\`;
+export async function lead() {
+  if (await redis.set('leader-lock', WORKER_ID, 'NX', 'EX', 30)) return true;
+  return (await redis.get('leader-lock')) === WORKER_ID && (await redis.expire('leader-lock', 30)) === 1;
+}`,
+    errors: [{ messageId: 'processToken', line: 6, suggestions: [] }],
+  },
+  {
     // A singleton lock service: the token is minted once, in the constructor, and release() is
     // another method: reported without a suggestion.
     code: `import Redis from 'ioredis';
