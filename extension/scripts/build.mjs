@@ -29,7 +29,7 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: { server: path.join(extensionRoot, 'src/server/server.ts') },
+    entryPoints: { server: path.join(extensionRoot, 'src/server/main.ts') },
     outdir: path.join(extensionRoot, 'dist'),
     // @typescript-eslint/utils pulls in all of ESLint; its config loader's optional TypeScript-config
     // loader (jiti) is never reached by the Linter class the server uses.

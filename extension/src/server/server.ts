@@ -1,12 +1,10 @@
-// The Locksmith language server: plain LSP over stdio or IPC, usable from any editor (`locksmith-lsp --stdio`).
+// The Locksmith language server's behaviour over one LSP connection; main.ts runs it as a program.
 
 import {
   CodeActionKind,
   DidChangeConfigurationNotification,
-  ProposedFeatures,
   TextDocumentSyncKind,
   TextDocuments,
-  createConnection,
   type CodeAction,
   type Connection,
 } from 'vscode-languageserver/node';
@@ -226,13 +224,4 @@ export function startServer(connection: Connection): void {
 
   documents.listen(connection);
   connection.listen();
-}
-
-// Run as a program (`locksmith-lsp --stdio`, or forked by the client over IPC); the transport comes from argv.
-if (require.main === module) {
-  const connection = createConnection(ProposedFeatures.all);
-  process.on('uncaughtException', (error) => {
-    connection.console.error(`Uncaught: ${error.stack ?? error.message}`);
-  });
-  startServer(connection);
 }
