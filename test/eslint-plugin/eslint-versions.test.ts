@@ -28,7 +28,7 @@ async function findings(eslint: ESLintLike): Promise<string[]> {
   return (result?.messages ?? []).map((message) => `${message.ruleId ?? 'fatal'}@${message.line}:${message.column}`);
 }
 
-const expected = ['locksmith/no-split-acquire@5:9', 'locksmith/no-unsafe-release@6:9'];
+const expected = ['locksmith/require-acquire-check@4:9', 'locksmith/no-split-acquire@5:9', 'locksmith/no-unsafe-release@6:9'];
 
 describe('ESLint versions', () => {
   it('ESLint 8.57 with the legacy config', async () => {

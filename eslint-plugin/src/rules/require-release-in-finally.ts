@@ -3,7 +3,7 @@
 import { AST_NODE_TYPES, AST_TOKEN_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { getLockModel } from '../model/index.js';
 import { runsBefore } from '../model/queries.js';
-import type { Acquisition, Release } from '../model/redis-model.js';
+import type { Acquisition, RedisModel, Release } from '../model/redis-model.js';
 import { contains, expressionStatementOf, findVariable, isFunctionLike, methodCallParts, skipTypeWrappers, valueCarrier } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
 
@@ -37,7 +37,8 @@ export default createRule<Options, MessageId>({
           // A release in a nested function (`.finally(() => lock.release())`, an exit handler) is
           // a guarantee this rule cannot weigh: stay silent rather than guess.
           if (releases.some((release) => release.owner !== acquisition.owner || isGuaranteed(release))) continue;
-          if (!releases.some((release) => hasWorkBetween(sourceCode, acquisition, release))) continue;
+          const machinery = lockMachinery(model, acquisition);
+          if (!releases.some((release) => hasWorkBetween(sourceCode, acquisition, release, machinery))) continue;
           const fix = releases.length === 1 ? moveToFinallyFix(sourceCode, acquisition, releases[0]!) : undefined;
           context.report({
             node: acquisition.node,
@@ -99,8 +100,15 @@ function isGuaranteed(release: Release): boolean {
   return false;
 }
 
+/** Redis commands on the lock's own key (its expiry, a read-back): the lock's machinery, not work. */
+function lockMachinery(model: RedisModel, acquisition: Acquisition): ReadonlySet<TSESTree.Node> {
+  const signature = acquisition.keySignature;
+  if (signature === undefined) return new Set();
+  return new Set(model.commands.filter((command) => command.keySignature === signature).map((command) => command.call));
+}
+
 /** Something between acquiring and releasing can throw: a call, an `await`, a `throw`. */
-function hasWorkBetween(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition, release: Release): boolean {
+function hasWorkBetween(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition, release: Release, machinery: ReadonlySet<TSESTree.Node>): boolean {
   const from = acquisition.node.range[1];
   const to = release.node.range[0];
   const stack: TSESTree.Node[] = [acquisition.owner];
@@ -108,6 +116,7 @@ function hasWorkBetween(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: 
     const node = stack.pop()!;
     if (node.range[1] <= from || node.range[0] >= to) continue;
     const inside = node.range[0] >= from && node.range[1] <= to;
+    if (machinery.has(node) || (node.type === AST_NODE_TYPES.AwaitExpression && machinery.has(skipTypeWrappers(node.argument)))) continue;
     if (inside && (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression
       || node.type === AST_NODE_TYPES.AwaitExpression || node.type === AST_NODE_TYPES.ThrowStatement)) {
       return true;
