@@ -52,6 +52,8 @@ export const RUNS = [
 export const SHARED_ANALYSES = [
   { name: 'lock model (getLockModel)', module: 'model/index.js', exportName: 'getLockModel' },
   { name: 'SQL model (getSqlModel)', module: 'model/sql/index.js', exportName: 'getSqlModel' },
+  // The PostgreSQL parser (pgsql-ast-parser) behind the SQL model, timed apart from it.
+  { name: 'SQL parser (parseSql)', module: 'sql/parse.js', exportName: 'parseSql' },
 ];
 
 /** Absolute paths of the corpus files, sorted. */

@@ -33,9 +33,11 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
+        const sql = getSqlModel(context);
+        // The rule is about a lock around one SQL statement: without SQL there is nothing to find.
+        if (sql.queries.length === 0 && sql.writes.length === 0) return;
         const sourceCode = context.sourceCode;
         const redis = getLockModel(context).redis;
-        const sql = getSqlModel(context);
         for (const lock of heldLocks(sourceCode, redis, sql)) {
           // A lock table is itself the database's serialisation; its rules are no-lock-takeover and require-lock-ttl.
           if (lock.kind === 'lock-table') continue;

@@ -58,9 +58,11 @@ export default createRule<Options, MessageId>({
     const fenceColumns = settings.fenceColumns.length > 0 ? settings.fenceColumns : DEFAULT_FENCE_COLUMNS;
     return {
       'Program:exit'() {
+        const sql = getSqlModel(context);
+        // No write, nothing to fence: skip building the Redis half's lock list.
+        if (sql.writes.length === 0) return;
         const sourceCode = context.sourceCode;
         const redis = getLockModel(context).redis;
-        const sql = getSqlModel(context);
         const reported = new Set<TSESTree.Node>();
         for (const lock of heldLocks(sourceCode, redis, sql)) {
           // Advisory locks end with their connection: a write on it cannot outlive the lock.

@@ -15,6 +15,7 @@ import {
 import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS, OWNER_COLUMNS, type SqlLibrary } from './client-table.js';
 import { findOrmWrite, ormWriteIsFenced, ormWriteIsIdempotent, type OrmWriteFacts } from './orm-writes.js';
 import { findQuery, objectProperty, type FoundQuery } from './queries.js';
+import { mayContainSql } from './prefilter.js';
 import { SenderResolver } from './senders.js';
 
 export type { SenderKind, SqlLibrary } from './client-table.js';
@@ -108,6 +109,7 @@ export function getSqlModel(context: Context): SqlModel {
 function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
   const program = sourceCode.ast;
   const imports = collectImports(program);
+  if (!mayContainSql(sourceCode.text, imports)) return emptyModel();
   const senders = new SenderResolver(sourceCode, imports);
   const calls: (TSESTree.CallExpression | TSESTree.TaggedTemplateExpression)[] = [];
   const visitorKeys = sourceCode.visitorKeys;
@@ -241,6 +243,13 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
   writes.sort((left, right) => left.range[0] - right.range[0]);
 
   return { queries, advisoryLocks, lockTableAcquisitions, lockTableReleases, lockTableRenewals, writes, tableColumns, isLockTable };
+}
+
+function emptyModel(): SqlModel {
+  return {
+    queries: [], advisoryLocks: [], lockTableAcquisitions: [], lockTableReleases: [], lockTableRenewals: [], writes: [],
+    tableColumns: new Map(), isLockTable: () => false,
+  };
 }
 
 interface TransactionMarker {

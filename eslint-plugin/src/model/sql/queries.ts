@@ -3,7 +3,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { constInitializer, methodCallParts, propertyName, skipTypeWrappers } from '../../util/ast.js';
 import type { ImportTable } from '../imports.js';
-import { buildSqlText, type SqlSourcePart, type SqlText } from '../../sql/index.js';
+import { buildSqlText, looksLikeSql, type SqlSourcePart, type SqlText } from '../../sql/index.js';
 import { DRIVER_PLACEHOLDER_LIBRARIES, QUERY_METHODS, SQL_BUILDER_PACKAGES, TAG_QUERY_METHODS } from './client-table.js';
 import type { SenderResolver, SqlSender } from './senders.js';
 
@@ -38,18 +38,19 @@ export function findQuery(
   // kysely: sql`...`.execute(db)
   if (parts.method === 'execute' && skipTypeWrappers(parts.receiver).type === AST_NODE_TYPES.TaggedTemplateExpression) {
     const template = skipTypeWrappers(parts.receiver) as TSESTree.TaggedTemplateExpression;
-    if (!first || builderLibrary(template.tag, imports) === undefined) return undefined;
+    if (!first || !startsLikeSql(template.quasi) || builderLibrary(template.tag, imports) === undefined) return undefined;
     return fromTemplate(node, 'execute', senders.sender(first), template.quasi, true, sourceCode, undefined);
   }
   if (!QUERY_METHODS.has(parts.method) || !first) return undefined;
-  const sender = senders.sender(parts.receiver);
   const argument = skipTypeWrappers(first);
   if (argument.type === AST_NODE_TYPES.TaggedTemplateExpression) {
-    if (builderLibrary(argument.tag, imports) === undefined && !isSqlTagName(argument.tag)) return undefined;
-    return fromTemplate(node, parts.method, sender, argument.quasi, true, sourceCode, undefined);
+    if (!startsLikeSql(argument.quasi) || (builderLibrary(argument.tag, imports) === undefined && !isSqlTagName(argument.tag))) return undefined;
+    return fromTemplate(node, parts.method, senders.sender(parts.receiver), argument.quasi, true, sourceCode, undefined);
   }
+  // Cheap checks first: most calls named `query` or `execute` carry no SQL text at all.
   const source = sqlSource(argument, sourceCode);
-  if (!source) return undefined;
+  if (!source || !startsLikeSql(source)) return undefined;
+  const sender = senders.sender(parts.receiver);
   const driverPlaceholders = DRIVER_PLACEHOLDER_LIBRARIES.has(sender.library) || parts.method === 'raw';
   const sql = buildSqlText(sourceParts(source, sourceCode), { driverPlaceholders });
   const { values, options } = bindings(node, parts.method, sql, first);
@@ -70,6 +71,7 @@ function taggedQuery(
   senders: SenderResolver,
 ): FoundQuery | undefined {
   const tag = skipTypeWrappers(node.tag);
+  if (!startsLikeSql(node.quasi)) return undefined;
   // A builder template is sent by whoever executes it; findQuery handles those calls.
   if (builderLibrary(tag, imports) !== undefined) return undefined;
   const parent = node.parent;
@@ -199,4 +201,11 @@ function builderLibrary(tag: TSESTree.Node, imports: ImportTable): string | unde
 function isSqlTagName(tag: TSESTree.Node): boolean {
   const expression = skipTypeWrappers(tag);
   return expression.type === AST_NODE_TYPES.Identifier && /^(?:sql|tx|trx|reserved|db)$/u.test(expression.name);
+}
+
+/** The text's start reads like a statement (what `looksLikeSql` screens), before anything costlier runs. */
+function startsLikeSql(source: SqlSourceNode): boolean {
+  const head = source.type === AST_NODE_TYPES.Literal ? source.value : source.quasis[0]?.value.cooked ?? '';
+  // A template may open with an interpolation (`${cte} UPDATE ...`): let those through.
+  return looksLikeSql(head) || (source.type === AST_NODE_TYPES.TemplateLiteral && head.trim() === '' && source.expressions.length > 0);
 }
