@@ -9,7 +9,18 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { LintTextRequest, RulesRequest, SETTINGS_SECTION, StatusNotification, type LintTextParams, type LintTextResult, type RuleInfo, type StatusParams } from '../shared/settings';
+import {
+  LintTextRequest,
+  RulesRequest,
+  SETTINGS_SECTION,
+  ServerInfoRequest,
+  StatusNotification,
+  type LintTextParams,
+  type LintTextResult,
+  type RuleInfo,
+  type ServerInfo,
+  type StatusParams,
+} from '../shared/settings';
 
 const LANGUAGES = ['javascript', 'javascriptreact', 'typescript', 'typescriptreact'];
 const WORKSPACE_GLOB = '**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}';
@@ -28,6 +39,7 @@ export interface LocksmithApi {
   lintWorkspace(): Promise<{ files: number; problems: number }>;
   /** The rules the running server lints with. */
   rules(): Promise<RuleInfo[]>;
+  serverInfo(): Promise<ServerInfo>;
 }
 
 const WRITING_METHODS = new Set(['append', 'appendLine', 'trace', 'debug', 'info', 'warn', 'error', 'replace']);
@@ -166,6 +178,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Locksm
     activationMs,
     lintWorkspace,
     rules: () => client.sendRequest<RuleInfo[]>(RulesRequest),
+    serverInfo: () => client.sendRequest<ServerInfo>(ServerInfoRequest),
   };
 }
 

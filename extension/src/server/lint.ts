@@ -72,7 +72,7 @@ function languageOptions(extension: string, filePath: string, settings: Settings
   const parserOptions: Linter.ParserOptions = { ecmaFeatures: { jsx: extension === '.tsx' } };
   if (settings.typeAware && path.isAbsolute(filePath)) {
     // The workspace's tsconfig is read, never executed: safe in untrusted workspaces too.
-    parserOptions.projectService = { allowDefaultProject: ['*.*'] };
+    parserOptions.projectService = true;
     parserOptions.tsconfigRootDir = path.dirname(filePath);
   }
   return { ecmaVersion: 'latest', sourceType, parser: typescriptParser, parserOptions };
@@ -117,6 +117,10 @@ export function lintText(input: LintInput): LintOutcome {
   ];
   const { result: messages, reports } = capture.during(() => linterFor(filePath).verify(text, config, { filename: filePath }));
   const fatal = messages.find((message) => message.fatal === true);
+  if (fatal !== undefined && settings.typeAware && /project service|allowDefaultProject/.test(fatal.message)) {
+    // A file outside every tsconfig has no program: lint it as if type-aware were off.
+    return lintText({ ...input, settings: { ...settings, typeAware: false } });
+  }
   if (fatal !== undefined) return { kind: 'parseError', message: fatal.message, line: fatal.line };
   return {
     kind: 'linted',

@@ -14,12 +14,14 @@ import {
   LintTextRequest,
   RulesRequest,
   SETTINGS_SECTION,
+  ServerInfoRequest,
   SHOW_DOCUMENTATION_COMMAND,
   Settings,
   StatusNotification,
   type LintTextParams,
   type LintTextResult,
   type RuleInfo,
+  type ServerInfo,
   type StatusParams,
 } from '../shared/settings';
 import { lintText, ruleDocsUrl, ruleIds } from './lint';
@@ -220,6 +222,7 @@ export function startServer(connection: Connection): void {
     return { problems: problems.length, skipped: outcome.kind === 'skipped' };
   });
 
+  connection.onRequest(ServerInfoRequest, (): ServerInfo => ({ pid: process.pid, node: process.version }));
   connection.onRequest(RulesRequest, (): RuleInfo[] => ruleIds().map((id) => ({ id, docsUrl: ruleDocsUrl(id) ?? null })));
 
   documents.listen(connection);

@@ -152,6 +152,13 @@ export interface RuleInfo {
   docsUrl: string | null;
 }
 
+/** Which process serves (the output shows it; tests use it to check the client restarts a dead server). */
+export const ServerInfoRequest = 'locksmith/serverInfo';
+export interface ServerInfo {
+  pid: number;
+  node: string;
+}
+
 export const StatusNotification = 'locksmith/status';
 export interface StatusParams {
   uri: string;

@@ -1,6 +1,9 @@
 // Linting with the bundled plugin: every dialect is linted, bad input is reported as such, settings apply.
 
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { describe, it } from 'mocha';
 import { dialectExtension, lintText, ruleIds, ruleLevels, type LintOutcome } from '../../../extension/src/server/lint';
 import { Settings } from '../../../extension/src/shared/settings';
@@ -66,5 +69,28 @@ describe('linting with the bundled plugin', () => {
     if (!ruleIds().includes('no-unsafe-release')) this.skip();
     const text = UNSAFE_RELEASE.replace('    await redis.del(lockKey);', '    // eslint-disable-next-line locksmith/no-unsafe-release\n    await redis.del(lockKey);');
     assert.deepEqual(rulesOf(lintText({ text, filePath: '/w/a.ts', settings: Settings.from({}) })), []);
+  });
+});
+
+describe('type-aware linting (locksmith.typeAware)', () => {
+  it("lints a TypeScript file with the workspace's own tsconfig, still finding what the shape-based run finds", function () {
+    this.timeout(60_000);
+    if (!ruleIds().includes('no-unsafe-release')) this.skip();
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-type-aware-'));
+    try {
+      fs.writeFileSync(path.join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022' }, include: ['*.ts'] }));
+      const filePath = path.join(folder, 'job.ts');
+      fs.writeFileSync(filePath, UNSAFE_RELEASE);
+      const settings = Settings.from({ typeAware: true });
+      assert.deepEqual(rulesOf(lintText({ text: UNSAFE_RELEASE, filePath, settings })), ['locksmith/no-unsafe-release']);
+      // Outside every tsconfig there is no program: the file is still linted, by shape.
+      const outside = path.join(folder, 'nested', 'loose.mts');
+      fs.mkdirSync(path.dirname(outside));
+      fs.writeFileSync(path.join(path.dirname(outside), 'tsconfig.json'), JSON.stringify({ files: [] }));
+      fs.writeFileSync(outside, UNSAFE_RELEASE);
+      assert.deepEqual(rulesOf(lintText({ text: UNSAFE_RELEASE, filePath: outside, settings })), ['locksmith/no-unsafe-release']);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
