@@ -5,6 +5,7 @@ import { isExpressionAvailableAt, removeStatement } from '../fixes/edits.js';
 import { DEFAULT_TTL_MS } from '../fixes/scripts.js';
 import { renderAtomicSet } from '../fixes/templates.js';
 import { getLockModel } from '../model/index.js';
+import { isInLockFunction } from '../model/lock-acquisitions.js';
 import { readDecidesWrite, type ReadDecision, type ReadResult, readResultOf } from '../model/read-decides.js';
 import type { RedisCommand, RedisModel } from '../model/redis-model.js';
 import { contains, expressionStatementOf, skipTypeWrappers } from '../util/ast.js';
@@ -44,10 +45,10 @@ export default createRule<Options, MessageId>({
   create(context, [{ defaultTtlMs = DEFAULT_TTL_MS }]) {
     return {
       'Program:exit'() {
-        const model = getLockModel(context).redis;
+        const { redis: model, settings } = getLockModel(context);
         for (const write of model.commands) {
           if (!isPlainWrite(write) || !write.key || write.keySignature === undefined || write.client.chain) continue;
-          if (!isLockKeyWrite(model, write)) continue;
+          if (!isLockKeyWrite(model, settings.lockKeyPattern, write)) continue;
           const found = deciderOf(context.sourceCode, model, write);
           if (!found) continue;
           const fix = atomicSetFix(context.sourceCode, write, found, String(defaultTtlMs));
@@ -70,9 +71,13 @@ function isPlainWrite(command: RedisCommand): boolean {
   return !set || (!set.nx && !set.xx && !set.get && !set.opaque);
 }
 
-/** A lock key by name (`lockKeyPattern`), by an `NX` acquisition of it, or by a release of it in this module. */
-function isLockKeyWrite(model: RedisModel, write: RedisCommand): boolean {
-  return model.isLockKey(write.key!) || model.releases.some((release) => release.keySignature === write.keySignature);
+/**
+ * A lock key by name (`lockKeyPattern`), by an `NX` acquisition of it or a release of it in this
+ * module, or written by a function named like a lock helper (`acquireLock(key)`).
+ */
+function isLockKeyWrite(model: RedisModel, lockKeyPattern: RegExp, write: RedisCommand): boolean {
+  return model.isLockKey(write.key!) || model.releases.some((release) => release.keySignature === write.keySignature)
+    || isInLockFunction(write.call, lockKeyPattern);
 }
 
 interface Decider {

@@ -3,7 +3,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { randomUuidCall } from '../fixes/random-uuid.js';
 import { getLockModel } from '../model/index.js';
-import { isLockAcquisition } from '../model/lock-acquisitions.js';
+import { isInLockFunction, isLockAcquisition } from '../model/lock-acquisitions.js';
 import type { Acquisition, Expiry, RedisModel, Release } from '../model/redis-model.js';
 import { sharedTokenKind, type SharedTokenKind } from '../model/token-origin.js';
 import { contains, findVariable, propertyName, skipTypeWrappers, valueCarrier } from '../util/ast.js';
@@ -46,8 +46,9 @@ export default createRule<Options, MessageId>({
           if (acquisition.library !== 'redis' || !acquisition.value) continue;
           const kind = sharedTokenKind(context.sourceCode, acquisition.value);
           if (kind === undefined || !isLockAcquisition(context.sourceCode, model, settings.lockKeyPattern, acquisition)) continue;
-          if (!isValueEverCompared(model, acquisition)) continue;
-          const fix = randomTokenFix(context.sourceCode, model, acquisition);
+          const related = eventsOfSameLock(model, settings.lockKeyPattern, acquisition);
+          if (related.length === 0) continue;
+          const fix = related.every((event) => contains(acquisition.owner, event.node)) ? randomTokenFix(context.sourceCode, model, acquisition) : undefined;
           context.report({
             node: acquisition.value,
             messageId: MESSAGE_BY_KIND[kind],
@@ -62,15 +63,16 @@ export default createRule<Options, MessageId>({
 });
 
 /**
- * The value matters only where something compares it: a release or a renewal of the lock. A
- * self-expiring lock in a module that releases and renews no lock ("run at most once a minute")
- * may store anything.
+ * The releases and renewals that may be this lock's. The value matters only where something
+ * compares it, so a self-expiring lock in a module that releases and renews no lock ("run at most
+ * once a minute") may store anything. A suggestion is offered only when all of them are in the
+ * acquisition's function: a token minted there could not reach a release anywhere else.
  */
-function isValueEverCompared(model: RedisModel, acquisition: Acquisition): boolean {
+function eventsOfSameLock(model: RedisModel, lockKeyPattern: RegExp, acquisition: Acquisition): (Release | Expiry)[] {
   const mayBeThisLock = (event: Release | Expiry) => event.library === 'redis' && (
     event.keySignature === undefined || acquisition.keySignature === undefined || event.keySignature === acquisition.keySignature
-    || (event.key !== undefined && model.isLockKey(event.key)));
-  return model.releases.some(mayBeThisLock) || model.expiries.some(mayBeThisLock);
+    || (event.key !== undefined && model.isLockKey(event.key)) || isInLockFunction(event.node, lockKeyPattern));
+  return [...model.releases.filter(mayBeThisLock), ...model.expiries.filter(mayBeThisLock)];
 }
 
 function abbreviate(text: string): string {
@@ -92,6 +94,10 @@ function randomTokenFix(
   const value = acquisition.value!;
   const uuid = randomUuidCall(sourceCode);
   if (!uuid) return undefined;
+  const valueText = sourceCode.getText(value);
+  // `if ((await redis.get(key)) === WORKER_ID)`: the function re-enters a lock it may hold from an
+  // earlier call (a leader lease). A token minted per call would never match it again.
+  if (comparesStoredValue(sourceCode, model, acquisition, valueText)) return undefined;
   const localInit = localConstInitializer(sourceCode, value, acquisition.owner);
   if (localInit) {
     // `const token = 'locked'` in this function: mint there instead.
@@ -99,12 +105,7 @@ function randomTokenFix(
   }
   const statement = statementInList(acquisition.node, acquisition.owner);
   if (!statement) return undefined;
-  const valueText = sourceCode.getText(value);
   const insideFunction = (node: TSESTree.Node) => contains(acquisition.owner, node) && node.range[0] >= statement.range[0];
-
-  // `if ((await redis.get(key)) === WORKER_ID)`: the function re-enters a lock it may hold from an
-  // earlier call (a leader lease). A token minted per call would never match it again.
-  if (comparesStoredValue(sourceCode, model, acquisition, valueText)) return undefined;
 
   const replaced: TSESTree.Node[] = [value];
   for (const event of [...model.releases, ...model.expiries]) {

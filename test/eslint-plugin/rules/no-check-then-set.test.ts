@@ -294,6 +294,28 @@ async function exclusive(name, token, work) {
     }],
   },
   {
+    // A lock helper whose key is a parameter: the function's name says "lock".
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function acquireLock(key: string, token: string) {
+  if (await redis.exists(key)) return false;
+  await redis.set(key, token, 'EX', 10);
+  return true;
+}`,
+    errors: [{
+      messageId: 'checkThenSet', line: 5,
+      suggestions: [{
+        messageId: 'useAtomicSet',
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function acquireLock(key: string, token: string) {
+  if (!(await redis.set(key, token, 'PX', 10000, 'NX'))) return false;
+  return true;
+}`,
+      }],
+    }],
+  },
+  {
     // The token is minted after the check: no in-place suggestion.
     code: `import Redis from 'ioredis';
 const redis = new Redis();
@@ -327,6 +349,9 @@ ruleTester.run('no-check-then-set', rule, {
     // Cache-aside with EXISTS: the present path reads the key again (a cache hit).
     `import Redis from 'ioredis'; const redis = new Redis();
      async function load(id) { if (await redis.exists('lock-cache:' + id)) return redis.get('lock-cache:' + id); await redis.set('lock-cache:' + id, await compute(id), 'EX', 60); }`,
+    // A write-once value under a parameter key, in a function not named like a lock helper.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function remember(key, value) { if (await redis.exists(key)) return; await redis.set(key, value); }`,
     // A session store with EX.
     `import { createClient } from 'redis'; const client = createClient();
      async function touch(id, data) { if (!(await client.exists(\`sess:\${id}\`))) await client.set(\`sess:\${id}\`, JSON.stringify(data), { EX: 3600 }); }`,

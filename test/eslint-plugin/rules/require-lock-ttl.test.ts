@@ -362,6 +362,25 @@ async function exclusive(name, token, work) {
     }],
   },
   {
+    // A lock helper whose key is a parameter: the function's name says "lock".
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function tryLock(key: string, token: string) {
+  return (await redis.set(key, token, 'NX')) === 'OK';
+}`,
+    errors: [{
+      messageId: 'noExpiry', line: 4,
+      suggestions: [{
+        messageId: 'addExpiry',
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function tryLock(key: string, token: string) {
+  return (await redis.set(key, token, 'NX', 'PX', 30000)) === 'OK';
+}`,
+      }],
+    }],
+  },
+  {
     // An unknown client: the SETNX shape and the lock key are enough.
     code: `export async function f(redis, token) {
   return redis.setnx('lock:a', token);

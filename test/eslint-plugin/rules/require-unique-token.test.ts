@@ -411,6 +411,19 @@ export async function run() {
     }],
   },
   {
+    // Lock helpers whose key is a parameter: the function names say "lock". The release is in
+    // another function, so a token minted in acquireLock could not reach it: no suggestion.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function acquireLock(key: string, ttl = 5000) {
+  return redis.set(key, 'locked', 'PX', ttl, 'NX');
+}
+export async function releaseLock(key: string) {
+  await redis.del(key);
+}`,
+    errors: [{ messageId: 'sharedValue', line: 4, suggestions: [] }],
+  },
+  {
     // An unknown client: shape and lock key are enough.
     code: `export async function f(redis) {
   if (!(await redis.set('lock:a', 'x', 'NX', 'PX', 1000))) return;
