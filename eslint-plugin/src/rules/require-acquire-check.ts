@@ -257,7 +257,10 @@ function canReturnFrom(statement: TSESTree.Node, owner: ScopeOwner): boolean {
   return true;
 }
 
-const ACQUIRE_HELPER_NAME = /acquire|lock|obtain|claim|mutex|leader|lease/iu;
+// `acquireLock`, `tryLock`, `obtainLease`, `claimLeadership`: the helper's answer is the lock's answer.
+const ACQUIRE_HELPER_NAME = /^(?:try_?)?(?:[Aa]cquire|[Oo]btain|[Cc]laim|[Gg]rab|[Tt]ake|[Ll]ock)(?:[A-Z_]\w*)?$/u;
+// `withLock`, `runExclusive`, `lockAndRun`: their answer is the work's, not the lock's.
+const RUN_HELPER_NAME = /with|run|and|exec|do[A-Z]|process|handle/iu;
 
 /**
  * The truthy literal a `catch` returns around an acquisition in an acquire helper (`catch { return
@@ -271,7 +274,8 @@ function failOpenReturn(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: 
     if (parent.type !== AST_NODE_TYPES.TryStatement || parent.block !== current || !parent.handler) continue;
     const literal = truthyReturnIn(sourceCode, parent.handler.body);
     if (!literal) continue;
-    if (ACQUIRE_HELPER_NAME.test(functionName(owner) ?? '') || returnsResultOf(sourceCode, parent.block, acquisition.node)) return literal;
+    const name = functionName(owner) ?? '';
+    if ((ACQUIRE_HELPER_NAME.test(name) && !RUN_HELPER_NAME.test(name)) || returnsResultOf(sourceCode, parent.block, acquisition.node)) return literal;
   }
   return undefined;
 }

@@ -51,6 +51,9 @@ const valid = [
   // A job runner's catch reporting the job's success is not about the lock.
   `import Redis from 'ioredis'; const redis = new Redis();
    async function runJob(token) { try { if (!(await redis.set('lock:job', token, 'NX', 'PX', 30000))) return false; await work(); return true; } catch { return true; } }`,
+  // A run-with-lock helper whose catch reports the work's outcome: the work never ran without the lock.
+  `import Redis from 'ioredis'; const redis = new Redis();
+   async function withLock(token, fn) { try { if (!(await redis.set('lock:job', token, 'NX', 'PX', 30000))) return false; await fn(); return true; } catch { return true; } }`,
   // Map single-flight and cache-aside memoisation.
   `const inflight = new Map(); function once(key, load) { if (!inflight.has(key)) inflight.set(key, load()); return inflight.get(key); }`,
   `import Redis from 'ioredis'; const cache = new Redis();
@@ -336,6 +339,37 @@ export async function grab(token: string) {
     return reply === 'OK';
   } catch (error) {
     console.error(error);
+    return false;
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // Fail-open by name: tryLock's catch says "taken" although its try never returns the reply itself.
+    code: `import { Mutex } from 'redis-semaphore';
+import Redis from 'ioredis';
+const mutex = new Mutex(new Redis(), 'lock:reports');
+export async function tryLock() {
+  try {
+    if (await mutex.tryAcquire()) return true;
+    return false;
+  } catch {
+    return true;
+  }
+}`,
+    errors: [{
+      messageId: 'failOpen' as const, line: 6,
+      suggestions: [{
+        messageId: 'failClosed' as const,
+        output: `import { Mutex } from 'redis-semaphore';
+import Redis from 'ioredis';
+const mutex = new Mutex(new Redis(), 'lock:reports');
+export async function tryLock() {
+  try {
+    if (await mutex.tryAcquire()) return true;
+    return false;
+  } catch {
     return false;
   }
 }`,
