@@ -11,9 +11,14 @@ export interface ImportBinding {
 
 export type ImportTable = ReadonlyMap<string, ImportBinding>;
 
+const cache = new WeakMap<TSESTree.Program, ImportTable>();
+
 /** Module-level import bindings by local name. Only top-level declarations count. */
 export function collectImports(program: TSESTree.Program): ImportTable {
+  const cached = cache.get(program);
+  if (cached) return cached;
   const bindings = new Map<string, ImportBinding>();
+  cache.set(program, bindings);
   for (const statement of program.body) {
     if (statement.type === AST_NODE_TYPES.ImportDeclaration) {
       const source = statement.source.value;

@@ -6,7 +6,8 @@ import type { RedisDialect } from '../fixes/templates.js';
 import type { LuaScriptSummary } from '../lua/analyze-script.js';
 import { isCompareAndDelete, isCompareAndExpire } from '../lua/analyze-script.js';
 import { enclosingFunction, methodCallParts, type ScopeOwner, skipTypeWrappers, staticString, valueCarrier } from '../util/ast.js';
-import { CLIENT_PACKAGES, type ClientFamily, dialectOfFamily } from './client-table.js';
+import { CHAIN_METHODS, CLIENT_PACKAGES, type ClientFamily, dialectOfFamily, GENERIC_COMMAND_METHODS, REDIS_METHODS } from './client-table.js';
+import { collectNodes } from '../util/collect-nodes.js';
 import { ClientResolver, type ReceiverInfo } from './clients.js';
 import { readCommandShape, propertyValue, type SetOptions } from './commands.js';
 import { collectImports, type ImportTable } from './imports.js';
@@ -106,14 +107,31 @@ export function buildRedisModel(
   const imports = collectImports(program);
   const resolver = new ClientResolver(sourceCode, imports, oracle);
   const scripts = new ScriptResolver(sourceCode, filename);
-  const calls: TSESTree.CallExpression[] = [];
-  collectCalls(program, sourceCode.visitorKeys, calls);
+  // Only calls whose method or callee name can mean Redis or a lock library are looked at further:
+  // resolving a receiver is the expensive step, and most calls in most files are something else.
+  const extraNames = new Set<string>([...settings.lockWrappers.acquire, ...settings.lockWrappers.release]);
+  const hasPatternWrappers = [...settings.lockWrappers.acquire, ...settings.lockWrappers.release].some((name) => name.startsWith('/'));
+  const definingCalls: TSESTree.CallExpression[] = [];
+  const candidates: { call: TSESTree.CallExpression; name: string }[] = [];
+  for (const call of collectNodes(sourceCode).calls) {
+    const name = calleeName(call);
+    if (name === undefined) continue;
+    if (name === 'defineCommand' || name === 'defineScript') definingCalls.push(call);
+    else candidates.push({ call, name });
+  }
+  const definedCommands = collectDefinedCommands(sourceCode, definingCalls, scripts);
+  for (const name of definedCommands.keys()) extraNames.add(name);
+  const calls = candidates
+    .filter(({ name }) => hasPatternWrappers || RELEVANT_METHOD_NAMES.has(name) || extraNames.has(name))
+    .map(({ call }) => call);
+  if (calls.length === 0) return emptyModel(imports, settings, sourceCode);
 
   const importedFamilies = new Set<ClientFamily>();
   for (const binding of imports.values()) {
     const entry = CLIENT_PACKAGES[binding.source];
     if (entry) importedFamilies.add(entry.family);
   }
+
   const fileUsesV5Options = calls.some((call) => call.arguments.some((argument) =>
     argument.type === AST_NODE_TYPES.ObjectExpression && propertyValue(argument, 'condition') !== undefined && propertyValue(argument, 'expiration') !== undefined));
   const importedRedisFamilies = [...importedFamilies].filter((family) => dialectOfFamily(family) !== undefined);
@@ -121,7 +139,6 @@ export function buildRedisModel(
     ? refineNodeRedis(dialectOfFamily(importedRedisFamilies[0]!)!, fileUsesV5Options)
     : undefined;
 
-  const definedCommands = collectDefinedCommands(sourceCode, calls, scripts);
   const hasLockLibrary = importedFamilies.has('redlock') || importedFamilies.has('redis-semaphore');
 
   const commands: RedisCommand[] = [];
@@ -175,38 +192,32 @@ export function buildRedisModel(
   };
 }
 
-function refineNodeRedis(dialect: RedisDialect, fileUsesV5Options: boolean): RedisDialect {
-  return dialect === 'node-redis' && fileUsesV5Options ? 'node-redis-v5' : dialect;
+/** Method (or plain function) names that can take part in a lock: commands, chains, libraries. */
+const RELEVANT_METHOD_NAMES: ReadonlySet<string> = new Set([
+  ...Object.keys(REDIS_METHODS), ...GENERIC_COMMAND_METHODS, ...CHAIN_METHODS,
+  'acquire', 'tryAcquire', 'lock', 'using', 'release', 'unlock', 'extend',
+]);
+
+function calleeName(call: TSESTree.CallExpression): string | undefined {
+  const callee = call.callee;
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    if (!callee.computed && callee.property.type === AST_NODE_TYPES.Identifier) return callee.property.name;
+    if (callee.property.type === AST_NODE_TYPES.Literal && typeof callee.property.value === 'string') return callee.property.value;
+  }
+  return undefined;
 }
 
-function collectCalls(
-  root: TSESTree.Node,
-  visitorKeys: TSESLint.SourceCode.VisitorKeys,
-  calls: TSESTree.CallExpression[],
-): void {
-  const stack: TSESTree.Node[] = [root];
-  const ordered: TSESTree.Node[] = [];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    ordered.push(node);
-    const keys = visitorKeys[node.type] ?? [];
-    for (let index = keys.length - 1; index >= 0; index--) {
-      const child = (node as unknown as Record<string, unknown>)[keys[index]!];
-      if (Array.isArray(child)) {
-        for (let item = child.length - 1; item >= 0; item--) {
-          const element = child[item] as TSESTree.Node | null;
-          if (element && typeof element.type === 'string') stack.push(element);
-        }
-      } else if (child && typeof (child as TSESTree.Node).type === 'string') {
-        stack.push(child as TSESTree.Node);
-      }
-    }
-  }
-  for (const node of ordered) {
-    if (node.type === AST_NODE_TYPES.CallExpression) calls.push(node);
-  }
-  // Source order, so "before" and "after" are positions.
-  calls.sort((left, right) => left.range[0] - right.range[0]);
+function emptyModel(imports: ImportTable, settings: SharedSettings, sourceCode: Readonly<TSESLint.SourceCode>): RedisModel {
+  return {
+    commands: [], acquisitions: [], releases: [], expiries: [], acquiredKeys: new Set(),
+    scriptConstants: { release: undefined, extend: undefined }, definedCommands: new Map(), fileDialect: undefined, imports,
+    isLockKey: (node) => looksLikeLockKey(sourceCode, node, settings.lockKeyPattern),
+  };
+}
+
+function refineNodeRedis(dialect: RedisDialect, fileUsesV5Options: boolean): RedisDialect {
+  return dialect === 'node-redis' && fileUsesV5Options ? 'node-redis-v5' : dialect;
 }
 
 function readCommand(

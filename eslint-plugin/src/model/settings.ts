@@ -49,6 +49,9 @@ export const sharedOptionSchema = {
 // Keyed by the settings' JSON: ESLint hands each rule its own settings object, so identity would
 // never hit and every rule would rebuild the file's model.
 const cache = new Map<string, SharedSettings>();
+// ESLint passes one settings object to every rule of a file: the identity lookup is the fast path.
+const byObject = new WeakMap<object, SharedSettings>();
+const NO_SETTINGS: RawSharedSettings = {};
 
 /** Shared settings from `settings.locksmith`, with rule options (when given) taking precedence. */
 export function readSharedSettings(
@@ -56,12 +59,19 @@ export function readSharedSettings(
   ruleOverrides: RawSharedSettings = {},
 ): SharedSettings {
   const settingsObject = context.settings as Record<string, unknown>;
-  const raw = (settingsObject['locksmith'] ?? {}) as RawSharedSettings;
+  const raw = (settingsObject['locksmith'] ?? NO_SETTINGS) as RawSharedSettings;
   const noOverrides = Object.keys(ruleOverrides).length === 0;
+  if (noOverrides) {
+    const known = byObject.get(raw);
+    if (known) return known;
+  }
   const cacheKey = noOverrides ? JSON.stringify(raw) : undefined;
   if (cacheKey !== undefined) {
     const cached = cache.get(cacheKey);
-    if (cached) return cached;
+    if (cached) {
+      byObject.set(raw, cached);
+      return cached;
+    }
   }
   const merged: RawSharedSettings = { ...raw, ...ruleOverrides };
   const result: SharedSettings = {
@@ -77,6 +87,7 @@ export function readSharedSettings(
   if (cacheKey !== undefined) {
     if (cache.size > 100) cache.clear();
     cache.set(cacheKey, result);
+    byObject.set(raw, result);
   }
   return result;
 }

@@ -2,8 +2,9 @@
 // holds it, and the advisory locks, lock-table rows and writes it contains. Computed once per file.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { enclosingFunction, methodCallParts, propertyName, type ScopeOwner } from '../../util/ast.js';
+import { enclosingFunction, methodCallParts, type ScopeOwner } from '../../util/ast.js';
 import { collectImports } from '../imports.js';
+import { collectNodes } from '../../util/collect-nodes.js';
 import {
   comparesColumn,
   comparesColumnBelowParameter,
@@ -111,26 +112,11 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
   const imports = collectImports(program);
   if (!mayContainSql(sourceCode.text, imports)) return emptyModel();
   const senders = new SenderResolver(sourceCode, imports);
-  const calls: (TSESTree.CallExpression | TSESTree.TaggedTemplateExpression)[] = [];
-  const visitorKeys = sourceCode.visitorKeys;
-
-  const walk = (node: TSESTree.Node): void => {
-    if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.TaggedTemplateExpression) calls.push(node);
-    else if (node.type === AST_NODE_TYPES.AssignmentExpression && node.left.type === AST_NODE_TYPES.MemberExpression
-      && node.left.object.type === AST_NODE_TYPES.ThisExpression) {
-      const name = propertyName(node.left);
-      if (name !== undefined) senders.noteMemberInitializer(name, node.right);
-    } else if (node.type === AST_NODE_TYPES.PropertyDefinition && node.value && node.key.type === AST_NODE_TYPES.Identifier) {
-      senders.noteMemberInitializer(node.key.name, node.value);
-    }
-    for (const key of visitorKeys[node.type] ?? []) {
-      const child = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(child)) {
-        for (const item of child) if (isNode(item)) walk(item);
-      } else if (isNode(child)) walk(child);
-    }
-  };
-  walk(program);
+  // The file's calls and tagged templates come from the walk the Redis half shares (collectNodes).
+  const collected = collectNodes(sourceCode);
+  const calls: (TSESTree.CallExpression | TSESTree.TaggedTemplateExpression)[] = [...collected.calls, ...collected.taggedTemplates]
+    .sort((left, right) => left.range[0] - right.range[0]);
+  for (const { name, value } of collected.memberInitializers) senders.noteMemberInitializer(name, value);
 
   const found: { query: FoundQuery; function: ScopeOwner; statements: readonly SqlStatementFacts[] | undefined }[] = [];
   const ormWrites: OrmWriteFacts[] = [];
@@ -267,10 +253,6 @@ function openTransaction(markers: readonly TransactionMarker[], identity: TSESLi
     open = marker.begins;
   }
   return open;
-}
-
-function isNode(value: unknown): value is TSESTree.Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
 /** Statements of a query that are writes under no transaction helper: what a critical section does. */
