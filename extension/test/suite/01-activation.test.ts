@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { State } from 'vscode-languageclient/node';
-import { api, locksmithDiagnostics, openFixture, waitFor } from './helpers';
+import { api, locksmithDiagnostics, openFixture, waitFor, writeWorkspaceFile } from './helpers';
 
 describe('activation', () => {
   it('activates on a JavaScript file, with its server running and commands registered', async () => {
@@ -41,5 +41,24 @@ describe('activation', () => {
 
   it('shows the output channel on "Locksmith: Show output"', async () => {
     await vscode.commands.executeCommand('locksmith.showOutput');
+  });
+});
+
+describe('server crash', () => {
+  it('restarts a server that dies, without taking the extension host down, and lints again', async () => {
+    const locksmith = await api();
+    const before = await locksmith.serverInfo();
+    const running = (): true | undefined => (locksmith.client.state === State.Running ? true : undefined);
+    const stopped = waitFor(locksmith.client.onDidChangeState, () => (locksmith.client.state !== State.Running ? true : undefined), 'the client to notice the crash');
+    process.kill(before.pid, 'SIGKILL');
+    await stopped;
+    await waitFor(locksmith.client.onDidChangeState, running, 'the client to restart the server');
+    const after = await locksmith.serverInfo();
+    assert.notEqual(after.pid, before.pid, 'a new server process serves');
+    // The restarted server lints again: a fresh file gets its status.
+    const uri = await writeWorkspaceFile('after-crash.js', 'export const answer = 42;\n');
+    await vscode.window.showTextDocument(uri);
+    const status = await waitFor(locksmith.onDidChangeStatus, () => locksmith.fileStatus(uri), 'after-crash.js to be linted');
+    assert.equal(status.state, 'ok');
   });
 });
