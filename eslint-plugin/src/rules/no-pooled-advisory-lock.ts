@@ -33,7 +33,8 @@ export default createRule<Options, MessageId>({
       'Program:exit'() {
         const model = getSqlModel(context);
         for (const item of model.advisoryLocks) {
-          if (item.call.scope !== 'session' || item.query.sender.kind !== 'pool' || lockedAndUnlockedInOneText(item)) continue;
+          // A query bound to a transaction (Sequelize's `{ transaction }`) runs on that transaction's one connection.
+          if (item.call.scope !== 'session' || item.query.sender.kind !== 'pool' || item.query.inTransaction || lockedAndUnlockedInOneText(item)) continue;
           const data = { fn: item.call.functionName, client: item.query.sender.text };
           if (item.call.action !== 'lock') {
             context.report({ node: item.node, messageId: 'pooledUnlock', data });

@@ -355,6 +355,25 @@ ruleTester.run('no-pooled-advisory-lock', rule, {
        await runner.connect();
        try { await runner.query('SELECT pg_advisory_lock($1)', [id]); } finally { await runner.query('SELECT pg_advisory_unlock($1)', [id]); await runner.release(); }
      }`,
+    // A kysely `sql` re-exported by the app, run on a transaction: the sender is the transaction.
+    `import { sql } from './db';
+     async function run(db, id: number) { await db.transaction().execute(async (trx) => { await sql\`SELECT pg_advisory_xact_lock(\${id})\`.execute(trx); }); }`,
+    `import { sql, db } from './db';
+     async function run(id: number) {
+       await db.transaction().execute(async (trx) => {
+         await sql\`SELECT pg_advisory_lock(\${id})\`.execute(trx);
+         await sql\`SELECT pg_advisory_unlock(\${id})\`.execute(trx);
+       });
+     }`,
+    // Sequelize: a query naming its transaction runs on the transaction's connection.
+    `import { Sequelize } from 'sequelize';
+     const sequelize = new Sequelize('postgres://');
+     async function run(id: number) {
+       await sequelize.transaction(async (t) => {
+         await sequelize.query('SELECT pg_advisory_lock(?)', { replacements: [id], transaction: t });
+         await sequelize.query('SELECT pg_advisory_unlock(?)', { replacements: [id], transaction: t });
+       });
+     }`,
     // A sender the file does not show: no claim.
     `async function run(db, id) { await db.query('SELECT pg_advisory_lock($1)', [id]); }`,
     // Not SQL that locks.

@@ -38,7 +38,8 @@ export function findQuery(
   // kysely: sql`...`.execute(db)
   if (parts.method === 'execute' && skipTypeWrappers(parts.receiver).type === AST_NODE_TYPES.TaggedTemplateExpression) {
     const template = skipTypeWrappers(parts.receiver) as TSESTree.TaggedTemplateExpression;
-    if (!first || !startsLikeSql(template.quasi) || builderLibrary(template.tag, imports) === undefined) return undefined;
+    // postgres.js's own `.execute()` takes no argument; with one, the template is a builder (kysely) run on it.
+    if (!first || !startsLikeSql(template.quasi) || (builderLibrary(template.tag, imports) === undefined && !isSqlTagName(template.tag))) return undefined;
     return fromTemplate(node, 'execute', senders.sender(first), template.quasi, true, sourceCode, undefined);
   }
   if (!QUERY_METHODS.has(parts.method) || !first) return undefined;
@@ -76,6 +77,9 @@ function taggedQuery(
   if (builderLibrary(tag, imports) !== undefined) return undefined;
   const parent = node.parent;
   if (parent.type === AST_NODE_TYPES.CallExpression && parent.arguments.some((argument) => argument === node)) return undefined;
+  // sql`...`.execute(db): a builder template run on `db`; findQuery reads it from the call.
+  if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === node && propertyName(parent) === 'execute'
+    && parent.parent.type === AST_NODE_TYPES.CallExpression && parent.parent.arguments.length > 0) return undefined;
   if (tag.type === AST_NODE_TYPES.MemberExpression) {
     const method = propertyName(tag);
     if (method !== undefined && TAG_QUERY_METHODS.has(method)) {
