@@ -134,6 +134,19 @@ export class Occupancy {
 }
 
 const POLL_INTERVAL_MS = 5;
+const CLEANUP_TIMEOUT_MS = 5_000;
+
+/** Runs `task`, ignoring its errors (a connection already closed or killed), bounded by `timeoutMs`. */
+async function settleWithin(task: () => unknown, timeoutMs: number): Promise<'done' | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => { resolve('timeout'); }, timeoutMs); });
+  const done = Promise.resolve().then(task).then(() => 'done' as const, () => 'done' as const);
+  try {
+    return await Promise.race([done, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 let uniqueCounter = 0;
 let invocationCounter = 0;
 
@@ -211,11 +224,9 @@ export async function runVariant(
       error = caught instanceof Error ? caught.message : String(caught);
     } finally {
       for (const cleanup of cleanups.splice(0).reverse()) {
-        try {
-          await cleanup();
-        } catch {
-          // A connection the scenario already closed or killed: nothing left to clean.
-        }
+        const outcome = await settleWithin(cleanup, CLEANUP_TIMEOUT_MS);
+        // A cleanup that hangs (a pool whose client was never given back) fails the run, not the process.
+        if (outcome === 'timeout') error ??= `a cleanup did not finish within ${CLEANUP_TIMEOUT_MS} ms`;
       }
     }
   }

@@ -48,6 +48,7 @@ export const noPooledAdvisoryLock: Scenario = {
     }
     await workDone.wait();
     (await otherUser2!).release();
+    context.tally.expect(pool.idleCount === pool.totalCount, `the job kept ${pool.totalCount - pool.idleCount} pooled connection(s) checked out`);
     context.tally.note(`pg_advisory_unlock returned ${String(unlocked)}`);
     context.tally.expect(unlocked, 'the unlock ran on a connection that did not hold the lock');
 
