@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { RuleTester } from '@typescript-eslint/rule-tester';
 import rule from '../../../eslint-plugin/src/rules/no-unsafe-extend.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
@@ -403,3 +404,43 @@ export async function renew(token: string, until: number) {
 
 ruleTester.run('no-unsafe-extend', rule, { valid, invalid });
 suggestionsClearFindings('no-unsafe-extend', rule, invalid);
+
+// Type-aware: with type information a receiver is Redis because its type says so, whatever its name.
+const typedFixtures = path.join(__dirname, '..', 'fixtures', 'typed');
+const typedRuleTester = new RuleTester({
+  languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: typedFixtures } },
+});
+
+typedRuleTester.run('no-unsafe-extend (type-aware)', rule, {
+  valid: [{
+    // A Map subclass with Redis-like names, held in a variable named \`redis\`: not Redis.
+    code: `import { LocalLocks } from './local-locks';
+export function renew(redis: LocalLocks) {
+  redis.expire('lock:invoice', 30);
+}`,
+    filename: 'file.ts',
+  }],
+  invalid: [{
+    // A real ioredis client whose name and origin say nothing: only its type does.
+    code: `import { getStore } from './store';
+const store = getStore();
+export async function renew(token: string) {
+  await store.pexpire('lock:invoice', 30000);
+}`,
+    filename: 'file.ts',
+    errors: [{
+      messageId: 'plainExtend', line: 4,
+      suggestions: [{
+        messageId: 'useCompareAndExpire',
+        output: `import { getStore } from './store';
+
+${EXTEND_CONSTANT}
+
+const store = getStore();
+export async function renew(token: string) {
+  await store.eval(EXTEND_LOCK_SCRIPT, 1, 'lock:invoice', token, 30000);
+}`,
+      }],
+    }],
+  }],
+});

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { RuleTester } from '@typescript-eslint/rule-tester';
 import rule from '../../../eslint-plugin/src/rules/require-acquire-check.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
@@ -413,3 +414,42 @@ export async function start(token: string) {
 
 ruleTester.run('require-acquire-check', rule, { valid, invalid });
 suggestionsClearFindings('require-acquire-check', rule, invalid);
+
+// Type-aware: with type information a receiver is Redis because its type says so, whatever its name.
+const typedFixtures = path.join(__dirname, '..', 'fixtures', 'typed');
+const typedRuleTester = new RuleTester({
+  languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: typedFixtures } },
+});
+
+typedRuleTester.run('require-acquire-check (type-aware)', rule, {
+  valid: [{
+    // A Map subclass with Redis-like names: its setnx is not a Redis try-acquire.
+    code: `import { LocalLocks } from './local-locks';
+export function run(redis: LocalLocks, token: string, work: () => void) {
+  redis.setnx('lock:invoice', token);
+  work();
+}`,
+    filename: 'file.ts',
+  }],
+  invalid: [{
+    code: `import { getStore } from './store';
+const store = getStore();
+export async function run(token: string, work: () => Promise<void>) {
+  await store.set('lock:invoice', token, 'NX', 'PX', 30000);
+  await work();
+}`,
+    filename: 'file.ts',
+    errors: [{
+      messageId: 'resultIgnored', line: 4,
+      suggestions: [{
+        messageId: 'guardWithResult',
+        output: `import { getStore } from './store';
+const store = getStore();
+export async function run(token: string, work: () => Promise<void>) {
+  if (!(await store.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  await work();
+}`,
+      }],
+    }],
+  }],
+});

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { RuleTester } from '@typescript-eslint/rule-tester';
 import rule from '../../../eslint-plugin/src/rules/require-release-in-finally.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
@@ -498,3 +499,48 @@ export async function run(token: string) {
 
 ruleTester.run('require-release-in-finally', rule, { valid, invalid });
 suggestionsClearFindings('require-release-in-finally', rule, invalid);
+
+// Type-aware: with type information a receiver is Redis because its type says so, whatever its name.
+const typedFixtures = path.join(__dirname, '..', 'fixtures', 'typed');
+const typedRuleTester = new RuleTester({
+  languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: typedFixtures } },
+});
+
+typedRuleTester.run('require-release-in-finally (type-aware)', rule, {
+  valid: [{
+    // An in-process lock table: nothing outlives the process, nothing to leak.
+    code: `import { LocalLocks } from './local-locks';
+export function run(redis: LocalLocks, token: string, work: () => void) {
+  if (!redis.setnx('lock:invoice', token)) return;
+  work();
+  redis.del('lock:invoice');
+}`,
+    filename: 'file.ts',
+  }],
+  invalid: [{
+    code: `import { getStore } from './store';
+const store = getStore();
+export async function run(token: string, work: () => Promise<void>) {
+  if (!(await store.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  await work();
+  await store.del('lock:invoice');
+}`,
+    filename: 'file.ts',
+    errors: [{
+      messageId: 'releaseNotInFinally', line: 4,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally',
+        output: `import { getStore } from './store';
+const store = getStore();
+export async function run(token: string, work: () => Promise<void>) {
+  if (!(await store.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  try {
+    await work();
+  } finally {
+    await store.del('lock:invoice');
+  }
+}`,
+      }],
+    }],
+  }],
+});
