@@ -174,14 +174,19 @@ function fencedFix(context: Context, lock: HeldLock, write: SqlWrite, column: st
   if (command.dialect.startsWith('node-redis')) ttlText = /^\d+$/u.test(ttlText) ? `'${ttlText}'` : `String(${ttlText})`;
 
   const style: PlaceholderStyle = query.tagged ? 'tagged' : query.sql.questionMarks ? 'question' : 'dollar';
-  if (style === 'question') return undefined;
+  if (style === 'question' && (query.sql.namedParameters.size > 0 || /\$\d/u.test(sourceCode.getText(query.source)))) return undefined;
   const number = query.sql.parameterCount + 1;
   const placeholder = renderPlaceholder(style, { number, expression: fence });
   const insertions = fenceInsertions(placeholder, column, statement.hasWhere);
   const afterSet = query.sql.toSourceOffset(statement.setListEnd);
   const afterWhere = query.sql.toSourceOffset(statement.hasWhere ? statement.whereEnd ?? -1 : statement.whereInsertAt ?? -1);
   if (afterSet === undefined || afterWhere === undefined) return undefined;
-  const valuesEdit = style === 'dollar' ? bindFence(query.node, fence, number) : null;
+  const valuesEdit = style === 'dollar'
+    ? bindFence(query.node, fence, number)
+    : style === 'question'
+      // `?` bindings are positional: the fence goes in twice, where its two placeholders fall.
+      ? bindFenceTwice(sourceCode, query.node, fence, placeholdersBefore(query.sql.text, statement.setListEnd), placeholdersBefore(query.sql.text, statement.hasWhere ? statement.whereEnd ?? 0 : statement.whereInsertAt ?? 0))
+      : null;
   if (valuesEdit === undefined) return undefined;
 
   const constant = freeName(sourceCode, SCRIPT_CONSTANT_NAMES.fencedAcquire);
@@ -221,6 +226,30 @@ function bindFence(node: TSESTree.Node, fence: string, number: number): ((fixer:
   if (array.type !== AST_NODE_TYPES.ArrayExpression || array.elements.length !== number - 1 || array.elements.some((element) => element?.type === AST_NODE_TYPES.SpreadElement)) return undefined;
   const last = array.elements.at(-1);
   return last ? (fixer) => fixer.insertTextAfter(last, `, ${fence}`) : (fixer) => fixer.replaceText(array, `[${fence}]`);
+}
+
+/** How many bound parameters the normalised text has before `offset` (each `?` became one `$n`). */
+function placeholdersBefore(text: string, offset: number): number {
+  return [...text.slice(0, offset).matchAll(/\$\d+/gu)].length;
+}
+
+/** knex `raw(text, [..])`: inserts the fence at the two binding positions of its placeholders. */
+function bindFenceTwice(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  node: TSESTree.Node,
+  fence: string,
+  first: number,
+  second: number,
+): ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix) | undefined {
+  if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const values = node.arguments[1];
+  if (!values) return undefined;
+  const array = skipTypeWrappers(values);
+  if (array.type !== AST_NODE_TYPES.ArrayExpression || array.elements.some((element) => !element || element.type === AST_NODE_TYPES.SpreadElement)) return undefined;
+  const texts = array.elements.map((element) => sourceCode.getText(element!));
+  if (second > texts.length) return undefined;
+  const bound = [...texts.slice(0, first), fence, ...texts.slice(first, second), fence, ...texts.slice(second)];
+  return (fixer) => fixer.replaceText(array, `[${bound.join(', ')}]`);
 }
 
 /**

@@ -74,6 +74,66 @@ async function run(id: number, token: string) {
     }],
   },
   {
+    // knex raw with ? bindings: the fence is bound at both of its placeholders' positions.
+    code: `import Redis from 'ioredis';
+import knex from 'knex';
+const redis = new Redis();
+const db = knex({ client: 'pg' });
+async function run(id: number, token: string) {
+  const ok = await redis.set('lock:invoice', token, 'PX', 30000, 'NX');
+  if (!ok) return;
+  await db.raw('UPDATE invoice_state SET last_run = ? WHERE id = ?', ['done', id]);
+}`,
+    errors: [{
+      messageId: 'unfencedWrite', line: 8, column: 9,
+      suggestions: [{
+        messageId: 'useFencedAcquire',
+        output: `import Redis from 'ioredis';
+import knex from 'knex';
+
+${FENCED_SCRIPT_CONSTANT}
+
+const redis = new Redis();
+const db = knex({ client: 'pg' });
+async function run(id: number, token: string) {
+  const ok = await redis.eval(ACQUIRE_FENCED_LOCK_SCRIPT, 2, 'lock:invoice', '{lock:invoice}:fence', token, 30000);
+  if (!ok) return;
+  await db.raw('UPDATE invoice_state SET last_run = ?, fence = ? WHERE id = ? AND fence < ?', ['done', ok, id, ok]);
+}`,
+      }],
+    }],
+  },
+  {
+    // Prisma $executeRaw: the fence joins the tagged template.
+    code: `import Redis from 'ioredis';
+import { PrismaClient } from '@prisma/client';
+const redis = new Redis();
+const prisma = new PrismaClient();
+async function run(id: number, token: string) {
+  const locked = await redis.set(\`lock:invoice:\${id}\`, token, 'EX', 30, 'NX');
+  if (!locked) return;
+  await prisma.$executeRaw\`UPDATE invoices SET state = 'sent' WHERE id = \${id}\`;
+}`,
+    errors: [{
+      messageId: 'unfencedWrite', line: 8, column: 9,
+      suggestions: [{
+        messageId: 'useFencedAcquire',
+        output: `import Redis from 'ioredis';
+import { PrismaClient } from '@prisma/client';
+
+${FENCED_SCRIPT_CONSTANT}
+
+const redis = new Redis();
+const prisma = new PrismaClient();
+async function run(id: number, token: string) {
+  const locked = await redis.eval(ACQUIRE_FENCED_LOCK_SCRIPT, 2, \`lock:invoice:\${id}\`, \`{lock:invoice:\${id}}:fence\`, token, 30 * 1000);
+  if (!locked) return;
+  await prisma.$executeRaw\`UPDATE invoices SET state = 'sent', fence = \${locked} WHERE id = \${id} AND fence < \${locked}\`;
+}`,
+      }],
+    }],
+  },
+  {
     // The fence comes from a separate INCR after SET NX: minted too late.
     code: `import Redis from 'ioredis';
 import { Pool } from 'pg';
