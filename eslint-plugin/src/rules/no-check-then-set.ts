@@ -47,7 +47,7 @@ export default createRule<Options, MessageId>({
       'Program:exit'() {
         const { redis: model, settings } = getLockModel(context);
         for (const write of model.commands) {
-          if (!isPlainWrite(write) || !write.key || write.keySignature === undefined || write.client.chain) continue;
+          if (!isPlainWrite(write) || !write.key || write.keySignature === undefined) continue;
           if (!isLockKeyWrite(model, settings.lockKeyPattern, write)) continue;
           const found = deciderOf(context.sourceCode, model, write);
           if (!found) continue;
@@ -127,7 +127,8 @@ interface AtomicSetFix {
  */
 function atomicSetFix(sourceCode: Readonly<TSESLint.SourceCode>, write: RedisCommand, decider: Decider, defaultTtl: string): AtomicSetFix | undefined {
   const { result, decision } = decider;
-  if (!result.awaited || !decision.simpleTest || write.callback || write.resultUsed) return undefined;
+  // In MULTI/pipeline the reply is queued: the rewrite would change what exec() returns.
+  if (!result.awaited || !decision.simpleTest || write.callback || write.resultUsed || write.client.chain) return undefined;
   const writeStatement = expressionStatementOf(write.call);
   if (!writeStatement || write.owner !== decider.read.owner) return undefined;
   const test = decision.statement.test;

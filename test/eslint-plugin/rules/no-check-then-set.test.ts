@@ -316,6 +316,16 @@ export async function acquireLock(key: string, token: string) {
     }],
   },
   {
+    // MULTI does not make the earlier GET part of the transaction: reported, no in-place rewrite.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+async function f(token) {
+  if (await redis.get('lock:a')) return;
+  await redis.multi().set('lock:a', token, 'PX', 1000).incr('lock:a:fence').exec();
+}`,
+    errors: [{ messageId: 'checkThenSet', line: 5, suggestions: [] }],
+  },
+  {
     // The token is minted after the check: no in-place suggestion.
     code: `import Redis from 'ioredis';
 const redis = new Redis();
