@@ -9,6 +9,7 @@ import { secondsAsMilliseconds, ttlInMilliseconds } from '../fixes/ttl.js';
 import { getLockModel } from '../model/index.js';
 import { acquisitionForRelease, ownerCheckAround, splitAcquisitionOf } from '../model/queries.js';
 import type { Expiry, RedisModel } from '../model/redis-model.js';
+import { staticString } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
 
 export type MessageId = 'plainExtend' | 'checkThenExtend' | 'uncheckedScript' | 'useCompareAndExpire';
@@ -36,7 +37,7 @@ export default createRule<Options, MessageId>({
       'Program:exit'() {
         const model = getLockModel(context).redis;
         for (const expiry of model.expiries) {
-          if (!isUnsafeRenewal(model, expiry)) continue;
+          if (!isUnsafeRenewal(context.sourceCode, model, expiry)) continue;
           const checkedBy = expiry.kind === 'expire' ? ownerCheckAround(model, expiry) : undefined;
           if (!checkedBy && !model.isLockKey(expiry.key!)) continue;
           const command = expiry.command!;
@@ -59,13 +60,21 @@ export default createRule<Options, MessageId>({
  * A Redis renewal that does not compare the owner: a plain expiry that is not the second half of a
  * split acquire (no-split-acquire owns those), or a script whose expiry is not owner-checked.
  */
-function isUnsafeRenewal(model: RedisModel, expiry: Expiry): boolean {
+function isUnsafeRenewal(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, expiry: Expiry): boolean {
   if (expiry.safe || expiry.library !== 'redis' || !expiry.command || !expiry.key) return false;
-  if (expiry.kind === 'expire') return splitAcquisitionOf(model, expiry) === undefined;
+  if (expiry.kind === 'expire') return splitAcquisitionOf(model, expiry) === undefined && !onlyWhenNoExpiry(sourceCode, expiry);
   if (expiry.kind !== 'script') return false;
   const summary = expiry.command.script?.script?.summary;
   // A script that also writes or counts the key sets it (an acquire, a rate limiter), it does not renew it.
   return summary !== undefined && summary.sets.length === 0 && summary.increments.length === 0;
+}
+
+/**
+ * `EXPIRE key 30 NX` (Redis 7) sets a TTL only on a key that has none: a safety net for a lock
+ * that lost its expiry, which cannot extend another holder's (always expiring) lock.
+ */
+function onlyWhenNoExpiry(sourceCode: Readonly<TSESLint.SourceCode>, expiry: Expiry): boolean {
+  return expiry.command!.args.slice(2).some((argument) => staticString(sourceCode, argument)?.toUpperCase() === 'NX');
 }
 
 function compareAndExpireFix(

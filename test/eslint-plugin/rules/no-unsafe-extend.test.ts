@@ -54,6 +54,9 @@ const valid = [
    async function f(token) { await redis.multi().setnx('lock:a', token).expire('lock:a', 30).exec(); }`,
   `const redis = require('redis'); const client = redis.createClient();
    function f(token, cb) { client.setnx('lock:cron', token, (err, ok) => { if (ok) client.expire('lock:cron', 30, cb); }); }`,
+  // EXPIRE ... NX (Redis 7) only gives a TTL to a key that has none: it cannot extend a live lock.
+  `import Redis from 'ioredis'; const redis = new Redis();
+   async function ensureTtl(token) { await redis.expire('lock:a', 30, 'NX'); }`,
   // Lookalikes: session store, rate limiter, cache.
   `import { createClient } from 'redis'; const client = createClient();
    async function touch(sessionId) { await client.expire(\`sess:\${sessionId}\`, 3600); }`,
