@@ -2,7 +2,7 @@
 // Standalone: node bench/server-latency.mjs [--edits 40] [--lines 3000] [--json]
 // Needs the server bundle: `npm run build && node extension/scripts/build.mjs` (this script builds it when missing).
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -215,6 +215,10 @@ const result = {
   },
   target: 'rules at most 0.5 of parse time',
 };
+// Activation is measured inside a real VS Code by the integration suite (npm run test:vscode); shown when present.
+const activationFile = path.join(repoRoot, 'test-output/activation.json');
+if (existsSync(activationFile)) result.vscodeActivation = JSON.parse(readFileSync(activationFile, 'utf8'));
+
 if (options.json) {
   console.log(JSON.stringify(result, null, 2));
 } else {
@@ -225,4 +229,8 @@ if (options.json) {
   console.log(`  ESLint stats, same config: parse ${result.eslintStats.parseMs} ms, rules ${result.eslintStats.rulesMs} ms → rules / parse ${result.eslintStats.rulesOverParse} (target ≤ 0.5)`);
   for (const [ruleId, ms] of Object.entries(result.eslintStats.perRuleMs)) console.log(`    ${ruleId}: ${ms} ms`);
   console.log(`  server startup (spawn → initialize): ${result.serverStartupMs} ms`);
+  if (result.vscodeActivation) {
+    const { activationMs, serverReadyAfterActivationMs, version } = result.vscodeActivation;
+    console.log(`  VS Code ${version} (last npm run test:vscode): activation ${activationMs} ms, server ready after ${serverReadyAfterActivationMs} ms`);
+  }
 }

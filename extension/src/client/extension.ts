@@ -36,6 +36,8 @@ export interface LocksmithApi {
   fileStatus(uri: vscode.Uri): StatusParams | undefined;
   onDidChangeStatus: vscode.Event<StatusParams>;
   activationMs: number;
+  /** Milliseconds from activation to a running server; undefined when the first start failed. */
+  serverReady: Promise<number | undefined>;
   lintWorkspace(): Promise<{ files: number; problems: number }>;
   /** The rules the running server lints with. */
   rules(): Promise<RuleInfo[]>;
@@ -59,7 +61,7 @@ function recordingChannel(channel: vscode.LogOutputChannel, lines: string[]): vs
   });
 }
 
-export async function activate(context: vscode.ExtensionContext): Promise<LocksmithApi> {
+export function activate(context: vscode.ExtensionContext): LocksmithApi {
   const activationStarted = Date.now();
   const outputLines: string[] = [];
   const channel = vscode.window.createOutputChannel('Locksmith', { log: true });
@@ -159,12 +161,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<Locksm
     { dispose: () => void client.stop() },
   );
 
-  try {
-    await client.start();
-  } catch (error) {
-    // The extension stays usable (commands, output); the client retries when the server dies later.
-    output.info(`Locksmith server failed to start: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  // Activation does not wait for the server: the editor stays responsive while it loads its parsers.
+  const serverReady = client.start().then(
+    () => {
+      const readyMs = Date.now() - activationStarted;
+      output.info(`Locksmith server ready ${readyMs} ms after activation started.`);
+      return readyMs;
+    },
+    (error: unknown) => {
+      // The extension stays usable (commands, output); "Restart server" tries again.
+      output.error(`Locksmith server failed to start: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    },
+  );
   const activationMs = Date.now() - activationStarted;
   output.info(`Locksmith activated in ${activationMs} ms.`);
   renderStatus();
@@ -176,6 +185,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Locksm
     fileStatus: (uri) => fileStatus.get(uri.toString()),
     onDidChangeStatus: statusChanged.event,
     activationMs,
+    serverReady,
     lintWorkspace,
     rules: () => client.sendRequest<RuleInfo[]>(RulesRequest),
     serverInfo: () => client.sendRequest<ServerInfo>(ServerInfoRequest),

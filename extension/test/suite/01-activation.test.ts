@@ -11,6 +11,8 @@ describe('activation', () => {
   it('activates on a JavaScript file, with its server running and commands registered', async () => {
     const editor = await openFixture('clean.js');
     const locksmith = await api();
+    const serverReadyMs = await locksmith.serverReady;
+    assert.ok(serverReadyMs !== undefined, 'the server started');
     await waitFor(locksmith.client.onDidChangeState, () => (locksmith.client.state === State.Running ? true : undefined), 'the server to run');
     const commands = await vscode.commands.getCommands(true);
     for (const command of ['locksmith.lintWorkspace', 'locksmith.showOutput', 'locksmith.restartServer']) {
@@ -25,7 +27,7 @@ describe('activation', () => {
     const outputDir = process.env.LOCKSMITH_TEST_OUTPUT;
     if (outputDir !== undefined) {
       fs.mkdirSync(outputDir, { recursive: true });
-      fs.writeFileSync(path.join(outputDir, 'activation.json'), `${JSON.stringify({ activationMs: locksmith.activationMs, host: vscode.env.appName, version: vscode.version }, null, 2)}\n`);
+      fs.writeFileSync(path.join(outputDir, 'activation.json'), `${JSON.stringify({ activationMs: locksmith.activationMs, serverReadyAfterActivationMs: serverReadyMs, host: vscode.env.appName, version: vscode.version }, null, 2)}\n`);
     }
   });
 
