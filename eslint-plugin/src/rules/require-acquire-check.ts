@@ -29,12 +29,16 @@ export interface TryAcquisition {
 }
 
 /** Any acquisition, for the fail-open check: a helper can fail open whatever it calls. */
-interface AnyAcquisition {
+export interface AnyAcquisition {
   readonly node: TSESTree.CallExpression;
   readonly owner: ScopeOwner;
 }
 
-interface AcquisitionSource {
+/**
+ * One lock family's contribution: its try-acquisitions (checked for a tested result) and all its
+ * acquisitions (checked for fail-open helpers). The extension point for other families.
+ */
+export interface AcquisitionSource {
   tries(model: LockModel, sourceCode: Readonly<TSESLint.SourceCode>): readonly TryAcquisition[];
   all(model: LockModel): readonly AnyAcquisition[];
 }
