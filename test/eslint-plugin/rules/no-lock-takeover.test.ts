@@ -246,6 +246,10 @@ ruleTester.run('no-lock-takeover', rule, {
     `import postgres from 'postgres';
      const sql = postgres();
      export const touch = (id: number) => sql\`INSERT INTO blocks (id, seen_at) VALUES (\${id}, now()) ON CONFLICT (id) DO UPDATE SET seen_at = now()\`;`,
+    // A table about locks, not of locks.
+    `import { Pool } from 'pg';
+     const pool = new Pool();
+     export const count = (name: string) => pool.query('INSERT INTO lock_events (name, n) VALUES ($1, 1) ON CONFLICT (name) DO UPDATE SET n = lock_events.n + 1', [name]);`,
     // Unparseable SQL is skipped.
     `import { Pool } from 'pg';
      const pool = new Pool();

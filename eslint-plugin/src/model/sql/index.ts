@@ -165,7 +165,8 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
   }
   const isLockTable = (table: string): boolean => {
     const words = table.replace(/([a-z])([A-Z])/gu, '$1_$2').toLowerCase().split(/[^a-z0-9]+/u);
-    if (words.some((word) => LOCK_TABLE_WORDS.has(word))) return true;
+    // The table is named for what it holds: `job_locks`, `shedlock`, `app_lock`, not `lock_events`.
+    if (LOCK_TABLE_WORDS.has(words.at(-1) ?? '')) return true;
     const columns = tableColumns.get(table);
     return columns !== undefined && OWNER_COLUMNS.some((column) => columns.has(column)) && EXPIRY_COLUMNS.some((column) => columns.has(column));
   };
