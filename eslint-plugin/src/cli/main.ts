@@ -2,6 +2,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import locksmith from '../index.js';
 import { parseCliArgs } from './args.js';
 import { effectiveSeverities, pluginRuleIds } from './config.js';
@@ -55,7 +56,8 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
   if (options.outputFile === undefined) {
     io.stdout(report);
   } else {
-    writeReport(path.resolve(io.cwd, options.outputFile), options.outputFile, report);
+    // Stylish colours itself for a terminal on stdout; a file gets plain text.
+    writeReport(path.resolve(io.cwd, options.outputFile), options.outputFile, stripVTControlCharacters(report));
   }
   const counts = tally(results);
   if (options.maxWarnings !== undefined && counts.warnings > options.maxWarnings) {

@@ -9,6 +9,7 @@ import {
   CLI_SUITE_TIMEOUT_MS, LOCKSMITH_BIN, SPLIT_ACQUIRE_SOURCE, makeProject, parseJsonReport, runLocksmith, stderrLines,
 } from './run-cli';
 
+const ANSI_ESCAPE = '\u001b[';
 const CLEAN_SOURCE = `import Redis from 'ioredis';\n\nexport const redis = new Redis();\nexport const answer = 42;\n`;
 
 describe('locksmith command', function () {
@@ -108,6 +109,16 @@ describe('locksmith command', function () {
     } finally {
       unbuilt.cleanup();
     }
+  });
+
+  it('writes a stylish report to a file without terminal colours, even when colours are forced', () => {
+    const run = runLocksmith(root, ['--output-file', 'reports/out.txt', 'buggy'], { FORCE_COLOR: '1' });
+    assert.equal(run.status, 1);
+    const report = fs.readFileSync(path.join(root, 'reports/out.txt'), 'utf8');
+    assert.match(report, /locksmith\/no-split-acquire/);
+    assert.ok(!report.includes(ANSI_ESCAPE), 'no escape sequences in the file');
+    // The same run on stdout is coloured, so the check above is not vacuous.
+    assert.ok(runLocksmith(root, ['buggy'], { FORCE_COLOR: '1' }).stdout.includes(ANSI_ESCAPE));
   });
 
   it('prints its version and its help, exiting 0', () => {

@@ -15,11 +15,11 @@ export interface CliRun {
 }
 
 /** Runs `node eslint-plugin/bin/locksmith.js ...args` in `cwd`, as a user's shell would. */
-export function runLocksmith(cwd: string, args: readonly string[]): CliRun {
+export function runLocksmith(cwd: string, args: readonly string[], env: Readonly<Record<string, string>> = { FORCE_COLOR: '0' }): CliRun {
   const child = spawnSync(process.execPath, [LOCKSMITH_BIN, ...args], {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+    env: { ...process.env, ...env },
   });
   if (child.error) throw child.error;
   return { status: child.status, stdout: child.stdout, stderr: child.stderr };
