@@ -29,7 +29,7 @@ export default createRule<Options, MessageId>({
       plainExtend: '`{{command}}` renews the lock even when another holder owns it now: if this holder\'s lock already expired, it extends the next holder\'s lock instead.',
       checkThenExtend: 'The owner check and the `{{command}}` are two commands: the lock can expire and pass to another holder between them, and this `{{command}}` then extends that holder\'s lock.',
       uncheckedScript: 'This script renews the lock without first comparing its value with the caller\'s token, so it extends whoever holds the lock now.',
-      useCompareAndExpire: 'Renew with the compare-and-pexpire script',
+      useCompareAndExpire: 'Renew with the compare-and-pexpire script instead of `{{command}}`',
     },
   },
   create(context) {
@@ -48,7 +48,7 @@ export default createRule<Options, MessageId>({
             messageId,
             data: { command: command.name },
             // A suggestion, not an autofix: the renewal starts sending a script instead of PEXPIRE.
-            suggest: fix ? [{ messageId: 'useCompareAndExpire', fix }] : [],
+            suggest: fix ? [{ messageId: 'useCompareAndExpire', data: { command: command.name }, fix }] : [],
           });
         }
       },
