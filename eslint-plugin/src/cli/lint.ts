@@ -30,18 +30,18 @@ export async function lintWithLocksmith(
     ignore: false,
     errorOnUnmatchedPattern: false,
   });
-  const results = files.length === 0 ? [] : await lintOrExplain(eslint, files);
+  const results = files.length === 0 ? [] : await lintOrExplain(eslint, files, cwd);
   return { eslint, results: results.map(keepLocksmithMessages) };
 }
 
 // A file can be unreadable (permissions) or vanish between the directory walk and the lint.
-async function lintOrExplain(eslint: ESLint, files: readonly string[]): Promise<ESLint.LintResult[]> {
+async function lintOrExplain(eslint: ESLint, files: readonly string[], cwd: string): Promise<ESLint.LintResult[]> {
   try {
     return await eslint.lintFiles([...files]);
   } catch (error) {
     const { code, path: failedPath } = error as NodeJS.ErrnoException;
     if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT' || code === 'EISDIR') {
-      const shown = failedPath === undefined ? 'a file' : path.relative(process.cwd(), failedPath) || failedPath;
+      const shown = failedPath === undefined ? 'a file' : path.relative(cwd, failedPath) || failedPath;
       throw new UsageError(`cannot read ${shown}: ${code === 'ENOENT' ? 'it no longer exists' : code === 'EISDIR' ? 'it is a directory' : 'permission denied'}`);
     }
     throw error;
