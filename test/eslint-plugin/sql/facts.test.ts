@@ -1,0 +1,78 @@
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'mocha';
+import {
+  comparesColumn,
+  comparesColumnBelowParameter,
+  describeSql,
+  hasExpiryGuard,
+  isConflictDoNothing,
+  isUnguardedUpsert,
+  parseSql,
+} from '../../../eslint-plugin/src/sql/index.js';
+
+function only(text: string) {
+  const statements = describeSql(text);
+  assert.ok(statements, `does not parse: ${text}`);
+  assert.equal(statements.length, 1);
+  return statements[0]!;
+}
+
+describe('sql facts', () => {
+  it('unparseable SQL is undefined, never a throw, and is cached', () => {
+    assert.equal(parseSql('UPDATE t SET'), undefined);
+    assert.equal(describeSql('SELECT pg_advisory_lock(1'), undefined);
+    assert.equal(parseSql('SELECT 1'), parseSql('SELECT 1'));
+  });
+
+  it('advisory lock calls: name, scope, mode, action', () => {
+    const statement = only('SELECT pg_try_advisory_xact_lock_shared($1::bigint), pg_advisory_unlock(42)');
+    assert.deepEqual(statement.advisoryLocks.map(({ functionName, scope, mode, action, shared }) => ({ functionName, scope, mode, action, shared })), [
+      { functionName: 'pg_try_advisory_xact_lock_shared', scope: 'xact', mode: 'try', action: 'lock', shared: true },
+      { functionName: 'pg_advisory_unlock', scope: 'session', mode: 'blocking', action: 'unlock', shared: false },
+    ]);
+    assert.equal(statement.onlyAdvisoryLocks, true);
+    assert.equal(only('SELECT pg_advisory_xact_lock(id) FROM jobs').onlyAdvisoryLocks, false);
+  });
+
+  it('the article\'s lock-table upsert: guard, RETURNING owner', () => {
+    const statement = only(`INSERT INTO locks (name, owner, expires_at) VALUES ('invoice', $1, now() + interval '30 seconds')
+      ON CONFLICT (name) DO UPDATE SET owner = $1, expires_at = now() + interval '30 seconds'
+      WHERE locks.expires_at < now() RETURNING owner`);
+    assert.equal(statement.kind, 'insert');
+    assert.equal(statement.table, 'locks');
+    assert.deepEqual(statement.insertColumns, ['name', 'owner', 'expires_at']);
+    assert.deepEqual(statement.onConflict?.targetColumns, ['name']);
+    assert.equal(isUnguardedUpsert(statement), false);
+    assert.equal(hasExpiryGuard(statement, ['expires_at']), true);
+    assert.deepEqual(statement.returning, ['owner']);
+    assert.equal(isUnguardedUpsert(only('INSERT INTO locks (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET owner = $2')), true);
+  });
+
+  it('fence and owner comparisons, either side, casts included', () => {
+    assert.equal(comparesColumnBelowParameter(only('UPDATE t SET x = 1 WHERE id = $1 AND fence < $2'), ['fence']), true);
+    assert.equal(comparesColumnBelowParameter(only('UPDATE t SET x = 1 WHERE id = $1 AND $2::int > fence'), ['fence']), true);
+    assert.equal(comparesColumnBelowParameter(only('UPDATE t SET x = 1 WHERE id = $1 AND fence <= $2'), ['fence']), false);
+    assert.equal(comparesColumnBelowParameter(only('UPDATE t SET x = 1 WHERE id = $1 OR fence < $2'), ['fence']), false);
+    assert.equal(comparesColumn(only('DELETE FROM locks WHERE name = $1 AND owner = $2'), ['owner']), true);
+    assert.equal(comparesColumn(only('DELETE FROM locks WHERE name = $1'), ['owner']), false);
+  });
+
+  it('idempotent writes: DO NOTHING, optimistic version check', () => {
+    assert.equal(isConflictDoNothing(only('INSERT INTO invoices (period, customer_id) VALUES ($1, $2) ON CONFLICT (period, customer_id) DO NOTHING')), true);
+    assert.equal(only('UPDATE docs SET body = $1, version = version + 1 WHERE id = $2 AND version = $3').optimisticVersionCheck, true);
+    assert.equal(only('UPDATE docs SET body = $1 WHERE id = $2').optimisticVersionCheck, false);
+  });
+
+  it('single-table statements, CTEs and FOR UPDATE', () => {
+    assert.equal(only('UPDATE jobs SET state = 1 WHERE id = $1').singleTable, true);
+    assert.equal(only('UPDATE totals SET n = (SELECT count(*) FROM invoices)').singleTable, false);
+    const cte = only("WITH picked AS (SELECT id FROM jobs WHERE state = 'pending' LIMIT 1 FOR UPDATE SKIP LOCKED) UPDATE jobs SET state = 'running' FROM picked WHERE jobs.id = picked.id");
+    assert.equal(cte.kind, 'update');
+    assert.equal(cte.singleTable, false);
+    assert.equal(only('SELECT * FROM accounts WHERE id = $1 FOR UPDATE').locksRows, true);
+  });
+
+  it('transaction control', () => {
+    assert.deepEqual(describeSql('BEGIN; SELECT pg_advisory_xact_lock(1); COMMIT')?.map((statement) => statement.kind), ['begin', 'select', 'commit']);
+  });
+});
