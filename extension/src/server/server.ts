@@ -69,7 +69,7 @@ export function startServer(connection: Connection): void {
   }
 
   /** Lints the document as it is now and publishes; the state it stores is pinned to this version. */
-  async function validate(document: TextDocument): Promise<LintState> {
+  async function validate(document: TextDocument, publish = true): Promise<LintState> {
     const settings = await settingsFor(document.uri);
     const current = documents.get(document.uri) ?? document;
     const state: LintState = { uri: current.uri, version: current.version, problems: [] };
@@ -93,7 +93,7 @@ export function startServer(connection: Connection): void {
     }
     if (documents.get(current.uri)?.version === state.version) {
       states.set(current.uri, state);
-      void connection.sendDiagnostics({ uri: current.uri, version: state.version, diagnostics: state.problems.map((problem) => toDiagnostic(problem, current.uri)) });
+      if (publish) void connection.sendDiagnostics({ uri: current.uri, version: state.version, diagnostics: state.problems.map((problem) => toDiagnostic(problem, current.uri)) });
     }
     return state;
   }
@@ -111,7 +111,9 @@ export function startServer(connection: Connection): void {
 
   async function currentState(document: TextDocument): Promise<LintState> {
     const state = states.get(document.uri);
-    return state?.version === document.version ? state : validate(document);
+    if (state?.version === document.version) return state;
+    // In onSave mode a code action request must not refresh the diagnostics of an unsaved edit.
+    return validate(document, (await settingsFor(document.uri)).run === 'onType');
   }
 
   async function fixAllEdit(document: TextDocument, ruleId: string | null): Promise<ReturnType<typeof pinnedEdit> | undefined> {

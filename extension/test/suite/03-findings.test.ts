@@ -3,10 +3,12 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import {
+  api,
   applyAction,
   assertParses,
   codeActions,
   copyFixture,
+  locksmithDiagnostics,
   ruleOf,
   serverRules,
   updateSetting,
@@ -163,3 +165,31 @@ for (const ruleId of [...new Set([...REQUIRED_RULES, ...Object.keys(FIXTURES)])]
     });
   });
 }
+
+describe('locksmith.run', function () {
+  const ruleId = 'no-unsafe-release';
+  before(async function () {
+    if (!(await serverRules()).has(ruleId)) this.skip();
+  });
+  afterEach(closeAll);
+
+  it('"onSave" keeps the findings of the saved text while typing, and updates them on save', async () => {
+    const editor = await openCopy(`${ruleId}.ts`);
+    const uri = editor.document.uri;
+    const finding = await findingOf(uri, ruleId);
+    await updateSetting('locksmith', 'run', 'onSave');
+    try {
+      await editor.edit((builder) => {
+        builder.insert(new vscode.Position(finding.range.start.line, 0), `// eslint-disable-next-line locksmith/${ruleId}\n`);
+      });
+      // A round trip through the server after the edit: an onType lint would have published by now.
+      await (await api()).serverInfo();
+      await codeActions(uri, finding.range);
+      assert.ok(locksmithDiagnostics(uri).some(ofRule(ruleId)), 'the finding stays until the file is saved');
+      assert.ok(await editor.document.save());
+      await waitForDiagnostics(uri, (all) => !all.some(ofRule(ruleId)), `no ${ruleId} finding after saving`);
+    } finally {
+      await updateSetting('locksmith', 'run', undefined);
+    }
+  });
+});
