@@ -23,7 +23,11 @@ const codeServerEntry = path.join(tools, 'cs/node_modules/code-server/out/node/e
 const outputDir = path.join(repoRoot, 'test-output');
 const OVERALL_TIMEOUT_MS = 8 * 60_000;
 // Workbench chatter unrelated to the suite (no network, no accounts here).
-const NOISE = /ENOTFOUND|gallery|^\[(AgentHost|ChatModelSelection)\]|No signed-in session/i;
+const NOISE = new RegExp([
+  'ENOTFOUND', 'gallery', '^\\[(AgentHost|AgentHost:remote|ChatModelSelection|AccountPolicyGate|Service Worker|reconnection-grace-time)\\]',
+  'No signed-in session', 'connection token', 'Creating a socket', 'Updating additional builtin', 'Creation of workbench contribution',
+  "authentication provider 'github'", 'No default agent contributed', '\\(http://127\\.0\\.0\\.1:\\d+/',
+].join('|'), 'i');
 
 const { values: options } = parseArgs({
   options: {
