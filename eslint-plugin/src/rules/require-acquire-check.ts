@@ -188,8 +188,9 @@ function resultFate(sourceCode: Readonly<TSESLint.SourceCode>, call: TSESTree.Ca
   if (parent.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'void') return { kind: 'ignored', statement: undefined };
   if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier) {
     const variable = sourceCode.getDeclaredVariables(parent)[0];
-    if (!variable || variable.references.some((reference) => reference.isRead())) return { kind: 'checked' };
     const declaration = parent.parent;
+    // An exported binding is read by the modules that import it.
+    if (!variable || declaration.parent.type === AST_NODE_TYPES.ExportNamedDeclaration || variable.references.some((reference) => reference.isRead())) return { kind: 'checked' };
     return { kind: 'unread', name: parent.id.name, declaration: declaration.declarations.length === 1 ? declaration : undefined };
   }
   if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.right === carrier && parent.left.type === AST_NODE_TYPES.Identifier) {

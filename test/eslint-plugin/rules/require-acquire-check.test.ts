@@ -19,6 +19,9 @@ const valid = [
   `import Redis from 'ioredis'; const redis = new Redis();
    export function acquire(key, token) { return redis.set(key, token, 'PX', 30000, 'NX'); }
    export async function tryLock(token) { return (await redis.setnx('lock:a', token)) === 1; }`,
+  // An exported result is read by the importing modules.
+  `import Redis from 'ioredis'; const redis = new Redis();
+   export const leader = await redis.set('lock:leader', process.pid, 'NX', 'PX', 30000);`,
   // Passing it to a function.
   `import Redis from 'ioredis'; const redis = new Redis();
    async function f(token) { assertAcquired(await redis.set('lock:a', token, 'NX', 'PX', 30000)); await work(); }`,
