@@ -91,9 +91,9 @@ describe('SQL model', () => {
         await pool.query(\`UPDATE jobs SET owner = \${me} WHERE id = $1\`, [7]);
       }`);
     assert.deepEqual(model.lockTableReleases.map((release) => release.ownerCompared), [true, false]);
-    const update = model.writes[0]!;
-    assert.equal(update.query?.sql.text, 'UPDATE jobs SET owner = $2 WHERE id = $1');
-    assert.deepEqual(update.query?.parameters.map((parameter) => parameter?.type), ['Literal', 'Identifier']);
+    const query = model.writes[0]!.query!;
+    assert.equal(query.sql.text, 'UPDATE jobs SET owner = $2 WHERE id = $1');
+    assert.deepEqual(query.parameters.map((parameter: { type: string } | undefined) => (parameter === undefined ? 'none' : parameter.type)), ['Literal', 'Identifier']);
   });
 
   it('lock tables, advisory locks, writes and ORM writes are told apart', () => {
