@@ -69,7 +69,8 @@ export default createRule<Options, MessageId>({
           if (lock.kind === 'advisory' || isEfficiencyLock(sourceCode, lock, settings.efficiencyLocks)) continue;
           const line = String(lock.node.loc.start.line);
           for (const write of writesUnder(lock, sql.writes)) {
-            if (reported.has(write.node) || write.idempotent) continue;
+            // SQL the parser cannot read is no finding.
+            if (reported.has(write.node) || (write.query && !write.statement) || write.idempotent) continue;
             if (write.isFenced(fenceColumns)) {
               if (lock.mintsFence || !fenceMintedAfter(sourceCode, redis, write, fenceColumns, lock)) continue;
               reported.add(write.node);

@@ -352,6 +352,16 @@ ruleTester.run('require-fencing-token', rule, {
        await pool.query('INSERT INTO invoices (period, customer_id) VALUES ($1, $2) ON CONFLICT (period, customer_id) DO NOTHING', ['2026-11', 3]);
        await pool.query('UPDATE docs SET body = $1, version = version + 1 WHERE id = $2 AND version = $3', ['x', 1, 2]);
      }`,
+    // SQL the parser cannot read is no finding.
+    `import Redis from 'ioredis';
+     import { Pool } from 'pg';
+     const redis = new Redis();
+     const pool = new Pool();
+     async function run(token: string) {
+       const ok = await redis.set('lock:invoice', token, 'PX', 30000, 'NX');
+       if (!ok) return;
+       await pool.query('UPDATE invoice_state SET WHERE id = 7');
+     }`,
     // Plain UPDATEs under no lock.
     `import { Pool } from 'pg';
      const pool = new Pool();

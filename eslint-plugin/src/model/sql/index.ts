@@ -68,7 +68,7 @@ export interface LockTableRelease extends SqlItem {
 export interface SqlWrite extends SqlItem {
   readonly library: SqlLibrary;
   readonly table: string | undefined;
-  /** Set for raw SQL writes; ORM writes carry `orm` instead. */
+  /** Set for raw SQL writes (parsed on first read; `undefined` when the text does not parse); ORM writes carry `orm` instead. */
   readonly query: SqlQuery | undefined;
   readonly statement: SqlStatementFacts | undefined;
   readonly orm: OrmWriteFacts | undefined;
@@ -118,15 +118,18 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
     .sort((left, right) => left.range[0] - right.range[0]);
   for (const { name, value } of collected.memberInitializers) senders.noteMemberInitializer(name, value);
 
-  const found: { query: FoundQuery; function: ScopeOwner; statements: readonly SqlStatementFacts[] | undefined }[] = [];
+  const found: { query: FoundQuery; function: ScopeOwner; statements: readonly SqlStatementFacts[] | undefined; plainWrite: PlainWrite | undefined }[] = [];
   const ormWrites: OrmWriteFacts[] = [];
   const markers: TransactionMarker[] = [];
   for (const call of calls) {
     const query = findQuery(call, sourceCode, imports, senders);
     if (query) {
-      const statements = INTERESTING_SQL.test(query.sql.text) ? describeSql(query.sql.text) : undefined;
+      const text = query.sql.text;
+      // A plain write on an ordinary table is parsed only when a rule asks about it (the parser is the slow part).
+      const plainWrite = INTERESTING_SQL.test(text) ? plainWriteOf(text) : undefined;
+      const statements = plainWrite || !INTERESTING_SQL.test(text) ? undefined : describeSql(text);
       const owner = enclosingFunction(call);
-      found.push({ query, function: owner, statements });
+      found.push({ query, function: owner, statements, plainWrite });
       for (const statement of statements ?? []) {
         if (statement.kind === 'begin') markers.push({ identity: query.sender.identity, function: owner, position: call.range[0], begins: true });
         if (statement.kind === 'commit' || statement.kind === 'rollback') markers.push({ identity: query.sender.identity, function: owner, position: call.range[0], begins: false });
@@ -145,17 +148,26 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
   }
 
   markers.sort((left, right) => left.position - right.position);
-  const queries: SqlQuery[] = found.map(({ query, function: owner, statements }) => ({
-    ...query,
-    statements,
-    function: owner,
-    inTransaction: query.sender.inTransaction
-      || (query.options !== undefined && objectProperty(query.options, 'transaction') !== undefined)
-      || (query.sender.kind !== 'pool' && openTransaction(markers, query.sender.identity, owner, query.node.range[0])),
-  }));
+  const lazy = new Map<SqlQuery, PlainWrite>();
+  const queries: SqlQuery[] = found.map(({ query, function: owner, statements, plainWrite }) => {
+    const built: SqlQuery = {
+      ...query,
+      statements,
+      function: owner,
+      inTransaction: query.sender.inTransaction
+        || (query.options !== undefined && objectProperty(query.options, 'transaction') !== undefined)
+        || (query.sender.kind !== 'pool' && openTransaction(markers, query.sender.identity, owner, query.node.range[0])),
+    };
+    if (!plainWrite) return built;
+    lazy.set(built, plainWrite);
+    const text = query.sql.text;
+    Object.defineProperty(built, 'statements', { get: () => describeSql(text), enumerable: true });
+    return built;
+  });
 
   const tableColumns = new Map<string, Set<string>>();
   for (const query of queries) {
+    if (lazy.has(query)) continue;
     for (const statement of query.statements ?? []) {
       if (!statement.table) continue;
       const columns = tableColumns.get(statement.table) ?? new Set<string>();
@@ -178,6 +190,11 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
   const writes: SqlWrite[] = [];
   for (const query of queries) {
     const item = { node: query.node, function: query.function, range: query.node.range };
+    const plainWrite = lazy.get(query);
+    if (plainWrite && !isLockTable(plainWrite.table)) {
+      writes.push(lazyWrite(item, query, plainWrite));
+      continue;
+    }
     const statements = query.statements ?? [];
     statements.forEach((statement, statementIndex) => {
       const earlier = statements.slice(0, statementIndex);
@@ -230,6 +247,51 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
   writes.sort((left, right) => left.range[0] - right.range[0]);
 
   return { queries, advisoryLocks, lockTableAcquisitions, lockTableReleases, lockTableRenewals, writes, tableColumns, isLockTable };
+}
+
+/** What a regular expression can tell of one plain statement, enough to list it before parsing. */
+interface PlainWrite {
+  readonly kind: 'insert' | 'update' | 'delete';
+  readonly table: string;
+}
+
+const PLAIN_WRITE = /^\s*(update|insert\s+into|delete\s+from)\s+(?:"?[A-Za-z_][\w$]*"?\.)?"?([A-Za-z_][\w$]*)"?[\s(]/iu;
+// Anything beyond one plain statement on an ordinary table is parsed at once.
+const NEEDS_PARSE = /pg_(?:try_)?advisory_|\bon\s+conflict\b|\breturning\b|;|\b(?:owner|locked_by|lock_owner|holder|lock_until|locked_until|expires_at)\b/iu;
+
+function plainWriteOf(text: string): PlainWrite | undefined {
+  if (NEEDS_PARSE.test(text)) return undefined;
+  const match = PLAIN_WRITE.exec(text);
+  if (!match) return undefined;
+  const keyword = match[1]!.toLowerCase();
+  const kind = keyword.startsWith('update') ? 'update' : keyword.startsWith('insert') ? 'insert' : 'delete';
+  return { kind, table: match[2]!.toLowerCase() };
+}
+
+/** A write listed from its text; its facts are parsed when a rule first reads them. Unparseable: no facts, no finding. */
+function lazyWrite(item: { node: SqlQuery['node']; function: ScopeOwner; range: TSESTree.Range }, query: SqlQuery, plain: PlainWrite): SqlWrite {
+  const statement = (): SqlStatementFacts | undefined => {
+    const statements = query.statements;
+    return statements?.length === 1 && statements[0]!.kind === plain.kind ? statements[0] : undefined;
+  };
+  return {
+    ...item,
+    library: query.sender.library,
+    table: plain.table,
+    query,
+    get statement() {
+      return statement();
+    },
+    orm: undefined,
+    get idempotent() {
+      const facts = statement();
+      return facts !== undefined && (isConflictDoNothing(facts) || facts.optimisticVersionCheck);
+    },
+    isFenced: (fenceColumns) => {
+      const facts = statement();
+      return facts !== undefined && comparesColumnBelowParameter(facts, fenceColumns);
+    },
+  };
 }
 
 function emptyModel(): SqlModel {
