@@ -72,3 +72,10 @@ export const REDIS_METHODS: Readonly<Record<string, string>> = (() => {
 export const GENERIC_COMMAND_METHODS = new Set(['call', 'sendCommand', 'send_command', 'callBuffer']);
 /** Methods that start a queued transaction or pipeline. */
 export const CHAIN_METHODS = new Set(['multi', 'pipeline', 'MULTI', 'batch']);
+
+/**
+ * Methods that many non-Redis objects also have (caches, stores, HTTP clients): on a receiver of
+ * unknown origin they count only when the receiver is named like a Redis client.
+ */
+export const GENERIC_METHOD_NAMES: ReadonlySet<string> = new Set(['get', 'set', 'del', 'exists', 'expire', 'incr', 'ttl', 'call', 'send_command', 'sendCommand']);
+export const CLIENT_LIKE_NAME = /redis|valkey|upstash|cluster|^(?:redis_?)?client$|^conn(?:ection)?$|^kv$/iu;

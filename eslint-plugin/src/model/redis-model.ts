@@ -6,8 +6,11 @@ import type { RedisDialect } from '../fixes/templates.js';
 import type { LuaScriptSummary } from '../lua/analyze-script.js';
 import { isCompareAndDelete, isCompareAndExpire } from '../lua/analyze-script.js';
 import { enclosingFunction, methodCallParts, type ScopeOwner, skipTypeWrappers, staticString, valueCarrier } from '../util/ast.js';
-import { CHAIN_METHODS, CLIENT_PACKAGES, type ClientFamily, dialectOfFamily, GENERIC_COMMAND_METHODS, REDIS_METHODS } from './client-table.js';
+import {
+  CHAIN_METHODS, CLIENT_LIKE_NAME, CLIENT_PACKAGES, type ClientFamily, dialectOfFamily, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS,
+} from './client-table.js';
 import { collectNodes } from '../util/collect-nodes.js';
+import { mayUseRedis } from './redis-gate.js';
 import { ClientResolver, type ReceiverInfo } from './clients.js';
 import { readCommandShape, propertyValue, type SetOptions } from './commands.js';
 import { collectImports, type ImportTable } from './imports.js';
@@ -105,12 +108,14 @@ export function buildRedisModel(
 ): RedisModel {
   const program = sourceCode.ast;
   const imports = collectImports(program);
+  const extraNames = new Set<string>([...settings.lockWrappers.acquire, ...settings.lockWrappers.release]);
+  const hasPatternWrappers = [...settings.lockWrappers.acquire, ...settings.lockWrappers.release].some((name) => name.startsWith('/'));
+  // With types, any receiver may turn out to be a client; without, the tokens must show a sign of Redis.
+  if (!oracle && !hasPatternWrappers && !mayUseRedis(sourceCode, extraNames)) return emptyModel(imports, settings, sourceCode);
   const resolver = new ClientResolver(sourceCode, imports, oracle);
   const scripts = new ScriptResolver(sourceCode, filename);
   // Only calls whose method or callee name can mean Redis or a lock library are looked at further:
   // resolving a receiver is the expensive step, and most calls in most files are something else.
-  const extraNames = new Set<string>([...settings.lockWrappers.acquire, ...settings.lockWrappers.release]);
-  const hasPatternWrappers = [...settings.lockWrappers.acquire, ...settings.lockWrappers.release].some((name) => name.startsWith('/'));
   const definingCalls: TSESTree.CallExpression[] = [];
   const candidates: { call: TSESTree.CallExpression; name: string }[] = [];
   for (const call of collectNodes(sourceCode).calls) {
@@ -270,11 +275,6 @@ function readCommand(
   };
 }
 
-// Methods that many non-Redis objects also have (caches, stores, HTTP clients): on a receiver of
-// unknown origin they count only when the receiver is named like a Redis client.
-const GENERIC_METHOD_NAMES = new Set(['get', 'set', 'del', 'exists', 'expire', 'incr', 'ttl', 'call', 'send_command', 'sendCommand']);
-const REDIS_CLIENT_NAME = /redis|valkey|upstash|cluster|^r$|^(?:redis_?)?client$|^conn(?:ection)?$|^kv$|^pub$|^sub$/iu;
-
 function receiverName(root: TSESTree.Expression): string | undefined {
   const expression = skipTypeWrappers(root);
   if (expression.type === AST_NODE_TYPES.Identifier) return expression.name;
@@ -286,7 +286,7 @@ function receiverName(root: TSESTree.Expression): string | undefined {
 
 /** On an unknown receiver, a call counts when its method is Redis-specific or its receiver is named like a client, with Redis arity. */
 function isPlausibleRedisCall(name: string, argumentCount: number, method: string, receiver: string | undefined): boolean {
-  if (GENERIC_METHOD_NAMES.has(method) && (receiver === undefined || !REDIS_CLIENT_NAME.test(receiver))) return false;
+  if (GENERIC_METHOD_NAMES.has(method) && (receiver === undefined || !CLIENT_LIKE_NAME.test(receiver))) return false;
   switch (name) {
     case 'DEL': case 'UNLINK': case 'GET': case 'EXISTS': case 'INCR': case 'TTL': case 'PTTL': case 'PERSIST': case 'GETDEL':
       return argumentCount >= 1;

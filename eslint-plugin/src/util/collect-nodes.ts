@@ -1,7 +1,6 @@
-// Gathers the nodes the lock model starts from — calls, tagged templates, member initialisers — once
-// per file, shared by its Redis and SQL halves. During a lint the nodes arrive through ESLint's own
-// traversal (createRule adds the listeners to the first Locksmith rule of each file), so the file is
-// not walked a second time; outside a lint, a walk of our own collects the same nodes.
+// Gathers the nodes the lock model starts from — calls, tagged templates, member initialisers — in
+// one walk per file, shared by its Redis and SQL halves. The halves' token screens (redis-gate.ts,
+// sql/prefilter.ts) keep most files from being walked at all.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
@@ -17,13 +16,12 @@ interface Collection extends CollectedNodes {
   readonly calls: TSESTree.CallExpression[];
   readonly taggedTemplates: TSESTree.TaggedTemplateExpression[];
   readonly memberInitializers: { name: string; value: TSESTree.Expression }[];
-  complete: boolean;
 }
 
 const collections = new WeakMap<TSESTree.Program, Collection>();
 
 function emptyCollection(): Collection {
-  return { calls: [], taggedTemplates: [], memberInitializers: [], complete: false };
+  return { calls: [], taggedTemplates: [], memberInitializers: [] };
 }
 
 /** Records a node if it is one the model starts from. */
@@ -49,35 +47,12 @@ function record(collection: Collection, node: TSESTree.Node): void {
   }
 }
 
-/**
- * Listeners that collect this file's nodes during ESLint's traversal, for the first rule that asks;
- * an empty object for the others, so each node is recorded once.
- */
-export function collectingListeners(sourceCode: Readonly<TSESLint.SourceCode>): TSESLint.RuleListener {
-  const program = sourceCode.ast;
-  if (collections.has(program)) return {};
-  const collection = emptyCollection();
-  collections.set(program, collection);
-  const onNode = (node: TSESTree.Node): void => { record(collection, node); };
-  return {
-    CallExpression: onNode,
-    TaggedTemplateExpression: onNode,
-    AssignmentExpression: onNode,
-    PropertyDefinition: onNode,
-    // Runs before any rule's Program:exit handler that reads the model (all node events come first).
-    'Program:exit'() { collection.complete = true; },
-  };
-}
-
 export function collectNodes(sourceCode: Readonly<TSESLint.SourceCode>): CollectedNodes {
   const program = sourceCode.ast;
   const existing = collections.get(program);
-  // ESLint's traversal fires every node event before the first Program:exit; a model requested
-  // before then (or without the listeners) gets a walk of its own.
-  if (existing?.complete) return existing;
+  if (existing) return existing;
   const collection = emptyCollection();
   walk(program, sourceCode.visitorKeys, collection);
-  collection.complete = true;
   collections.set(program, collection);
   return collection;
 }

@@ -1,0 +1,55 @@
+// The token screen never turns away a file the full analysis would find something in: every
+// method the model treats as Redis-specific passes it on its own.
+
+import * as assert from 'node:assert/strict';
+import { Linter } from 'eslint';
+import type { TSESLint } from '@typescript-eslint/utils';
+import { describe, it } from 'mocha';
+import { CHAIN_METHODS, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS } from '../../../eslint-plugin/src/model/client-table.js';
+import { mayUseRedis } from '../../../eslint-plugin/src/model/redis-gate.js';
+
+function gate(code: string, helpers: readonly string[] = []): boolean {
+  let answer: boolean | undefined;
+  const probe: TSESLint.RuleModule<string> = {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the RuleModule type still requires it
+    defaultOptions: [],
+    meta: { type: 'problem', messages: {}, schema: [] },
+    create(context) {
+      return { Program() { answer = mayUseRedis(context.sourceCode, new Set(helpers)); } };
+    },
+  };
+  new Linter().verify(code, [{ plugins: { probe: { rules: { gate: probe } } } as never, rules: { 'probe/gate': 'error' } }]);
+  assert.notEqual(answer, undefined);
+  return answer!;
+}
+
+describe('mayUseRedis', () => {
+  const specific = [...Object.keys(REDIS_METHODS), ...GENERIC_COMMAND_METHODS, ...CHAIN_METHODS]
+    .filter((method) => !GENERIC_METHOD_NAMES.has(method) && method !== 'batch');
+  for (const method of specific) {
+    it(`lets \`store.${method}(...)\` through on an unknown receiver`, () => {
+      assert.equal(gate(`store.${method}('k', 'v');`), true);
+    });
+  }
+
+  for (const method of GENERIC_METHOD_NAMES) {
+    it(`lets \`redisClient.${method}(...)\` through and stops \`cache.${method}(...)\``, () => {
+      assert.equal(gate(`redisClient.${method}('lock:a');`), true);
+      assert.equal(gate(`cache.${method}('lock:a');`), false);
+    });
+  }
+
+  it('lets a file that imports a Redis or lock package through', () => {
+    assert.equal(gate(`import Redlock from 'redlock'; export const x = 1;`), true);
+    assert.equal(gate(`const { Mutex } = require('redis-semaphore');`), true);
+  });
+
+  it('lets a call of a configured lock helper through', () => {
+    assert.equal(gate(`await obtainMutex('job');`, ['obtainMutex']), true);
+    assert.equal(gate(`await obtainMutex('job');`), false);
+  });
+
+  it('stops ordinary code: Map, fetch, Function.prototype.call', () => {
+    assert.equal(gate(`const m = new Map(); m.set('a', 1); m.get('a'); fn.call(this, 1); await fetch(url);`), false);
+  });
+});
