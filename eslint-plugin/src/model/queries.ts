@@ -85,7 +85,15 @@ function comparedWithStoredValue(model: RedisModel, test: TSESTree.Node, keySign
     if (node.type === AST_NODE_TYPES.AwaitExpression) node = skipTypeWrappers(node.argument);
     return model.commands.some((command) => command.call === node && command.name === 'GET' && command.keySignature === keySignature);
   };
-  if (isStoredRead(expression.left)) return expression.right;
-  if (isStoredRead(expression.right)) return expression.left;
+  // Only a comparison with the caller's own value is an owner check; `=== null` asks whether the
+  // lock is free (the article's attempt 1), which says nothing of who holds it.
+  if (isStoredRead(expression.left) && couldBeToken(expression.right)) return expression.right;
+  if (isStoredRead(expression.right) && couldBeToken(expression.left)) return expression.left;
   return undefined;
+}
+
+function couldBeToken(node: TSESTree.Node): boolean {
+  const expression = skipTypeWrappers(node);
+  if (expression.type === AST_NODE_TYPES.Literal) return false;
+  return !(expression.type === AST_NODE_TYPES.Identifier && expression.name === 'undefined');
 }

@@ -258,6 +258,16 @@ export async function release(token: string) {
       errors: [{ messageId: 'plainDelete', line: 4, suggestions: [] }],
     },
     {
+      // The article's attempt 1: a check that the lock is free is no owner check.
+      code: `export async function run(redis) {
+  if ((await redis.get('lock:invoice')) === null) {
+    await redis.set('lock:invoice', '1');
+    await redis.del('lock:invoice');
+  }
+}`,
+      errors: [{ messageId: 'plainDelete', line: 4, suggestions: [] }],
+    },
+    {
       // The key alone says "lock"; the token cannot be found: report without a suggestion.
       code: `export async function cleanup(redis, jobId) {
   await redis.del('lock:job:' + jobId);
