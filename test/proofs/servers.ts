@@ -34,8 +34,13 @@ const SHUTDOWN_TIMEOUT_MS = 10_000;
 /** The system user PostgreSQL runs as when the harness runs as root (postgres refuses root). */
 const POSTGRES_RUN_USERS = ['nobody', 'locksmith-test'] as const;
 
+/** LOCKSMITH_PG_BIN, else Debian's PostgreSQL 15 (what install-system-deps.sh installs), else pg_config's. */
 function postgresBinDir(): string {
-  return process.env.LOCKSMITH_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+  if (process.env.LOCKSMITH_PG_BIN) return process.env.LOCKSMITH_PG_BIN;
+  const debian15 = '/usr/lib/postgresql/15/bin';
+  if (existsSync(join(debian15, 'initdb'))) return debian15;
+  const fromPgConfig = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
+  return fromPgConfig.status === 0 ? fromPgConfig.stdout.trim() : debian15;
 }
 
 interface ManagedProcess {

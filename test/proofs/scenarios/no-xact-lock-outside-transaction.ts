@@ -26,14 +26,20 @@ export const noXactLockOutsideTransaction: Scenario = {
     const occupancy = new Occupancy();
     let finished = 0;
 
-    // Workers waiting on the lock inside PostgreSQL (an ungranted advisory lock on this key).
-    const blockedOnLock = async (): Promise<number> => {
+    // Workers waiting on the lock inside PostgreSQL (an ungranted advisory lock on this key). Workers
+    // polling at once share one query: a pg client runs one query at a time.
+    let inFlight: Promise<number> | undefined;
+    const queryBlocked = async (): Promise<number> => {
       const { rows } = await monitor.query<{ waiting: number }>(
         `SELECT count(*)::int AS waiting FROM pg_locks
           WHERE locktype = 'advisory' AND NOT granted AND classid = 0 AND objid = $1`,
         [lockKey],
       );
       return rows[0]?.waiting ?? 0;
+    };
+    const blockedOnLock = async (): Promise<number> => {
+      inFlight ??= queryBlocked().finally(() => { inFlight = undefined; });
+      return inFlight;
     };
     // Inside the section, a worker stays until every other worker is inside too, done, or blocked
     // on the lock: so the broken code's overlap is forced, and the fixed code cannot deadlock.
