@@ -45,6 +45,12 @@ function completesAcquisition(acquisition: Acquisition, expiry: Expiry): boolean
   return acquisition.node.arguments.some((argument) => isFunctionLike(argument) && contains(argument, expiry.node));
 }
 
+/** The related location "the lock is acquired here" for a release or renewal, when the module shows it. */
+export function acquiredAt(model: RedisModel, event: Release | Expiry): { message: string; node: TSESTree.Node } | undefined {
+  const acquisition = acquisitionForRelease(model, event);
+  return acquisition && { message: 'The lock is acquired here', node: acquisition.node };
+}
+
 /** The acquisition of the same key that a release answers (the latest one before it, or in its class). */
 export function acquisitionForRelease(model: RedisModel, release: Release | Expiry): Acquisition | undefined {
   if (release.keySignature === undefined) return undefined;

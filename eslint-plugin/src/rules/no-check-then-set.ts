@@ -10,6 +10,7 @@ import { readDecidesWrite, type ReadDecision, type ReadResult, readResultOf } fr
 import type { RedisCommand, RedisModel } from '../model/redis-model.js';
 import { contains, expressionStatementOf, skipTypeWrappers } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
+import { relatedData } from '../util/related.js';
 
 export type MessageId = 'checkThenSet' | 'useAtomicSet';
 export type Options = [{ defaultTtlMs?: number }];
@@ -55,7 +56,11 @@ export default createRule<Options, MessageId>({
           context.report({
             node: write.call,
             messageId: 'checkThenSet',
-            data: { read: found.read.name, write: write.name },
+            data: {
+              read: found.read.name,
+              write: write.name,
+              ...relatedData({ message: `The \`${found.read.name}\` that found the lock free`, node: found.read.call }),
+            },
             // A suggestion, not an autofix: the acquisition becomes a different command.
             suggest: fix ? [{ messageId: 'useAtomicSet', data: { ttl: fix.ttlText }, fix: fix.apply }] : [],
           });

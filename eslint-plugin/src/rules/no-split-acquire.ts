@@ -9,6 +9,7 @@ import { splitAcquisitionOf } from '../model/queries.js';
 import type { Acquisition, Expiry, RedisCommand } from '../model/redis-model.js';
 import { expressionStatementOf, skipTypeWrappers } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
+import { relatedData } from '../util/related.js';
 
 export type MessageId = 'splitAcquire' | 'splitAcquireInTransaction' | 'useAtomicSet';
 export type Options = [];
@@ -42,7 +43,7 @@ export default createRule<Options, MessageId>({
           context.report({
             node: expiry.node,
             messageId: inTransaction ? 'splitAcquireInTransaction' : 'splitAcquire',
-            data,
+            data: { ...data, ...relatedData({ message: `\`${acquisition.command.name}\` takes the lock here, with no expiry`, node: acquisition.node }) },
             // A suggestion, not an autofix: it changes which commands reach Redis.
             suggest: fix ? [{ messageId: 'useAtomicSet', data: { ttl: fix.ttlText, expiry: expiry.command.name }, fix: fix.apply }] : [],
           });

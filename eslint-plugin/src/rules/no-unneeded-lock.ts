@@ -7,6 +7,7 @@ import { heldLocks, type HeldLock } from '../model/sql/critical-sections.js';
 import { getSqlModel, type SqlModel, type SqlWrite } from '../model/sql/index.js';
 import { contains, isFunctionLike, methodCallParts, skipTypeWrappers } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
+import { relatedData } from '../util/related.js';
 
 export type MessageId = 'unneededLock' | 'dropLock';
 export type Options = [];
@@ -47,7 +48,11 @@ export default createRule<Options, MessageId>({
           context.report({
             node: lock.node,
             messageId: 'unneededLock',
-            data: single,
+            data: {
+              statement: single.statement,
+              table: single.table,
+              ...relatedData({ message: 'The one statement the lock protects', node: single.node }, lock.release !== undefined && { message: 'The lock is released here', node: lock.release }),
+            },
             // A suggestion, never an autofix: removing a lock changes what may run concurrently, and
             // which condition makes the statement safe is the author's call.
             suggest: drop ? [{ messageId: 'dropLock', data: { statement: single.statement.replaceAll('`', '') }, fix: drop }] : [],

@@ -7,10 +7,11 @@ import { asRedisStringArgument } from '../fixes/templates.js';
 import { tokenByName } from '../fixes/token-by-name.js';
 import { secondsAsMilliseconds, ttlInMilliseconds } from '../fixes/ttl.js';
 import { getLockModel } from '../model/index.js';
-import { acquisitionForRelease, ownerCheckAround, splitAcquisitionOf } from '../model/queries.js';
+import { acquiredAt, acquisitionForRelease, ownerCheckAround, splitAcquisitionOf } from '../model/queries.js';
 import type { Expiry, RedisModel } from '../model/redis-model.js';
 import { staticString } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
+import { relatedData } from '../util/related.js';
 
 export type MessageId = 'plainExtend' | 'checkThenExtend' | 'uncheckedScript' | 'useCompareAndExpire';
 export type Options = [];
@@ -46,7 +47,7 @@ export default createRule<Options, MessageId>({
           context.report({
             node: expiry.node,
             messageId,
-            data: { command: command.name },
+            data: { command: command.name, ...relatedData(acquiredAt(model, expiry)) },
             // A suggestion, not an autofix: the renewal starts sending a script instead of PEXPIRE.
             suggest: fix ? [{ messageId: 'useCompareAndExpire', data: { command: command.name }, fix }] : [],
           });

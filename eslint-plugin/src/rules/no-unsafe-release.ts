@@ -5,9 +5,10 @@ import { isExpressionAvailableAt } from '../fixes/edits.js';
 import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
 import { tokenByName } from '../fixes/token-by-name.js';
 import { getLockModel } from '../model/index.js';
-import { acquisitionForRelease, ownerCheckAround } from '../model/queries.js';
+import { acquiredAt, acquisitionForRelease, ownerCheckAround } from '../model/queries.js';
 import type { RedisModel, Release } from '../model/redis-model.js';
 import { createRule } from '../util/create-rule.js';
+import { relatedData } from '../util/related.js';
 
 export type MessageId = 'plainDelete' | 'checkThenDelete' | 'uncheckedScript' | 'useCompareAndDelete';
 export type Options = [];
@@ -43,7 +44,13 @@ export default createRule<Options, MessageId>({
           context.report({
             node: release.node,
             messageId,
-            data: { command: release.command.name },
+            data: {
+              command: release.command.name,
+              ...relatedData(
+                acquiredAt(model, release),
+                checkedBy && { message: 'The owner check, a separate command', node: checkedBy },
+              ),
+            },
             // A suggestion, not an autofix: the release starts sending a script instead of DEL.
             suggest: fix ? [{ messageId: 'useCompareAndDelete', fix }] : [],
           });

@@ -12,6 +12,7 @@ import { heldLocks, writesUnder, type HeldLock } from '../model/sql/critical-sec
 import { getSqlModel, type SqlWrite } from '../model/sql/index.js';
 import { constInitializer, skipTypeWrappers } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
+import { relatedData } from '../util/related.js';
 
 export type MessageId = 'unfencedWrite' | 'lateFence' | 'useFencedAcquire';
 export type Options = [{ fenceColumns?: string[]; efficiencyLocks?: string[] }];
@@ -74,7 +75,7 @@ export default createRule<Options, MessageId>({
             if (write.isFenced(fenceColumns)) {
               if (lock.mintsFence || !fenceMintedAfter(sourceCode, redis, write, fenceColumns, lock)) continue;
               reported.add(write.node);
-              context.report({ node: write.node, messageId: 'lateFence', data: { line } });
+              context.report({ node: write.node, messageId: 'lateFence', data: { line, ...relatedData({ message: 'The lock is acquired here, before the fence is minted', node: lock.node }) } });
               continue;
             }
             reported.add(write.node);
@@ -83,7 +84,7 @@ export default createRule<Options, MessageId>({
             context.report({
               node: write.node,
               messageId: 'unfencedWrite',
-              data: { write: describeWrite(write), lock: lockName(lock), line, column },
+              data: { write: describeWrite(write), lock: lockName(lock), line, column, ...relatedData({ message: 'The lock this write trusts is acquired here', node: lock.node }) },
               // A suggestion: it changes both the acquisition and the write that reach the servers.
               suggest: fix ? [{ messageId: 'useFencedAcquire', data: { column, placeholder: fix.placeholder }, fix: fix.apply }] : [],
             });

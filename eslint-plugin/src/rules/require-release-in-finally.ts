@@ -6,6 +6,7 @@ import { runsBefore } from '../model/queries.js';
 import type { Acquisition, RedisModel, Release } from '../model/redis-model.js';
 import { contains, expressionStatementOf, findVariable, isFunctionLike, methodCallParts, skipTypeWrappers, valueCarrier } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
+import { relatedData } from '../util/related.js';
 
 export type MessageId = 'releaseNotInFinally' | 'moveReleaseToFinally';
 export type Options = [];
@@ -43,6 +44,7 @@ export default createRule<Options, MessageId>({
           context.report({
             node: acquisition.node,
             messageId: 'releaseNotInFinally',
+            data: relatedData(...releases.map((release) => ({ message: 'Released here, on the success path only', node: release.node }))),
             // A suggestion: the release starts running on the error path too, which changes behaviour.
             suggest: fix ? [{ messageId: 'moveReleaseToFinally', fix }] : [],
           });

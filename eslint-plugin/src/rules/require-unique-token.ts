@@ -8,6 +8,7 @@ import type { Acquisition, Expiry, RedisModel, Release } from '../model/redis-mo
 import { sharedTokenKind, type SharedTokenKind } from '../model/token-origin.js';
 import { contains, findVariable, propertyName, skipTypeWrappers, valueCarrier } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
+import { relatedData } from '../util/related.js';
 
 export type MessageId = 'sharedValue' | 'hostValue' | 'timestampValue' | 'processToken' | 'useRandomToken';
 export type Options = [];
@@ -52,7 +53,10 @@ export default createRule<Options, MessageId>({
           context.report({
             node: acquisition.value,
             messageId: MESSAGE_BY_KIND[kind],
-            data: { value: abbreviate(context.sourceCode.getText(acquisition.value)) },
+            data: {
+              value: abbreviate(context.sourceCode.getText(acquisition.value)),
+              ...relatedData(...related.map((event) => ({ message: 'This release or renewal cannot tell holders apart by the value', node: event.node }))),
+            },
             // A suggestion, not an autofix: it changes the value stored in Redis.
             suggest: fix ? [{ messageId: 'useRandomToken', fix }] : [],
           });
