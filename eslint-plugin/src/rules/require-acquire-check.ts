@@ -6,6 +6,8 @@ import { getLockModel, type LockModel } from '../model/index.js';
 import { looksLikeLockKey } from '../model/keys.js';
 import { runsBefore } from '../model/queries.js';
 import type { Acquisition } from '../model/redis-model.js';
+import { getSqlModel } from '../model/sql/index.js';
+import { resultAccess, resultShapeOf, tryLockResultFate, type ResultShape } from '../model/sql/try-lock-result.js';
 import { contains, isFunctionLike, type ScopeOwner, skipTypeWrappers, valueCarrier } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
 
@@ -18,7 +20,7 @@ export type Options = [];
  * as one more entry of `TRY_ACQUISITION_SOURCES`.
  */
 export interface TryAcquisition {
-  readonly node: TSESTree.CallExpression;
+  readonly node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
   /** How the message names the call: `SET NX`, `SETNX`, `tryAcquire()`. */
   readonly label: string;
   readonly owner: ScopeOwner;
@@ -26,11 +28,13 @@ export interface TryAcquisition {
   readonly callback: TSESTree.Node | undefined;
   /** Another way this holder can learn whether it got the lock (reading the key back). */
   readonly verifiedLater: boolean;
+  /** The answer is a column of the rows the query returns (`pg_try_advisory_lock(...) AS locked`), not the call's own value. */
+  readonly resultColumn?: { readonly name: string; readonly shape: ResultShape };
 }
 
 /** Any acquisition, for the fail-open check: a helper can fail open whatever it calls. */
 export interface AnyAcquisition {
-  readonly node: TSESTree.CallExpression;
+  readonly node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
   readonly owner: ScopeOwner;
 }
 
@@ -39,12 +43,15 @@ export interface AnyAcquisition {
  * acquisitions (checked for fail-open helpers). The extension point for other families.
  */
 export interface AcquisitionSource {
-  tries(model: LockModel, sourceCode: Readonly<TSESLint.SourceCode>): readonly TryAcquisition[];
-  all(model: LockModel): readonly AnyAcquisition[];
+  tries(model: LockModel, context: RuleContext): readonly TryAcquisition[];
+  all(model: LockModel, context: RuleContext): readonly AnyAcquisition[];
 }
 
+type RuleContext = Readonly<TSESLint.RuleContext<MessageId, Options>>;
+
 const redisSource: AcquisitionSource = {
-  tries(model, sourceCode) {
+  tries(model, context) {
+    const sourceCode = context.sourceCode;
     const redis = model.redis;
     const result: TryAcquisition[] = [];
     for (const acquisition of redis.acquisitions) {
@@ -69,7 +76,37 @@ const redisSource: AcquisitionSource = {
   },
 };
 
-const TRY_ACQUISITION_SOURCES: readonly AcquisitionSource[] = [redisSource];
+/**
+ * `SELECT pg_try_advisory_lock($1) AS locked` (and the xact form), alone in its query: the answer is
+ * the `locked` column of the one row it returns. A try-lock nested in a larger expression, or in a
+ * query of several statements, is not followed.
+ */
+const advisorySource: AcquisitionSource = {
+  tries(_model, context) {
+    const result: TryAcquisition[] = [];
+    for (const lock of getSqlModel(context).advisoryLocks) {
+      const { call, query } = lock;
+      if (call.mode !== 'try' || call.action !== 'lock' || call.outputName === undefined) continue;
+      if (query.statements?.length !== 1 || lock.statement.advisoryLocks.filter((other) => other.mode === 'try').length !== 1) continue;
+      result.push({
+        node: lock.node,
+        label: call.functionName,
+        owner: lock.function,
+        callback: undefined,
+        verifiedLater: false,
+        resultColumn: { name: call.outputName, shape: resultShapeOf(query.sender.library, query.method) },
+      });
+    }
+    return result;
+  },
+  all(_model, context) {
+    return getSqlModel(context).advisoryLocks
+      .filter((lock) => lock.call.action === 'lock')
+      .map((lock) => ({ node: lock.node, owner: lock.function }));
+  },
+};
+
+const TRY_ACQUISITION_SOURCES: readonly AcquisitionSource[] = [redisSource, advisorySource];
 
 export default createRule<Options, MessageId>({
   name: 'require-acquire-check',
@@ -96,8 +133,8 @@ export default createRule<Options, MessageId>({
         const model = getLockModel(context);
         const sourceCode = context.sourceCode;
         for (const source of TRY_ACQUISITION_SOURCES) {
-          for (const acquisition of source.tries(model, sourceCode)) reportUnchecked(context, acquisition);
-          for (const acquisition of source.all(model)) {
+          for (const acquisition of source.tries(model, context)) reportUnchecked(context, acquisition);
+          for (const acquisition of source.all(model, context)) {
             const failOpen = failOpenReturn(sourceCode, acquisition);
             if (!failOpen) continue;
             const value = closedValue(failOpen);
@@ -149,10 +186,12 @@ function reportUnchecked(context: Readonly<TSESLint.RuleContext<MessageId, Optio
     context.report({ node: acquisition.node, messageId: 'resultIgnored', data: { acquire: acquisition.label } });
     return;
   }
-  const fate = resultFate(sourceCode, acquisition.node);
+  const column = acquisition.resultColumn;
+  const fate = column ? tryLockResultFate(sourceCode, acquisition.node, column.name, column.shape) : resultFate(sourceCode, acquisition.node);
   if (fate.kind === 'checked') return;
   if (fate.kind === 'ignored') {
-    const fix = guardStatementFix(sourceCode, acquisition, fate.statement);
+    const access = column ? resultAccess(column.shape, column.name) : '';
+    const fix = access === undefined ? undefined : guardStatementFix(sourceCode, acquisition, fate.statement, access);
     context.report({
       node: acquisition.node,
       messageId: 'resultIgnored',
@@ -162,7 +201,7 @@ function reportUnchecked(context: Readonly<TSESLint.RuleContext<MessageId, Optio
     });
     return;
   }
-  const fix = fate.declaration ? guardAfterDeclarationFix(sourceCode, acquisition, fate.declaration, fate.name) : undefined;
+  const fix = fate.declaration && fate.guard ? guardAfterDeclarationFix(sourceCode, acquisition, fate.declaration, fate.guard) : undefined;
   context.report({
     node: acquisition.node,
     messageId: 'resultNeverChecked',
@@ -174,13 +213,14 @@ function reportUnchecked(context: Readonly<TSESLint.RuleContext<MessageId, Optio
 type ResultFate =
   | { kind: 'checked' }
   | { kind: 'ignored'; statement: TSESTree.ExpressionStatement | undefined }
-  | { kind: 'unread'; name: string; declaration: TSESTree.VariableDeclaration | undefined };
+  /** `guard`: the expression a guard tests (the variable itself). */
+  | { kind: 'unread'; name: string; declaration: TSESTree.VariableDeclaration | undefined; guard: string };
 
 /**
  * What happens to the call's value. Anything but dropping it or storing it in a variable that is
  * never read counts as a check: a condition, a comparison, returning it, passing it on.
  */
-function resultFate(sourceCode: Readonly<TSESLint.SourceCode>, call: TSESTree.CallExpression): ResultFate {
+function resultFate(sourceCode: Readonly<TSESLint.SourceCode>, call: TSESTree.Node): ResultFate {
   const carrier = valueCarrier(call);
   const parent = carrier.parent;
   if (!parent) return { kind: 'checked' };
@@ -191,13 +231,13 @@ function resultFate(sourceCode: Readonly<TSESLint.SourceCode>, call: TSESTree.Ca
     const declaration = parent.parent;
     // An exported binding is read by the modules that import it.
     if (!variable || declaration.parent.type === AST_NODE_TYPES.ExportNamedDeclaration || variable.references.some((reference) => reference.isRead())) return { kind: 'checked' };
-    return { kind: 'unread', name: parent.id.name, declaration: declaration.declarations.length === 1 ? declaration : undefined };
+    return { kind: 'unread', name: parent.id.name, declaration: declaration.declarations.length === 1 ? declaration : undefined, guard: parent.id.name };
   }
   if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.right === carrier && parent.left.type === AST_NODE_TYPES.Identifier) {
     const reference = sourceCode.getScope(parent.left).references.find((candidate) => candidate.identifier === parent.left);
     const variable = reference?.resolved;
     if (!variable || variable.references.some((candidate) => candidate.isRead())) return { kind: 'checked' };
-    return { kind: 'unread', name: parent.left.name, declaration: undefined };
+    return { kind: 'unread', name: parent.left.name, declaration: undefined, guard: parent.left.name };
   }
   return { kind: 'checked' };
 }
@@ -214,8 +254,11 @@ function callbackIgnoresReply(sourceCode: Readonly<TSESLint.SourceCode>, callbac
 
 type Suggestion = TSESLint.SuggestionReportDescriptor<MessageId>;
 
-/** `await redis.set(k, t, 'NX', 'PX', ms);` → `if (!(await redis.set(...))) return;`, or `return await ...;` when nothing follows. */
-function guardStatementFix(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: TryAcquisition, statement: TSESTree.ExpressionStatement | undefined): Suggestion | undefined {
+/**
+ * `await redis.set(k, t, 'NX', 'PX', ms);` → `if (!(await redis.set(...))) return;`, or `return await ...;` when nothing follows.
+ * `access` reads the answer from the awaited value (`.rows[0]?.locked` for a try-lock's row).
+ */
+function guardStatementFix(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: TryAcquisition, statement: TSESTree.ExpressionStatement | undefined, access: string): Suggestion | undefined {
   if (!statement || !canReturnFrom(statement, acquisition.owner)) return undefined;
   const carrier = valueCarrier(acquisition.node);
   const owner = acquisition.owner;
@@ -227,18 +270,19 @@ function guardStatementFix(sourceCode: Readonly<TSESLint.SourceCode>, acquisitio
   const block = statement.parent;
   const isLast = block.type === AST_NODE_TYPES.BlockStatement && block.body.at(-1) === statement && isFunctionLike(block.parent);
   if (isLast) {
-    return { messageId: 'returnResult', fix: (fixer) => fixer.replaceText(statement, `return ${valueText};`) };
+    const returned = access ? `(${valueText})${access}` : valueText;
+    return { messageId: 'returnResult', fix: (fixer) => fixer.replaceText(statement, `return ${returned};`) };
   }
-  const guard = `if (!(${valueText})) return;`;
-  return { messageId: 'guardWithResult', data: { guard: 'if (!(await …)) return;' }, fix: (fixer) => fixer.replaceText(statement, guard) };
+  const guard = `if (!(${valueText})${access}) return;`;
+  return { messageId: 'guardWithResult', data: { guard: `if (!(await …)${access}) return;` }, fix: (fixer) => fixer.replaceText(statement, guard) };
 }
 
-/** `const ok = await redis.set(...);` never read → `if (!ok) return;` on the next line. */
-function guardAfterDeclarationFix(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: TryAcquisition, declaration: TSESTree.VariableDeclaration, name: string): Suggestion | undefined {
+/** `const ok = await redis.set(...);` never read → `if (!ok) return;` on the next line (`if (!rows[0]?.locked) return;` for a try-lock's row). */
+function guardAfterDeclarationFix(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: TryAcquisition, declaration: TSESTree.VariableDeclaration, answer: string): Suggestion | undefined {
   if (!canReturnFrom(declaration, acquisition.owner)) return undefined;
   const line = sourceCode.lines[declaration.loc.start.line - 1] ?? '';
   const indent = /^\s*/u.exec(line)?.[0] ?? '';
-  const guard = `if (!${name}) return;`;
+  const guard = `if (!${answer}) return;`;
   return { messageId: 'guardWithResult', data: { guard }, fix: (fixer) => fixer.insertTextAfter(declaration, `\n${indent}${guard}`) };
 }
 
@@ -296,7 +340,7 @@ function truthyReturnIn(sourceCode: Readonly<TSESLint.SourceCode>, block: TSESTr
 }
 
 /** Whether a `return` in the try block hands back the acquisition's result (directly or through a variable). */
-function returnsResultOf(sourceCode: Readonly<TSESLint.SourceCode>, block: TSESTree.BlockStatement, call: TSESTree.CallExpression): boolean {
+function returnsResultOf(sourceCode: Readonly<TSESLint.SourceCode>, block: TSESTree.BlockStatement, call: TSESTree.Node): boolean {
   const carrier = valueCarrier(call);
   const names = new Set<string>();
   if (carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator && carrier.parent.id.type === AST_NODE_TYPES.Identifier) names.add(carrier.parent.id.name);

@@ -13,6 +13,11 @@ export interface AdvisoryLockCall {
   readonly action: 'lock' | 'unlock' | 'unlock-all';
   readonly shared: boolean;
   readonly location: NodeLocation | undefined;
+  /**
+   * The result column that carries the call's value, when the call is a whole output column of a
+   * top-level SELECT (`AS locked`, else the function's name); `undefined` when nested in an expression.
+   */
+  readonly outputName: string | undefined;
 }
 
 /** A comparison `column <op> value` among the top-level `AND` conjuncts of a `WHERE`. */
@@ -263,6 +268,12 @@ function isClockExpression(expr: Expr): boolean {
 
 function findAdvisoryLockCalls(statement: Statement): AdvisoryLockCall[] {
   const calls: AdvisoryLockCall[] = [];
+  const outputNames = new Map<object, string>();
+  if (statement.type === 'select') {
+    for (const column of statement.columns ?? []) {
+      if (column.expr.type === 'call') outputNames.set(column.expr, column.alias?.name ?? column.expr.function.name);
+    }
+  }
   walk(statement, (node) => {
     if (node.type !== 'call') return;
     const call = node as unknown as Extract<Expr, { type: 'call' }>;
@@ -276,6 +287,7 @@ function findAdvisoryLockCalls(statement: Statement): AdvisoryLockCall[] {
       action: match[3] === 'unlock_all' ? 'unlock-all' : match[3] === 'unlock' ? 'unlock' : 'lock',
       shared: match[4] !== undefined,
       location: call._location,
+      outputName: outputNames.get(call),
     });
   });
   return calls;

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
-import { RuleTester } from '@typescript-eslint/rule-tester';
-import rule from '../../../eslint-plugin/src/rules/require-acquire-check.js';
+import { RuleTester, type InvalidTestCase } from '@typescript-eslint/rule-tester';
+import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/require-acquire-check.js';
+import { proveSuggestions } from '../support/sql-suggestions.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
 
 const ruleTester = new RuleTester();
@@ -456,3 +457,232 @@ export async function run(token: string, work: () => Promise<void>) {
     }],
   }],
 });
+
+// PostgreSQL: the answer of `pg_try_advisory_lock` is a column of the row the query returns.
+const pgInvalid: InvalidTestCase<MessageId, Options>[] = [
+  {
+    // pg Pool: the result dropped.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function run(jobId: number) {
+  await pool.query('SELECT pg_try_advisory_lock($1) AS locked', [jobId]);
+  await doWork(jobId);
+}`,
+    errors: [{
+      messageId: 'resultIgnored', line: 4, column: 9,
+      suggestions: [{
+        messageId: 'guardWithResult',
+        output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function run(jobId: number) {
+  if (!(await pool.query('SELECT pg_try_advisory_lock($1) AS locked', [jobId])).rows[0]?.locked) return;
+  await doWork(jobId);
+}`,
+      }],
+    }],
+  },
+  {
+    // pg PoolClient: rows destructured, never tested.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function run(jobId: number) {
+  const client = await pool.connect();
+  try {
+    const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS locked', [jobId]);
+    await doWork(jobId);
+  } finally {
+    client.release();
+  }
+}`,
+    errors: [{
+      messageId: 'resultNeverChecked', line: 6, column: 28,
+      suggestions: [{
+        messageId: 'guardWithResult',
+        output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function run(jobId: number) {
+  const client = await pool.connect();
+  try {
+    const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS locked', [jobId]);
+    if (!rows[0]?.locked) return;
+    await doWork(jobId);
+  } finally {
+    client.release();
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // pg: only the row count is read, and it is always 1.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function run(jobId: number) {
+  const client = await pool.connect();
+  const result = await client.query('SELECT pg_try_advisory_lock($1)', [jobId]);
+  if (result.rowCount === 0) return;
+  await doWork(jobId);
+}`,
+    errors: [{
+      messageId: 'resultNeverChecked', line: 5, column: 24,
+      suggestions: [{
+        messageId: 'guardWithResult',
+        output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function run(jobId: number) {
+  const client = await pool.connect();
+  const result = await client.query('SELECT pg_try_advisory_lock($1)', [jobId]);
+  if (!result.rows[0]?.pg_try_advisory_lock) return;
+  if (result.rowCount === 0) return;
+  await doWork(jobId);
+}`,
+      }],
+    }],
+  },
+  {
+    // postgres.js: the boolean destructured and never read.
+    code: `import postgres from 'postgres';
+const sql = postgres();
+export async function run(jobId: number) {
+  const [{ locked }] = await sql\`SELECT pg_try_advisory_lock(\${jobId}) AS locked\`;
+  await doWork(jobId);
+}`,
+    errors: [{
+      messageId: 'resultNeverChecked', line: 4, column: 30,
+      suggestions: [{
+        messageId: 'guardWithResult',
+        output: `import postgres from 'postgres';
+const sql = postgres();
+export async function run(jobId: number) {
+  const [{ locked }] = await sql\`SELECT pg_try_advisory_lock(\${jobId}) AS locked\`;
+  if (!locked) return;
+  await doWork(jobId);
+}`,
+      }],
+    }],
+  },
+  {
+    // knex raw: the boolean copied into a variable nobody reads.
+    code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function run(jobId: number) {
+  const result = await db.raw('SELECT pg_try_advisory_lock(?) AS locked', [jobId]);
+  const locked = result.rows[0].locked;
+  await doWork(jobId);
+}`,
+    errors: [{ messageId: 'resultNeverChecked', line: 4, column: 24, suggestions: [{
+      messageId: 'guardWithResult',
+      output: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function run(jobId: number) {
+  const result = await db.raw('SELECT pg_try_advisory_lock(?) AS locked', [jobId]);
+  if (!result.rows[0]?.locked) return;
+  const locked = result.rows[0].locked;
+  await doWork(jobId);
+}`,
+    }] }],
+  },
+  {
+    // Prisma $queryRaw, dropped as the last statement: the suggestion returns the answer.
+    code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function tryLock(jobId: number) {
+  await prisma.$queryRaw\`SELECT pg_try_advisory_xact_lock(\${jobId}) AS locked\`;
+}`,
+    errors: [{
+      messageId: 'resultIgnored', line: 4, column: 9,
+      suggestions: [{
+        messageId: 'returnResult',
+        output: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function tryLock(jobId: number) {
+  return (await prisma.$queryRaw\`SELECT pg_try_advisory_xact_lock(\${jobId}) AS locked\`)[0]?.locked;
+}`,
+      }],
+    }],
+  },
+  {
+    // Sequelize: the rows' shape depends on options, so the dropped result gets no suggestion.
+    code: `import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://localhost/app');
+export async function run(jobId: number) {
+  await sequelize.query('SELECT pg_try_advisory_lock(42)');
+  await doWork(jobId);
+}`,
+    errors: [{ messageId: 'resultIgnored', line: 4, column: 9, suggestions: [] }],
+  },
+  {
+    // An acquire helper that fails open around a try-lock.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function acquireLock(jobId: number) {
+  try {
+    const { rows } = await pool.query('SELECT pg_try_advisory_lock($1) AS locked', [jobId]);
+    return rows[0].locked;
+  } catch {
+    return true;
+  }
+}`,
+    errors: [{
+      messageId: 'failOpen', line: 5, column: 28,
+      suggestions: [{
+        messageId: 'failClosed',
+        output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function acquireLock(jobId: number) {
+  try {
+    const { rows } = await pool.query('SELECT pg_try_advisory_lock($1) AS locked', [jobId]);
+    return rows[0].locked;
+  } catch {
+    return false;
+  }
+}`,
+      }],
+    }],
+  },
+];
+
+ruleTester.run('require-acquire-check (PostgreSQL)', rule, {
+  valid: [
+    // pg: the answer tested with an early return.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function f(id: number) { const client = await pool.connect(); try { const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS locked', [id]); if (!rows[0].locked) return; await work(); } finally { client.release(); } }`,
+    // pg: optional chaining, a result object, a non-null assertion.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function f(id: number) { const { rows } = await pool.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [id]); if (!rows[0]?.locked) return; await work(); }
+     async function g(id: number) { const result = await pool.query('SELECT pg_try_advisory_lock($1) AS got', [id]); if (result.rows[0]!.got !== true) throw new Error('busy'); await work(); }`,
+    // Nested destructuring, the default column name.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function f(id: number) { const { rows: [{ pg_try_advisory_lock: locked }] } = await pool.query('SELECT pg_try_advisory_lock($1)', [id]); if (locked) await work(); }`,
+    // postgres.js: destructured and tested; the row kept and tested.
+    `import postgres from 'postgres'; const sql = postgres();
+     async function f(id: number) { const [{ locked }] = await sql\`SELECT pg_try_advisory_lock(\${id}) AS locked\`; if (!locked) return; await work(); }
+     async function g(id: number) { const [row] = await sql\`SELECT pg_try_advisory_lock(\${id}) AS locked\`; return row.locked; }`,
+    // Returned, passed on, or handed to a helper whole.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     export async function tryLock(id: number) { const { rows } = await pool.query('SELECT pg_try_advisory_lock($1) AS locked', [id]); return rows[0].locked as boolean; }
+     export async function tryLock2(id: number) { return pool.query('SELECT pg_try_advisory_lock($1) AS locked', [id]); }
+     export async function tryLock3(id: number) { const result = await pool.query('SELECT pg_try_advisory_lock($1) AS locked', [id]); return isLocked(result); }
+     export async function tryLock4(id: number) { const { rows } = await pool.query('SELECT pg_try_advisory_lock($1) AS locked', [id]); return rows.some((row) => row.locked); }`,
+    // knex raw and Prisma $queryRaw, tested.
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     async function f(id: number) { const { rows } = await db.raw('SELECT pg_try_advisory_lock(?) AS locked', [id]); if (!rows[0].locked) return; await work(); }`,
+    `import { PrismaClient } from '@prisma/client'; const prisma = new PrismaClient();
+     async function f(id: number) { const [{ locked }] = await prisma.$queryRaw<{ locked: boolean }[]>\`SELECT pg_try_advisory_lock(\${id}) AS locked\`; if (!locked) return; await work(); }`,
+    // A callback receives the result; a blocking lock has no answer to check.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     function f(id: number) { pool.query('SELECT pg_try_advisory_lock($1) AS locked', [id], (error, result) => { if (!error && result.rows[0].locked) work(); }); }
+     async function g(id: number) { await pool.query('SELECT pg_advisory_lock($1)', [id]); await work(); }`,
+    // A try-lock inside a larger expression, or beside other statements, is not followed.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function f(id: number) { await pool.query('SELECT CASE WHEN pg_try_advisory_lock($1) THEN 1 ELSE 0 END', [id]); }
+     async function g(id: number) { await pool.query('BEGIN; SELECT pg_try_advisory_xact_lock($1)', [id]); }`,
+    // Sequelize: its result shape is not followed; any read counts.
+    `import { Sequelize } from 'sequelize'; const sequelize = new Sequelize('postgres://localhost/app');
+     async function f(id: number) { const [[row]] = await sequelize.query('SELECT pg_try_advisory_lock(42) AS locked'); await work(); }`,
+  ],
+  invalid: pgInvalid,
+});
+
+suggestionsClearFindings('require-acquire-check', rule, pgInvalid);
+proveSuggestions('require-acquire-check', rule, pgInvalid);

@@ -34,6 +34,11 @@ describe('sql facts', () => {
     assert.equal(only('SELECT pg_advisory_xact_lock(id) FROM jobs').onlyAdvisoryLocks, false);
   });
 
+  it('advisory lock calls: the output column that carries the answer', () => {
+    assert.deepEqual(only('SELECT pg_try_advisory_lock($1) AS locked, pg_try_advisory_lock(2)').advisoryLocks.map((call) => call.outputName), ['locked', 'pg_try_advisory_lock']);
+    assert.equal(only('SELECT CASE WHEN pg_try_advisory_lock($1) THEN 1 END').advisoryLocks[0]?.outputName, undefined);
+  });
+
   it('the article\'s lock-table upsert: guard, RETURNING owner', () => {
     const statement = only(`INSERT INTO locks (name, owner, expires_at) VALUES ('invoice', $1, now() + interval '30 seconds')
       ON CONFLICT (name) DO UPDATE SET owner = $1, expires_at = now() + interval '30 seconds'
