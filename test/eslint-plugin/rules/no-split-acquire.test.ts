@@ -1,9 +1,10 @@
 import { RuleTester } from '@typescript-eslint/rule-tester';
-import rule from '../../../eslint-plugin/src/rules/no-split-acquire.js';
+import rule, { type MessageId } from '../../../eslint-plugin/src/rules/no-split-acquire.js';
+import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
 
 const ruleTester = new RuleTester();
 
-ruleTester.run('no-split-acquire', rule, {
+const cases = {
   valid: [
     // The atomic acquisition, in every dialect.
     `import Redis from 'ioredis'; const redis = new Redis();
@@ -234,4 +235,7 @@ export async function f(token: string) {
 }` }] }],
     },
   ],
-});
+} satisfies Parameters<typeof ruleTester.run<MessageId, []>>[2];
+
+ruleTester.run('no-split-acquire', rule, cases);
+suggestionsClearFindings('no-split-acquire', rule, cases.invalid);

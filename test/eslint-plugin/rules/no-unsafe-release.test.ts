@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { RuleTester } from '@typescript-eslint/rule-tester';
-import rule from '../../../eslint-plugin/src/rules/no-unsafe-release.js';
+import rule, { type MessageId } from '../../../eslint-plugin/src/rules/no-unsafe-release.js';
+import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
 
 const ruleTester = new RuleTester();
 const fixtureFile = path.join(__dirname, '..', 'fixtures', 'lua', 'worker.ts');
@@ -13,7 +14,7 @@ else
 end
 \`;`;
 
-ruleTester.run('no-unsafe-release', rule, {
+const cases = {
   valid: [
     // The article's compare-and-delete script, ioredis.
     `import Redis from 'ioredis'; const redis = new Redis();
@@ -275,4 +276,7 @@ export async function release(token: string) {
       errors: [{ messageId: 'plainDelete', line: 2, suggestions: [] }],
     },
   ],
-});
+} satisfies Parameters<typeof ruleTester.run<MessageId, []>>[2];
+
+ruleTester.run('no-unsafe-release', rule, cases);
+suggestionsClearFindings('no-unsafe-release', rule, cases.invalid);
