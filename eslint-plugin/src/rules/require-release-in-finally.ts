@@ -4,12 +4,19 @@ import { AST_NODE_TYPES, AST_TOKEN_TYPES, type TSESLint, type TSESTree } from '@
 import { getLockModel } from '../model/index.js';
 import { runsBefore } from '../model/queries.js';
 import type { Acquisition, RedisModel, Release } from '../model/redis-model.js';
-import { contains, expressionStatementOf, findVariable, isFunctionLike, methodCallParts, skipTypeWrappers, valueCarrier } from '../util/ast.js';
+import { getSqlModel, type AdvisoryLockItem, type LockTableAcquisition, type SqlModel } from '../model/sql/index.js';
+import { contains, expressionStatementOf, findVariable, isFunctionLike, isInFinally, methodCallParts, type ScopeOwner, skipTypeWrappers, valueCarrier } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
-export type MessageId = 'releaseNotInFinally' | 'moveReleaseToFinally';
+export type MessageId = 'releaseNotInFinally' | 'advisoryUnlockNotInFinally' | 'lockRowReleaseNotInFinally' | 'moveReleaseToFinally';
 export type Options = [];
+
+/** What the checks below need of an acquisition or a release, whichever lock family it belongs to. */
+interface LockStep {
+  readonly node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
+  readonly owner: ScopeOwner;
+}
 
 export default createRule<Options, MessageId>({
   name: 'require-release-in-finally',
@@ -23,6 +30,8 @@ export default createRule<Options, MessageId>({
     schema: [],
     messages: {
       releaseNotInFinally: 'This lock is released only on the success path: if the work throws, the release never runs and the lock stays taken until it expires, so no other holder can get in meanwhile.',
+      advisoryUnlockNotInFinally: 'This advisory lock is unlocked only on the success path: if the work throws, `pg_advisory_unlock` never runs and the lock stays held as long as the connection lives (forever on a pooled connection), so no other holder can get in.',
+      lockRowReleaseNotInFinally: 'This lock row is deleted only on the success path: if the work throws, the row stays until it expires (forever without an expiry), so no other holder can get in meanwhile.',
       moveReleaseToFinally: 'Move the work into `try` and the release into `finally`',
     },
   },
@@ -49,10 +58,101 @@ export default createRule<Options, MessageId>({
             suggest: fix ? [{ messageId: 'moveReleaseToFinally', fix }] : [],
           });
         }
+        const sql = getSqlModel(context);
+        for (const lock of sql.advisoryLocks) {
+          const unlocks = advisoryUnlocksOf(sql, lock);
+          if (!unlocks || endsSessionInFinally(sourceCode, lock)) continue;
+          reportSql(context, asStep(lock), unlocks.map(asStep), 'advisoryUnlockNotInFinally', 'Unlocked here, on the success path only');
+        }
+        for (const acquisition of sql.lockTableAcquisitions) {
+          const releases = lockRowReleasesOf(sql, acquisition);
+          if (!releases) continue;
+          reportSql(context, asStep(acquisition), releases, 'lockRowReleaseNotInFinally', 'Deleted here, on the success path only');
+        }
       },
     };
   },
 });
+
+function asStep(item: { readonly node: LockStep['node']; readonly function: ScopeOwner }): LockStep {
+  return { node: item.node, owner: item.function };
+}
+
+/**
+ * The SQL forms share the Redis form's judgement: every release in the acquisition's own function,
+ * none guaranteed, and something that can throw between the acquisition and one of them.
+ */
+function reportSql(
+  context: Readonly<TSESLint.RuleContext<MessageId, Options>>,
+  acquisition: LockStep,
+  releases: readonly LockStep[],
+  messageId: 'advisoryUnlockNotInFinally' | 'lockRowReleaseNotInFinally',
+  releaseMessage: string,
+): void {
+  const sourceCode = context.sourceCode;
+  if (releases.length === 0 || releases.some((release) => release.owner !== acquisition.owner || isGuaranteed(release))) return;
+  if (!releases.some((release) => hasWorkBetween(sourceCode, acquisition, release, new Set()))) return;
+  const fix = releases.length === 1 ? moveToFinallyFix(sourceCode, acquisition, releases[0]!) : undefined;
+  context.report({
+    node: acquisition.node,
+    messageId,
+    data: relatedData(...releases.map((release) => ({ message: releaseMessage, node: release.node }))),
+    // A suggestion: the unlock starts running on the error path too, which changes behaviour.
+    suggest: fix ? [{ messageId: 'moveReleaseToFinally', fix }] : [],
+  });
+}
+
+/**
+ * A session advisory lock's unlocks: `pg_advisory_unlock` (or `_unlock_all`) later in the same
+ * function body, sent by the same client (as `no-pooled-advisory-lock` pairs them), in a query of
+ * their own. Unlocks in nested functions are returned too, so the caller stays silent on them.
+ * `undefined` when the lock is not a session lock or shares its query with its unlock.
+ */
+function advisoryUnlocksOf(model: SqlModel, lock: AdvisoryLockItem): AdvisoryLockItem[] | undefined {
+  if (lock.call.scope !== 'session' || lock.call.action !== 'lock') return undefined;
+  const unlocks = model.advisoryLocks.filter((candidate) => candidate.call.scope === 'session' && candidate.call.action !== 'lock'
+    && candidate.query.sender.identity === lock.query.sender.identity
+    && candidate.range[0] > lock.range[1] && contains(lock.function, candidate.node));
+  if (model.advisoryLocks.some((other) => other !== lock && other.query === lock.query && other.call.action !== 'lock')) return undefined;
+  return unlocks;
+}
+
+/**
+ * `client.release(true)` / `client.end()` in a `finally` of the same function: the connection
+ * closes on every path, and the session's advisory locks with it.
+ */
+function endsSessionInFinally(sourceCode: Readonly<TSESLint.SourceCode>, lock: AdvisoryLockItem): boolean {
+  const client = lock.query.sender.text;
+  const owner = lock.function;
+  const stack: TSESTree.Node[] = [owner];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node !== owner && isFunctionLike(node)) continue;
+    if (node.type === AST_NODE_TYPES.CallExpression) {
+      const parts = methodCallParts(node);
+      if (parts && sourceCode.getText(parts.receiver) === client && isInFinally(node, owner)
+        && ((parts.method === 'release' && node.arguments.length > 0) || parts.method === 'end' || parts.method === 'destroy')) return true;
+    }
+    for (const key of sourceCode.visitorKeys[node.type] ?? []) {
+      const value = (node as unknown as Record<string, unknown>)[key];
+      for (const child of Array.isArray(value) ? value as unknown[] : [value]) {
+        if (child && typeof (child as TSESTree.Node).type === 'string') stack.push(child as TSESTree.Node);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * A lock-table row's releases: a `DELETE` (or an `UPDATE` that clears the owner) of the same table
+ * later in the same function body, through any client (the row outlives connections).
+ */
+function lockRowReleasesOf(model: SqlModel, acquisition: LockTableAcquisition): LockStep[] | undefined {
+  if (model.lockTableReleases.some((release) => release.query === acquisition.query)) return undefined;
+  return model.lockTableReleases
+    .filter((release) => release.table === acquisition.table && release.range[0] > acquisition.range[1] && contains(acquisition.function, release.node))
+    .map(asStep);
+}
 
 /** Acquisitions whose release this rule can look for: not queued, not self-releasing (`using`). */
 function isScopedAcquisition(acquisition: Acquisition): boolean {
@@ -93,11 +193,10 @@ function handleDeclarator(acquisition: Acquisition): TSESTree.VariableDeclarator
  * The release runs on the error path too: in a `finally`, or in a `catch` (the `catch { release;
  * throw }` spelling of the same guarantee).
  */
-function isGuaranteed(release: Release): boolean {
+function isGuaranteed(release: LockStep): boolean {
+  if (isInFinally(release.node, release.owner)) return true;
   for (let current: TSESTree.Node = release.node; current !== release.owner; current = current.parent!) {
-    const parent: TSESTree.Node = current.parent!;
-    if (parent.type === AST_NODE_TYPES.TryStatement && parent.finalizer === current) return true;
-    if (parent.type === AST_NODE_TYPES.CatchClause) return true;
+    if (current.parent?.type === AST_NODE_TYPES.CatchClause) return true;
   }
   return false;
 }
@@ -110,7 +209,7 @@ function lockMachinery(model: RedisModel, acquisition: Acquisition): ReadonlySet
 }
 
 /** Something between acquiring and releasing can throw: a call, an `await`, a `throw`. */
-function hasWorkBetween(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition, release: Release, machinery: ReadonlySet<TSESTree.Node>): boolean {
+function hasWorkBetween(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: LockStep, release: LockStep, machinery: ReadonlySet<TSESTree.Node>): boolean {
   const from = acquisition.node.range[1];
   const to = release.node.range[0];
   const stack: TSESTree.Node[] = [acquisition.owner];
@@ -163,8 +262,8 @@ function rethrows(sourceCode: Readonly<TSESLint.SourceCode>, handler: TSESTree.C
  */
 function moveToFinallyFix(
   sourceCode: Readonly<TSESLint.SourceCode>,
-  acquisition: Acquisition,
-  release: Release,
+  acquisition: LockStep,
+  release: LockStep,
 ): ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix) | undefined {
   const releaseStatement = releaseStatementOf(release);
   const block = releaseStatement?.parent;
@@ -201,7 +300,7 @@ function moveToFinallyFix(
  * The statement that moves into `finally`: the release itself, or the `if` that holds only the
  * release (`if ((await redis.get(key)) === token) await redis.del(key);`).
  */
-function releaseStatementOf(release: Release): TSESTree.Statement | undefined {
+function releaseStatementOf(release: LockStep): TSESTree.Statement | undefined {
   const statement = expressionStatementOf(release.node);
   if (!statement) return undefined;
   const parent = statement.parent;

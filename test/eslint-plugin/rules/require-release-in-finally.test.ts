@@ -1,6 +1,7 @@
 import * as path from 'node:path';
-import { RuleTester } from '@typescript-eslint/rule-tester';
-import rule from '../../../eslint-plugin/src/rules/require-release-in-finally.js';
+import { RuleTester, type InvalidTestCase } from '@typescript-eslint/rule-tester';
+import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/require-release-in-finally.js';
+import { proveSuggestions } from '../support/sql-suggestions.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
 
 const ruleTester = new RuleTester();
@@ -544,3 +545,251 @@ export async function run(token: string, work: () => Promise<void>) {
     }],
   }],
 });
+
+// PostgreSQL: a session advisory lock unlocked, or a lock-table row deleted, on the success path only.
+const pgInvalid: InvalidTestCase<MessageId, Options>[] = [
+  {
+    // pg PoolClient: lock, work, unlock, release — an exception skips the unlock and the client goes back to the pool still holding the lock.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function migrate(id: number) {
+  const client = await pool.connect();
+  await client.query('SELECT pg_advisory_lock($1)', [id]);
+  await runMigrations(client);
+  await client.query('SELECT pg_advisory_unlock($1)', [id]);
+  client.release();
+}`,
+    errors: [{
+      messageId: 'advisoryUnlockNotInFinally', line: 5, column: 9,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally',
+        output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function migrate(id: number) {
+  const client = await pool.connect();
+  await client.query('SELECT pg_advisory_lock($1)', [id]);
+  try {
+    await runMigrations(client);
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [id]);
+  }
+  client.release();
+}`,
+      }],
+    }],
+  },
+  {
+    // pg Client, a try-lock: the guard stays outside the try.
+    code: `import { Client } from 'pg';
+const client = new Client();
+export async function sync(id: number) {
+  const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS locked', [id]);
+  if (!rows[0].locked) return;
+  await pushChanges();
+  await client.query('SELECT pg_advisory_unlock($1)', [id]);
+}`,
+    errors: [{
+      messageId: 'advisoryUnlockNotInFinally', line: 4, column: 26,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally',
+        output: `import { Client } from 'pg';
+const client = new Client();
+export async function sync(id: number) {
+  const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS locked', [id]);
+  if (!rows[0].locked) return;
+  try {
+    await pushChanges();
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [id]);
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // postgres.js reserved connection.
+    code: `import postgres from 'postgres';
+const sql = postgres();
+export async function migrate(id: number) {
+  const reserved = await sql.reserve();
+  await reserved\`SELECT pg_advisory_lock(\${id})\`;
+  await runMigrations(reserved);
+  await reserved\`SELECT pg_advisory_unlock(\${id})\`;
+  reserved.release();
+}`,
+    errors: [{
+      messageId: 'advisoryUnlockNotInFinally', line: 5, column: 9,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally',
+        output: `import postgres from 'postgres';
+const sql = postgres();
+export async function migrate(id: number) {
+  const reserved = await sql.reserve();
+  await reserved\`SELECT pg_advisory_lock(\${id})\`;
+  try {
+    await runMigrations(reserved);
+  } finally {
+    await reserved\`SELECT pg_advisory_unlock(\${id})\`;
+  }
+  reserved.release();
+}`,
+      }],
+    }],
+  },
+  {
+    // pg Pool: unlock on the success path only (no-pooled-advisory-lock reports the pool itself).
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function report(id: number) {
+  await pool.query('SELECT pg_advisory_lock($1)', [id]);
+  await buildReport();
+  await pool.query('SELECT pg_advisory_unlock($1)', [id]);
+}`,
+    errors: [{
+      messageId: 'advisoryUnlockNotInFinally', line: 4, column: 9,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally',
+        output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function report(id: number) {
+  await pool.query('SELECT pg_advisory_lock($1)', [id]);
+  try {
+    await buildReport();
+  } finally {
+    await pool.query('SELECT pg_advisory_unlock($1)', [id]);
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // Lock table through pg: INSERT to take the row, DELETE on the success path only.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function runJob(name: string, owner: string) {
+  await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval \\'30 seconds\\')', [name, owner]);
+  await doJob(name);
+  await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]);
+}`,
+    errors: [{
+      messageId: 'lockRowReleaseNotInFinally', line: 4, column: 9,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally',
+        output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function runJob(name: string, owner: string) {
+  await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval \\'30 seconds\\')', [name, owner]);
+  try {
+    await doJob(name);
+  } finally {
+    await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]);
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // Lock table through knex raw and through Prisma.
+    code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function runJob(name: string, owner: string) {
+  await db.raw('INSERT INTO app_lock (name, owner) VALUES (?, ?)', [name, owner]);
+  await doJob(name);
+  await db.raw('DELETE FROM app_lock WHERE name = ? AND owner = ?', [name, owner]);
+}`,
+    errors: [{
+      messageId: 'lockRowReleaseNotInFinally', line: 4, column: 9,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally',
+        output: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function runJob(name: string, owner: string) {
+  await db.raw('INSERT INTO app_lock (name, owner) VALUES (?, ?)', [name, owner]);
+  try {
+    await doJob(name);
+  } finally {
+    await db.raw('DELETE FROM app_lock WHERE name = ? AND owner = ?', [name, owner]);
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function runJob(name: string, owner: string) {
+  await prisma.$executeRaw\`INSERT INTO job_locks (name, owner) VALUES (\${name}, \${owner}) ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner WHERE job_locks.expires_at < now()\`;
+  await doJob(name);
+  await prisma.$executeRaw\`DELETE FROM job_locks WHERE name = \${name} AND owner = \${owner}\`;
+}`,
+    errors: [{
+      messageId: 'lockRowReleaseNotInFinally', line: 4, column: 9,
+      suggestions: [{
+        messageId: 'moveReleaseToFinally',
+        output: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function runJob(name: string, owner: string) {
+  await prisma.$executeRaw\`INSERT INTO job_locks (name, owner) VALUES (\${name}, \${owner}) ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner WHERE job_locks.expires_at < now()\`;
+  try {
+    await doJob(name);
+  } finally {
+    await prisma.$executeRaw\`DELETE FROM job_locks WHERE name = \${name} AND owner = \${owner}\`;
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // Two unlocks on two paths: reported, no suggestion.
+    code: `import { Client } from 'pg';
+const client = new Client();
+export async function sync(id: number, fast: boolean) {
+  await client.query('SELECT pg_advisory_lock($1)', [id]);
+  if (fast) {
+    await quickSync();
+    await client.query('SELECT pg_advisory_unlock($1)', [id]);
+    return;
+  }
+  await fullSync();
+  await client.query('SELECT pg_advisory_unlock($1)', [id]);
+}`,
+    errors: [{ messageId: 'advisoryUnlockNotInFinally', line: 4, column: 9, suggestions: [] }],
+  },
+];
+
+ruleTester.run('require-release-in-finally (PostgreSQL)', rule, {
+  valid: [
+    // The pg documentation's shape: a dedicated client, unlock in finally, release after.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function f(id: number) { const client = await pool.connect(); try { await client.query('SELECT pg_advisory_lock($1)', [id]); try { await work(); } finally { await client.query('SELECT pg_advisory_unlock($1)', [id]); } } finally { client.release(); } }`,
+    // A try-lock checked, unlock in finally; postgres.js reserve.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function f(id: number) { const client = await pool.connect(); const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS locked', [id]); if (!rows[0].locked) return; try { await work(); } finally { await client.query('SELECT pg_advisory_unlock($1)', [id]); client.release(); } }`,
+    `import postgres from 'postgres'; const sql = postgres();
+     async function f(id: number) { const reserved = await sql.reserve(); await reserved\`SELECT pg_advisory_lock(\${id})\`; try { await work(); } finally { await reserved\`SELECT pg_advisory_unlock(\${id})\`; reserved.release(); } }`,
+    // The connection is destroyed in finally, and the session's locks with it.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function f(id: number) { const client = await pool.connect(); try { await client.query('SELECT pg_advisory_lock($1)', [id]); await work(); await client.query('SELECT pg_advisory_unlock($1)', [id]); } finally { client.release(true); } }`,
+    // Unlock in a catch that rethrows, and on the success path.
+    `import { Client } from 'pg'; const client = new Client();
+     async function f(id: number) { await client.query('SELECT pg_advisory_lock($1)', [id]); try { await work(); } catch (error) { await client.query('SELECT pg_advisory_unlock($1)', [id]); throw error; } await client.query('SELECT pg_advisory_unlock($1)', [id]); }`,
+    // Transaction-level locks end with their transaction; an unlock on another client is not this lock's.
+    `import { Client } from 'pg'; const client = new Client(); const other = new Client();
+     async function f(id: number) { await client.query('BEGIN'); await client.query('SELECT pg_advisory_xact_lock($1)', [id]); await work(); await client.query('COMMIT'); }
+     async function g(id: number) { await client.query('SELECT pg_advisory_lock($1)', [id]); await work(); await other.query('SELECT pg_advisory_unlock($1)', [id]); }`,
+    // Nothing between lock and unlock can throw.
+    `import { Client } from 'pg'; const client = new Client();
+     async function f(id: number) { await client.query('SELECT pg_advisory_lock($1)', [id]); await client.query('SELECT pg_advisory_unlock($1)', [id]); }`,
+    // Unlock in a nested callback: a guarantee this rule cannot weigh.
+    `import { Client } from 'pg'; const client = new Client();
+     async function f(id: number) { await client.query('SELECT pg_advisory_lock($1)', [id]); await work().finally(() => client.query('SELECT pg_advisory_unlock($1)', [id])); }`,
+    // Lock table: the DELETE in finally; a plain session row that is no lock.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function f(name: string, owner: string) { await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval \\'1 minute\\')', [name, owner]); try { await doJob(); } finally { await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]); } }
+     async function g(id: string) { await pool.query('INSERT INTO sessions (id, user_id) VALUES ($1, $2)', [id, 1]); await work(); await pool.query('DELETE FROM sessions WHERE id = $1', [id]); }`,
+  ],
+  invalid: pgInvalid,
+});
+
+suggestionsClearFindings('require-release-in-finally', rule, pgInvalid);
+proveSuggestions('require-release-in-finally', rule, pgInvalid);
