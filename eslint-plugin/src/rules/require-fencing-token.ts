@@ -4,7 +4,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { freeName, insertModuleDeclaration, isUsedOnlyAsCondition } from '../fixes/edits.js';
 import { FENCED_ACQUIRE_SCRIPT, SCRIPT_CONSTANT_NAMES } from '../fixes/scripts.js';
 import { fenceInsertions, renderPlaceholder, type PlaceholderStyle } from '../fixes/sql-templates.js';
-import { renderEvalCall, renderScriptConstant } from '../fixes/templates.js';
+import { asRedisStringArgument, renderEvalCall, renderScriptConstant } from '../fixes/templates.js';
 import { getLockModel } from '../model/index.js';
 import type { RedisModel } from '../model/redis-model.js';
 import { DEFAULT_FENCE_COLUMNS, readSharedSettings, type RawSharedSettings } from '../model/settings.js';
@@ -197,7 +197,8 @@ function fencedFix(context: Context, lock: HeldLock, write: SqlWrite, column: st
     client: sourceCode.getText(command.receiver),
     script: constant,
     keys: [keyText, fenceKeyText(keyText)],
-    args: [sourceCode.getText(command.value), ttlText],
+    // node-redis sends only strings: a numeric TTL must be converted or the call throws.
+    args: [sourceCode.getText(command.value), asRedisStringArgument(command.dialect, ttlText)],
   });
   return {
     placeholder,
