@@ -5,7 +5,7 @@ import { Linter } from 'eslint/universal';
 import type { Rule } from 'eslint';
 import * as typescriptParser from '@typescript-eslint/parser';
 import locksmith from 'eslint-plugin-locksmith';
-import { toSharedSettings, type Settings } from '../shared/settings';
+import { toSharedSettings, type RuleInfo, type Settings } from '../shared/settings';
 import { createReportCapture, type CapturedReports } from './related';
 
 export const RULE_PREFIX = 'locksmith/';
@@ -34,6 +34,7 @@ export interface LintInput {
 
 interface RuleMeta {
   docs?: { url?: string };
+  hasSuggestions?: boolean;
 }
 
 const pluginRules = locksmith.rules as Record<string, { meta?: RuleMeta } | undefined>;
@@ -45,6 +46,18 @@ export function ruleIds(): string[] {
 
 export function ruleDocsUrl(ruleId: string): string | undefined {
   return pluginRules[ruleId]?.meta?.docs?.url;
+}
+
+/** What the client (and its tests) learn about a rule the server lints with. */
+export function ruleInfo(ruleId: string): RuleInfo {
+  const entry = (locksmith.configs.recommended.rules as Linter.RulesRecord)[`${RULE_PREFIX}${ruleId}`];
+  const severity: unknown = Array.isArray(entry) ? entry[0] : entry;
+  return {
+    id: ruleId,
+    docsUrl: ruleDocsUrl(ruleId) ?? null,
+    recommended: severity !== undefined && severity !== 'off' && severity !== 0,
+    hasSuggestions: pluginRules[ruleId]?.meta?.hasSuggestions === true,
+  };
 }
 
 /** The extension that decides the parser: the file's own, else the one its language implies. */

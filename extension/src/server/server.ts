@@ -24,7 +24,7 @@ import {
   type ServerInfo,
   type StatusParams,
 } from '../shared/settings';
-import { lintText, ruleDocsUrl, ruleIds } from './lint';
+import { lintText, ruleIds, ruleInfo } from './lint';
 import { fixAll, minimalEdit } from './fix-all';
 import { FIX_ALL_KIND, pinnedEdit, quickFixes, toDiagnostic, toProblems, toTextEdit, type FixAllData, type LintState, type Problem } from './problems';
 
@@ -225,7 +225,7 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onRequest(ServerInfoRequest, (): ServerInfo => ({ pid: process.pid, node: process.version }));
-  connection.onRequest(RulesRequest, (): RuleInfo[] => ruleIds().map((id) => ({ id, docsUrl: ruleDocsUrl(id) ?? null })));
+  connection.onRequest(RulesRequest, (): RuleInfo[] => ruleIds().map(ruleInfo));
 
   documents.listen(connection);
   connection.listen();

@@ -150,6 +150,10 @@ export const RulesRequest = 'locksmith/rules';
 export interface RuleInfo {
   id: string;
   docsUrl: string | null;
+  /** On in the plugin's `recommended` config, so on in the editor unless `locksmith.rules` turns it off. */
+  recommended: boolean;
+  /** Its findings can carry suggestions, which the editor offers as quick fixes. */
+  hasSuggestions: boolean;
 }
 
 /** Which process serves (the output shows it; tests use it to check the client restarts a dead server). */

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'mocha';
-import { dialectExtension, lintText, ruleIds, ruleLevels, type LintOutcome } from '../../../extension/src/server/lint';
+import { dialectExtension, lintText, ruleDocsUrl, ruleIds, ruleInfo, ruleLevels, type LintOutcome } from '../../../extension/src/server/lint';
 import { Settings } from '../../../extension/src/shared/settings';
 
 const UNSAFE_RELEASE = `import Redis from 'ioredis';
@@ -57,6 +57,13 @@ describe('linting with the bundled plugin', () => {
       const outcome = lintText({ text, filePath, settings: Settings.from({}) });
       assert.equal(outcome.kind, 'parseError', filePath);
     }
+  });
+
+  it("tells the client each rule's doc link, whether the recommended config turns it on, and whether it has suggestions", () => {
+    assert.deepEqual(ruleInfo('no-unsafe-release'), { id: 'no-unsafe-release', docsUrl: ruleDocsUrl('no-unsafe-release'), recommended: true, hasSuggestions: true });
+    assert.equal(ruleInfo('no-unneeded-lock').recommended, false);
+    assert.deepEqual(ruleInfo('not-a-rule'), { id: 'not-a-rule', docsUrl: null, recommended: false, hasSuggestions: false });
+    assert.ok(ruleIds().filter((id) => ruleInfo(id).recommended).length >= 10);
   });
 
   it('skips a file over maxFileSizeKb without parsing it', () => {
