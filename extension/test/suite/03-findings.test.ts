@@ -3,66 +3,35 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import {
+  actionsFor,
   api,
   applyAction,
   assertParses,
+  assertRelated,
+  closeAll,
   codeActions,
-  copyFixture,
+  findingOf,
+  fixesOf,
   locksmithDiagnostics,
-  ruleOf,
+  ofRule,
+  openCopy,
   serverRules,
   updateSetting,
   waitForDiagnostics,
 } from './helpers';
+import { FINDING_FIXTURES } from './fixtures';
 
-/** Fixture files per rule, one per client dialect; each holds exactly one finding of its rule. */
-const FIXTURES: Record<string, string[]> = {
-  'no-split-acquire': ['no-split-acquire.ts'],
-  'no-unsafe-release': ['no-unsafe-release.ts', 'no-unsafe-release.mjs'],
-};
-/** Rules this suite must check once the plugin exports them. */
-const REQUIRED_RULES = ['no-split-acquire', 'no-unsafe-release'];
-
-let copies = 0;
-
-async function openCopy(fixture: string): Promise<vscode.TextEditor> {
-  copies += 1;
-  const extension = fixture.slice(fixture.lastIndexOf('.'));
-  const uri = await copyFixture(fixture, `copies/${fixture.slice(0, fixture.lastIndexOf('.'))}-${copies}${extension}`);
-  return vscode.window.showTextDocument(uri, { preview: false });
-}
-
-async function closeAll(): Promise<void> {
-  await vscode.commands.executeCommand('workbench.action.files.saveAll');
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-}
-
-function ofRule(ruleId: string) {
-  return (diagnostic: vscode.Diagnostic): boolean => ruleOf(diagnostic) === ruleId;
-}
-
-async function findingOf(uri: vscode.Uri, ruleId: string): Promise<vscode.Diagnostic> {
-  const diagnostics = await waitForDiagnostics(uri, (all) => all.some(ofRule(ruleId)), `a ${ruleId} finding`);
-  return diagnostics.find(ofRule(ruleId))!;
-}
-
-async function actionsFor(uri: vscode.Uri, diagnostic: vscode.Diagnostic, resolveCount = 0): Promise<vscode.CodeAction[]> {
-  const actions = await codeActions(uri, diagnostic.range, vscode.CodeActionKind.QuickFix.value, resolveCount);
-  return actions.filter((action) => action.diagnostics?.some((other) => ruleOf(other) === ruleOf(diagnostic)) === true || action.title.includes(String(ruleOf(diagnostic))));
-}
-
-// Every rule with a fixture here; a rule the plugin does not export (yet) shows as pending.
-for (const ruleId of [...new Set([...REQUIRED_RULES, ...Object.keys(FIXTURES)])].sort()) {
+for (const [ruleId, fixtures] of Object.entries(FINDING_FIXTURES)) {
   describe(`rule ${ruleId}`, function () {
     let docsUrl: string | null | undefined;
     before(async function () {
       const rules = await serverRules();
-      if (!rules.has(ruleId)) this.skip();
+      assert.ok(rules.has(ruleId), `the server lints with ${ruleId}`);
       docsUrl = rules.get(ruleId);
     });
     afterEach(closeAll);
 
-    for (const fixture of FIXTURES[ruleId] ?? []) {
+    for (const { file: fixture, related } of fixtures) {
       it(`reports ${fixture} with the rule id, its doc link and related locations`, async () => {
         const editor = await openCopy(fixture);
         const finding = await findingOf(editor.document.uri, ruleId);
@@ -71,17 +40,12 @@ for (const ruleId of [...new Set([...REQUIRED_RULES, ...Object.keys(FIXTURES)])]
         assert.equal(finding.code.value, ruleId);
         assert.equal(finding.code.target.toString(true), docsUrl);
         assert.match(finding.code.target.toString(true), new RegExp(`rules-docs/${ruleId}\\.md$`));
-        for (const related of finding.relatedInformation ?? []) {
-          assert.equal(related.location.uri.toString(), editor.document.uri.toString());
-          assert.ok(related.location.range.start.line < editor.document.lineCount);
-          assert.notEqual(related.message, '');
-        }
+        assertRelated(editor.document, finding, related);
       });
 
       it(`applies each quick fix of ${fixture}, leaving no ${ruleId} finding and a file that parses`, async () => {
         const probe = await openCopy(fixture);
-        const suggestions = (await actionsFor(probe.document.uri, await findingOf(probe.document.uri, ruleId)))
-          .filter((action) => action.title.endsWith(`(${ruleId})`) || action.title === `Fix this ${ruleId} problem`);
+        const suggestions = fixesOf(await actionsFor(probe.document.uri, await findingOf(probe.document.uri, ruleId)), ruleId);
         assert.ok(suggestions.length > 0, `${ruleId} offers at least one quick fix`);
         assert.equal(suggestions[0]!.isPreferred, true, 'the first quick fix is the preferred one');
         assert.ok(suggestions.slice(1).every((action) => action.isPreferred !== true), 'only one quick fix is preferred');
@@ -115,7 +79,7 @@ for (const ruleId of [...new Set([...REQUIRED_RULES, ...Object.keys(FIXTURES)])]
     }
 
     it(`fixes all ${ruleId} problems in a file with "Fix all ${ruleId} problems in this file"`, async () => {
-      const fixture = FIXTURES[ruleId]![0]!;
+      const fixture = fixtures[0]!.file;
       const editor = await openCopy(fixture);
       const uri = editor.document.uri;
       // Two copies of the function body: the fix-all has more than one problem to fix.
@@ -136,7 +100,7 @@ for (const ruleId of [...new Set([...REQUIRED_RULES, ...Object.keys(FIXTURES)])]
     it(`fixes ${ruleId} on save with editor.codeActionsOnSave "source.fixAll.locksmith"`, async () => {
       await updateSetting('editor', 'codeActionsOnSave', { 'source.fixAll.locksmith': 'explicit' });
       try {
-        const editor = await openCopy(FIXTURES[ruleId]![0]!);
+        const editor = await openCopy(fixtures[0]!.file);
         const uri = editor.document.uri;
         await findingOf(uri, ruleId);
         await editor.edit((builder) => {
@@ -152,7 +116,7 @@ for (const ruleId of [...new Set([...REQUIRED_RULES, ...Object.keys(FIXTURES)])]
     });
 
     it(`turns ${ruleId} off through locksmith.rules`, async () => {
-      const editor = await openCopy(FIXTURES[ruleId]![0]!);
+      const editor = await openCopy(fixtures[0]!.file);
       const uri = editor.document.uri;
       await findingOf(uri, ruleId);
       await updateSetting('locksmith', 'rules', { [ruleId]: 'off' });
@@ -168,9 +132,6 @@ for (const ruleId of [...new Set([...REQUIRED_RULES, ...Object.keys(FIXTURES)])]
 
 describe('locksmith.run', function () {
   const ruleId = 'no-unsafe-release';
-  before(async function () {
-    if (!(await serverRules()).has(ruleId)) this.skip();
-  });
   afterEach(closeAll);
 
   it('"onSave" keeps the findings of the saved text while typing, and updates them on save', async () => {

@@ -1,7 +1,9 @@
 // Shared steps of the integration suite: open fixtures, wait on diagnostics events, run code actions.
 
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { LocksmithApi } from '../../src/client/extension';
+import type { ExpectedRelated } from './fixtures';
 
 export const EXTENSION_ID = 'locksmith.locksmith';
 const WAIT_MS = 30_000;
@@ -78,6 +80,43 @@ export async function copyFixture(relative: string, copyName: string): Promise<v
   return uri;
 }
 
+let copies = 0;
+
+/** Opens a fresh copy of a fixture (under `copies/`, same extension), so each test edits its own file. */
+export async function openCopy(fixture: string): Promise<vscode.TextEditor> {
+  copies += 1;
+  const dot = fixture.lastIndexOf('.');
+  const name = fixture.slice(fixture.lastIndexOf('/') + 1, dot);
+  const uri = await copyFixture(fixture, `copies/${name}-${copies}${fixture.slice(dot)}`);
+  return vscode.window.showTextDocument(uri, { preview: false });
+}
+
+export async function closeAll(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.files.saveAll');
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+export function ofRule(ruleId: string) {
+  return (diagnostic: vscode.Diagnostic): boolean => ruleOf(diagnostic) === ruleId;
+}
+
+/** Waits for the file's first finding of the rule. */
+export async function findingOf(uri: vscode.Uri, ruleId: string): Promise<vscode.Diagnostic> {
+  const diagnostics = await waitForDiagnostics(uri, (all) => all.some(ofRule(ruleId)), `a ${ruleId} finding`);
+  return diagnostics.find(ofRule(ruleId))!;
+}
+
+/** The quick fixes offered for a finding that belong to its rule (its suggestions and the per-rule actions). */
+export async function actionsFor(uri: vscode.Uri, diagnostic: vscode.Diagnostic, resolveCount = 0): Promise<vscode.CodeAction[]> {
+  const actions = await codeActions(uri, diagnostic.range, vscode.CodeActionKind.QuickFix.value, resolveCount);
+  return actions.filter((action) => action.diagnostics?.some((other) => ruleOf(other) === ruleOf(diagnostic)) === true || action.title.includes(String(ruleOf(diagnostic))));
+}
+
+/** Of a finding's actions, those that fix it: its autofix and each suggestion, in the order offered. */
+export function fixesOf(actions: readonly vscode.CodeAction[], ruleId: string): vscode.CodeAction[] {
+  return actions.filter((action) => action.title.endsWith(`(${ruleId})`) || action.title === `Fix this ${ruleId} problem`);
+}
+
 /** `vscode.executeCodeActionProvider`, retried while it is `Canceled` (it is, right after an editor opens). */
 export async function codeActions(uri: vscode.Uri, range: vscode.Range, kind?: string, resolveCount = 0): Promise<vscode.CodeAction[]> {
   const deadline = Date.now() + WAIT_MS;
@@ -110,6 +149,17 @@ export function assertParses(document: vscode.TextDocument): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const parser = require('@typescript-eslint/parser') as { parse(code: string, options: object): unknown };
   parser.parse(document.getText(), { filePath: document.uri.fsPath, ecmaVersion: 'latest', sourceType: 'module', jsx: document.uri.fsPath.endsWith('x') });
+}
+
+/** The diagnostic's related locations are exactly these: same file, message, line, and text starting as expected. */
+export function assertRelated(document: vscode.TextDocument, diagnostic: vscode.Diagnostic, expected: readonly ExpectedRelated[]): void {
+  const shown = (diagnostic.relatedInformation ?? []).map((related, index) => {
+    assert.equal(related.location.uri.toString(), document.uri.toString(), 'a related location is in the same file');
+    const text = document.getText(related.location.range);
+    const prefix = expected[index]?.text;
+    return { message: related.message, line: related.location.range.start.line + 1, text: prefix !== undefined && text.startsWith(prefix) ? prefix : text };
+  });
+  assert.deepEqual(shown, expected, `related locations of the ${String(ruleOf(diagnostic))} finding`);
 }
 
 /** Asks the test runner (outside the browser) to act on the workbench UI. */

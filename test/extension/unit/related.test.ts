@@ -1,9 +1,16 @@
-// Related locations: kept from the data a rule passes to context.report, which ESLint drops from messages.
+// Related locations: kept from the data a rule passes to context.report (which ESLint drops from messages), for the plugin's real rules too.
 
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { describe, it } from 'mocha';
 import { Linter, type Rule } from 'eslint';
-import { createReportCapture, relatedLocationsOf, reportKey } from '../../../extension/src/server/related';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { createReportCapture, relatedLocationsOf, reportKey, type CapturedReports } from '../../../extension/src/server/related';
+import { lintText } from '../../../extension/src/server/lint';
+import { toDiagnostic, toProblems, type Problem } from '../../../extension/src/server/problems';
+import { Settings } from '../../../extension/src/shared/settings';
+import { FINDING_FIXTURES, QUICK_FIX_FIXTURES, type Fixture } from '../../../extension/test/suite/fixtures';
 
 describe('related locations', () => {
   it('reads data.related items with a loc or a node, and node-valued data entries; nothing otherwise', () => {
@@ -44,5 +51,54 @@ describe('related locations', () => {
     assert.deepEqual(reports.get(reportKey('locksmith/toy-release', messages[0]!.line, messages[0]!.column - 1)), [
       { message: 'the lock is taken here', start: { line: 1, column: 0 }, end: { line: 1, column: 32 } },
     ]);
+  });
+});
+
+describe("related locations of the plugin's own rules", () => {
+  const workspace = path.resolve(__dirname, '../../../extension/test/fixtures/workspace');
+  const fixtures: [string, Fixture][] = [
+    ...Object.entries(FINDING_FIXTURES).flatMap(([ruleId, list]) => list.map((fixture): [string, Fixture] => [ruleId, fixture])),
+    ...Object.entries(QUICK_FIX_FIXTURES),
+  ];
+
+  function lint(filePath: string): { document: TextDocument; problems: Problem[]; reports: CapturedReports; messages: Linter.LintMessage[] } {
+    const text = fs.readFileSync(filePath, 'utf8');
+    const outcome = lintText({ text, filePath, settings: Settings.from({}) });
+    if (outcome.kind !== 'linted') assert.fail(`${filePath}: ${JSON.stringify(outcome)}`);
+    const document = TextDocument.create(`file://${filePath}`, 'typescript', 1, text);
+    return { document, problems: toProblems(document, outcome.messages, outcome.reports), reports: outcome.reports, messages: outcome.messages };
+  }
+
+  for (const [ruleId, fixture] of fixtures) {
+    it(`${ruleId} in ${fixture.file}: the diagnostic points where the fixture says, and the file has no other rule's finding`, () => {
+      const { document, problems } = lint(path.join(workspace, fixture.file));
+      assert.deepEqual([...new Set(problems.map((problem) => problem.ruleId))], [ruleId]);
+      const [finding] = problems;
+      assert.ok(finding!.suggestions.length > 0, 'the finding has a suggestion');
+      const shown = (toDiagnostic(finding!, document.uri).relatedInformation ?? []).map((related, index) => {
+        assert.equal(related.location.uri, document.uri);
+        const text = document.getText(related.location.range);
+        const prefix = fixture.related[index]?.text;
+        return { message: related.message, line: related.location.range.start.line + 1, text: prefix !== undefined && text.startsWith(prefix) ? prefix : text };
+      });
+      assert.deepEqual(shown, fixture.related);
+    });
+  }
+
+  it('reaches a diagnostic for every report that carries them, in the fixtures and the examples', () => {
+    const examples = path.resolve(__dirname, '../../../examples');
+    const files = [
+      ...fixtures.map(([, fixture]) => path.join(workspace, fixture.file)),
+      ...fs.readdirSync(examples, { recursive: true, encoding: 'utf8' }).filter((file) => /\.[cm]?[jt]sx?$/.test(file)).map((file) => path.join(examples, file)),
+    ];
+    let withRelated = 0;
+    for (const file of files) {
+      const { problems, reports, messages } = lint(file);
+      // Each captured report is keyed by where it starts; a key no message has would be a location lost on the way.
+      const messageKeys = new Set(messages.map((message) => reportKey(message.ruleId ?? '', message.line, message.column - 1)));
+      for (const key of reports.keys()) assert.ok(messageKeys.has(key), `${file}: related locations of ${key} reach no message`);
+      withRelated += problems.filter((problem) => problem.related.length > 0).length;
+    }
+    assert.ok(withRelated >= 10, `findings with related locations: ${withRelated}`);
   });
 });
