@@ -1,16 +1,18 @@
 // no-unsafe-release: freeing a lock without atomically checking that this holder still owns it.
 
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isExpressionAvailableAt } from '../fixes/edits.js';
+import { bindParameter } from '../fixes/sql-bindings.js';
 import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
 import { tokenByName } from '../fixes/token-by-name.js';
 import { getLockModel } from '../model/index.js';
 import { acquiredAt, acquisitionForRelease, ownerCheckAround } from '../model/queries.js';
 import type { RedisModel, Release } from '../model/redis-model.js';
+import { EXPIRY_COLUMNS, getSqlModel, OWNER_COLUMNS, type LockTableAcquisition, type LockTableRelease, type SqlModel } from '../model/sql/index.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
-export type MessageId = 'plainDelete' | 'checkThenDelete' | 'uncheckedScript' | 'useCompareAndDelete';
+export type MessageId = 'plainDelete' | 'checkThenDelete' | 'uncheckedScript' | 'useCompareAndDelete' | 'unownedRowRelease' | 'compareOwner';
 export type Options = [];
 
 export default createRule<Options, MessageId>({
@@ -28,6 +30,8 @@ export default createRule<Options, MessageId>({
       checkThenDelete: 'The owner check and the `{{command}}` are two commands: the lock can expire and pass to another holder between them, and this `{{command}}` then frees that holder\'s lock.',
       uncheckedScript: 'This script deletes the lock without first comparing its value with the caller\'s token, so it frees whoever holds the lock now.',
       useCompareAndDelete: 'Release with the compare-and-delete script',
+      unownedRowRelease: 'This `{{statement}}` frees the lock row whoever owns it now: if this holder\'s lock expired and another holder took it, it frees that holder\'s lock and lets a third one in. An owner check in JavaScript before it does not help: the row can change hands in between.',
+      compareOwner: 'Release only this holder\'s row: add `AND {{column}} = {{value}}` to the `WHERE`',
     },
   },
   create(context) {
@@ -55,10 +59,93 @@ export default createRule<Options, MessageId>({
             suggest: fix ? [{ messageId: 'useCompareAndDelete', fix }] : [],
           });
         }
+        const sql = getSqlModel(context);
+        for (const release of sql.lockTableReleases) {
+          if (release.ownerCompared || !isUnownedRelease(sql, release)) continue;
+          const acquisition = acquisitionOf(sql, release);
+          const suggestion = ownerComparisonFix(context, release, acquisition);
+          context.report({
+            node: release.node,
+            messageId: 'unownedRowRelease',
+            data: {
+              statement: release.kind === 'delete' ? 'DELETE' : 'UPDATE',
+              ...relatedData(acquisition && { message: 'The lock row is taken here', node: acquisition.node }),
+            },
+            // A suggestion, not an autofix: the statement stops freeing rows that another holder owns.
+            suggest: suggestion ? [suggestion] : [],
+          });
+        }
       },
     };
   },
 });
+
+/**
+ * A release of one named lock row that does not ask who owns it: `DELETE FROM locks WHERE name = $1`,
+ * or an `UPDATE` that sets the owner to `NULL` with such a `WHERE`. Not a release: a sweep of expired
+ * rows (`WHERE expires_at < now()`), a statement with no `WHERE` or an `OR` in it, and a `WHERE` on a
+ * handle the acquisition returned (`RETURNING id`), which names this holder's row.
+ */
+function isUnownedRelease(model: SqlModel, release: LockTableRelease): boolean {
+  const statement = release.statement;
+  if (!statement.hasWhere || statement.whereHasOr) return false;
+  if (release.kind === 'update' && !statement.setNullColumns.some((column) => OWNER_COLUMNS.includes(column))) return false;
+  if (statement.where.some((comparison) => EXPIRY_COLUMNS.includes(comparison.column))) return false;
+  const returned = new Set(model.lockTableAcquisitions.filter((acquisition) => acquisition.table === release.table).flatMap((acquisition) => acquisition.statement.returning));
+  if (statement.where.some((comparison) => returned.has(comparison.column))) return false;
+  return statement.where.some((comparison) => comparison.operator === '=' && !OWNER_COLUMNS.includes(comparison.column));
+}
+
+/** The acquisition of the same table: the one earlier in the same function, else the file's only one. */
+function acquisitionOf(model: SqlModel, release: LockTableRelease): LockTableAcquisition | undefined {
+  const sameTable = model.lockTableAcquisitions.filter((acquisition) => acquisition.table === release.table);
+  return sameTable.filter((acquisition) => acquisition.function === release.function && acquisition.range[1] < release.range[0]).at(-1)
+    ?? (sameTable.length === 1 ? sameTable[0] : undefined);
+}
+
+/**
+ * `AND owner = <the owner the acquisition wrote>`, in the release's placeholder dialect. The owner
+ * value is the expression bound to the acquisition's owner column, when it can be written at the
+ * release: visible there, or a binding of the same name visible there (`release(name, owner)`).
+ */
+function ownerComparisonFix(
+  context: Readonly<TSESLint.RuleContext<MessageId, Options>>,
+  release: LockTableRelease,
+  acquisition: LockTableAcquisition | undefined,
+): TSESLint.SuggestionReportDescriptor<MessageId> | undefined {
+  const sourceCode = context.sourceCode;
+  if (!acquisition) return undefined;
+  const column = acquisition.statement.insertColumns.find((candidate) => OWNER_COLUMNS.includes(candidate) && acquisition.statement.insertParameters.has(candidate));
+  if (column === undefined) return undefined;
+  const owner = acquisition.query.parameters[acquisition.statement.insertParameters.get(column)! - 1];
+  if (!owner) return undefined;
+  const ownerText = ownerTextAt(sourceCode, owner, release.node);
+  const whereEnd = release.statement.whereEnd;
+  if (ownerText === undefined || whereEnd === undefined) return undefined;
+  const at = release.query.sql.toSourceOffset(whereEnd);
+  const binding = bindParameter(sourceCode, release.query, ownerText, whereEnd);
+  if (at === undefined || !binding) return undefined;
+  const condition = ` AND ${column} = ${binding.placeholder}`;
+  return {
+    messageId: 'compareOwner',
+    data: { column, value: binding.placeholder },
+    fix: (fixer) => {
+      const fixes = [fixer.insertTextAfterRange([at, at], condition)];
+      if (binding.bind) fixes.push(binding.bind(fixer));
+      return fixes;
+    },
+  };
+}
+
+function ownerTextAt(sourceCode: Readonly<TSESLint.SourceCode>, owner: TSESTree.Node, at: TSESTree.Node): string | undefined {
+  if (isExpressionAvailableAt(sourceCode, owner, at)) return sourceCode.getText(owner);
+  if (owner.type !== AST_NODE_TYPES.Identifier) return undefined;
+  for (let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(at); scope; scope = scope.upper) {
+    const variable = scope.set.get(owner.name);
+    if (variable) return variable.defs.some((definition) => definition.name.range[0] < at.range[0]) ? owner.name : undefined;
+  }
+  return undefined;
+}
 
 function compareAndDeleteFix(
   context: Readonly<TSESLint.RuleContext<MessageId, Options>>,

@@ -52,6 +52,10 @@ export interface SqlStatementFacts {
   readonly setColumns: readonly string[];
   /** For `SET col = $n`, the parameter number per column. */
   readonly setParameters: ReadonlyMap<string, number>;
+  /** Columns an UPDATE sets to `NULL` (an owner cleared). */
+  readonly setNullColumns: readonly string[];
+  /** For a one-row `INSERT ... VALUES (..., $n, ...)`, the parameter number per column. */
+  readonly insertParameters: ReadonlyMap<string, number>;
   readonly where: readonly ColumnComparison[];
   readonly hasWhere: boolean;
   /** The WHERE mixes in `OR` at top level, so conjunct facts would not hold. */
@@ -103,13 +107,24 @@ export function describeStatement(statement: Statement): SqlStatementFacts {
           setListEnd: sets.at(-1)?._location?.end ?? sets.at(-1)?.value._location?.end,
         };
       }
+      const insertColumns = (target.columns ?? []).map((column) => column.name.toLowerCase());
+      const insertParameters = new Map<string, number>();
+      const rows = target.insert.type === 'values' ? target.insert.values : [];
+      if (rows.length === 1) {
+        rows[0]!.forEach((value, index) => {
+          const parameter = parameterNumber(value);
+          const column = insertColumns[index];
+          if (parameter !== undefined && column !== undefined) insertParameters.set(column, parameter);
+        });
+      }
       return {
         ...base,
         ...emptyWrite(),
         kind: 'insert',
         table: target.into.name.toLowerCase(),
         tableAlias: target.into.alias?.toLowerCase(),
-        insertColumns: (target.columns ?? []).map((column) => column.name.toLowerCase()),
+        insertColumns,
+        insertParameters,
         onConflict: conflict,
         returning: returningColumns(target.returning),
       };
@@ -133,6 +148,7 @@ export function describeStatement(statement: Statement): SqlStatementFacts {
         tableAlias: target.table.alias?.toLowerCase(),
         setColumns,
         setParameters,
+        setNullColumns: target.sets.filter((set) => unwrapCast(set.value).type === 'null').map((set) => set.column.name.toLowerCase()),
         where: whereComparisons,
         hasWhere: where !== undefined,
         whereHasOr: where?.hasOr ?? false,
@@ -194,6 +210,8 @@ function emptyWrite() {
     insertColumns: [] as readonly string[],
     setColumns: [] as readonly string[],
     setParameters: new Map<string, number>() as ReadonlyMap<string, number>,
+    setNullColumns: [] as readonly string[],
+    insertParameters: new Map<string, number>() as ReadonlyMap<string, number>,
     where: [] as readonly ColumnComparison[],
     hasWhere: false,
     whereHasOr: false,

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
-import { RuleTester } from '@typescript-eslint/rule-tester';
-import rule, { type MessageId } from '../../../eslint-plugin/src/rules/no-unsafe-release.js';
+import { RuleTester, type InvalidTestCase } from '@typescript-eslint/rule-tester';
+import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/no-unsafe-release.js';
+import { proveSuggestions } from '../support/sql-suggestions.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
 
 const ruleTester = new RuleTester();
@@ -280,3 +281,189 @@ export async function release(token: string) {
 
 ruleTester.run('no-unsafe-release', rule, cases);
 suggestionsClearFindings('no-unsafe-release', rule, cases.invalid);
+
+// The lock-table form: a DELETE (or an UPDATE clearing the owner) whose WHERE does not compare the owner.
+const pgInvalid: InvalidTestCase<MessageId, Options>[] = [
+  {
+    // pg: the owner value is the acquisition's parameter; `$3` appended.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function runJob(name: string, owner: string) {
+  await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval \\'30 seconds\\')', [name, owner]);
+  try {
+    await doJob(name);
+  } finally {
+    await pool.query('DELETE FROM job_locks WHERE name = $1', [name]);
+  }
+}`,
+    errors: [{
+      messageId: 'unownedRowRelease', line: 8, column: 11,
+      suggestions: [{
+        messageId: 'compareOwner',
+        output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function runJob(name: string, owner: string) {
+  await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval \\'30 seconds\\')', [name, owner]);
+  try {
+    await doJob(name);
+  } finally {
+    await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]);
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // pg PoolClient, an owner check in JavaScript first: still two statements.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export class JobLock {
+  constructor(private readonly name: string, private readonly owner: string) {}
+  async acquire() {
+    await pool.query('INSERT INTO job_locks (name, owner) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner WHERE job_locks.expires_at < now()', [this.name, this.owner]);
+  }
+  async release() {
+    const client = await pool.connect();
+    try {
+      const { rows } = await client.query('SELECT owner FROM job_locks WHERE name = $1', [this.name]);
+      if (rows[0]?.owner === this.owner) await client.query('DELETE FROM job_locks WHERE name = $1', [this.name]);
+    } finally {
+      client.release();
+    }
+  }
+}`,
+    errors: [{
+      messageId: 'unownedRowRelease', line: 12, column: 48,
+      suggestions: [{
+        messageId: 'compareOwner',
+        output: `import { Pool } from 'pg';
+const pool = new Pool();
+export class JobLock {
+  constructor(private readonly name: string, private readonly owner: string) {}
+  async acquire() {
+    await pool.query('INSERT INTO job_locks (name, owner) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner WHERE job_locks.expires_at < now()', [this.name, this.owner]);
+  }
+  async release() {
+    const client = await pool.connect();
+    try {
+      const { rows } = await client.query('SELECT owner FROM job_locks WHERE name = $1', [this.name]);
+      if (rows[0]?.owner === this.owner) await client.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [this.name, this.owner]);
+    } finally {
+      client.release();
+    }
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // postgres.js: the owner interpolated; acquire and release in two functions with a parameter of the same name.
+    code: `import postgres from 'postgres';
+const sql = postgres();
+export async function acquire(name: string, owner: string) {
+  await sql\`INSERT INTO app_lock (name, owner) VALUES (\${name}, \${owner}) ON CONFLICT DO NOTHING\`;
+}
+export async function release(name: string, owner: string) {
+  await sql\`DELETE FROM app_lock WHERE name = \${name}\`;
+}`,
+    errors: [{
+      messageId: 'unownedRowRelease', line: 7, column: 9,
+      suggestions: [{
+        messageId: 'compareOwner',
+        output: `import postgres from 'postgres';
+const sql = postgres();
+export async function acquire(name: string, owner: string) {
+  await sql\`INSERT INTO app_lock (name, owner) VALUES (\${name}, \${owner}) ON CONFLICT DO NOTHING\`;
+}
+export async function release(name: string, owner: string) {
+  await sql\`DELETE FROM app_lock WHERE name = \${name} AND owner = \${owner}\`;
+}`,
+      }],
+    }],
+  },
+  {
+    // knex raw: `?` placeholders, the owner bound where its placeholder falls.
+    code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function runJob(name: string, workerId: string) {
+  await db.raw('INSERT INTO job_locks (name, locked_by) VALUES (?, ?)', [name, workerId]);
+  await doJob(name);
+  await db.raw('DELETE FROM job_locks WHERE name = ?', [name]);
+}`,
+    errors: [{
+      messageId: 'unownedRowRelease', line: 6, column: 9,
+      suggestions: [{
+        messageId: 'compareOwner',
+        output: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function runJob(name: string, workerId: string) {
+  await db.raw('INSERT INTO job_locks (name, locked_by) VALUES (?, ?)', [name, workerId]);
+  await doJob(name);
+  await db.raw('DELETE FROM job_locks WHERE name = ? AND locked_by = ?', [name, workerId]);
+}`,
+      }],
+    }],
+  },
+  {
+    // Prisma: an UPDATE that clears the owner.
+    code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function runJob(name: string, owner: string) {
+  await prisma.$executeRaw\`INSERT INTO job_locks (name, owner, expires_at) VALUES (\${name}, \${owner}, now() + interval '1 minute')\`;
+  await doJob(name);
+  await prisma.$executeRaw\`UPDATE job_locks SET owner = NULL, expires_at = NULL WHERE name = \${name}\`;
+}`,
+    errors: [{
+      messageId: 'unownedRowRelease', line: 6, column: 9,
+      suggestions: [{
+        messageId: 'compareOwner',
+        output: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function runJob(name: string, owner: string) {
+  await prisma.$executeRaw\`INSERT INTO job_locks (name, owner, expires_at) VALUES (\${name}, \${owner}, now() + interval '1 minute')\`;
+  await doJob(name);
+  await prisma.$executeRaw\`UPDATE job_locks SET owner = NULL, expires_at = NULL WHERE name = \${name} AND owner = \${owner}\`;
+}`,
+      }],
+    }],
+  },
+  {
+    // No acquisition in sight: reported without a suggestion.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function release(name: string) {
+  await pool.query('DELETE FROM job_locks WHERE name = $1', [name]);
+}`,
+    errors: [{ messageId: 'unownedRowRelease', line: 4, column: 9, suggestions: [] }],
+  },
+];
+
+ruleTester.run('no-unsafe-release (lock tables)', rule, {
+  valid: [
+    // The owner compared in the WHERE: pg, postgres.js, knex.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function release(name: string, owner: string) { await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]); }`,
+    `import postgres from 'postgres'; const sql = postgres();
+     async function release(name: string, owner: string) { await sql\`UPDATE app_lock SET owner = NULL WHERE name = \${name} AND owner = \${owner}\`; }`,
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     async function release(name: string, token: string) { await db.raw('DELETE FROM shedlock WHERE name = ? AND lock_token = ?', [name, token]); }`,
+    // Not lock tables: an ordinary DELETE.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function logout(id: string) { await pool.query('DELETE FROM sessions WHERE id = $1', [id]); }`,
+    // A sweep of expired rows, a renewal that keeps the owner, a reset with no WHERE.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function sweep() { await pool.query('DELETE FROM job_locks WHERE expires_at < now()'); }
+     async function renew(name: string, owner: string) { await pool.query("UPDATE job_locks SET expires_at = now() + interval '30 seconds' WHERE name = $1 AND owner = $2", [name, owner]); }
+     async function reset() { await pool.query('DELETE FROM job_locks'); }`,
+    // The row named by the handle its own acquisition returned.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function run(name: string, owner: string) { const { rows } = await pool.query('INSERT INTO job_locks (name, owner) VALUES ($1, $2) RETURNING id', [name, owner]); try { await work(); } finally { await pool.query('DELETE FROM job_locks WHERE id = $1', [rows[0].id]); } }`,
+    // An UPDATE that hands the row to a new owner is an acquisition's business (no-lock-takeover), not a release.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function take(name: string, owner: string) { await pool.query('UPDATE job_locks SET owner = $2 WHERE name = $1 AND expires_at < now()', [name, owner]); }`,
+  ],
+  invalid: pgInvalid,
+});
+
+suggestionsClearFindings('no-unsafe-release', rule, pgInvalid);
+proveSuggestions('no-unsafe-release', rule, pgInvalid);

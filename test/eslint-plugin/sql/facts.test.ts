@@ -34,6 +34,12 @@ describe('sql facts', () => {
     assert.equal(only('SELECT pg_advisory_xact_lock(id) FROM jobs').onlyAdvisoryLocks, false);
   });
 
+  it('one-row INSERT parameters per column, UPDATE columns set to NULL', () => {
+    assert.deepEqual([...only('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now())').insertParameters], [['name', 1], ['owner', 2]]);
+    assert.equal(only('INSERT INTO job_locks (name, owner) VALUES ($1, $2), ($3, $4)').insertParameters.size, 0);
+    assert.deepEqual(only('UPDATE job_locks SET owner = NULL, expires_at = $2 WHERE name = $1').setNullColumns, ['owner']);
+  });
+
   it('advisory lock calls: the output column that carries the answer', () => {
     assert.deepEqual(only('SELECT pg_try_advisory_lock($1) AS locked, pg_try_advisory_lock(2)').advisoryLocks.map((call) => call.outputName), ['locked', 'pg_try_advisory_lock']);
     assert.equal(only('SELECT CASE WHEN pg_try_advisory_lock($1) THEN 1 END').advisoryLocks[0]?.outputName, undefined);
