@@ -8,9 +8,11 @@ import { getLockModel, type LockModel } from '../model/index.js';
 import { isLockAcquisition } from '../model/lock-acquisitions.js';
 import { precedesInScope } from '../model/queries.js';
 import type { Acquisition, RedisCommand } from '../model/redis-model.js';
+import { EXPIRY_COLUMNS, getSqlModel, type LockTableAcquisition, type LockTableRelease, type SqlModel } from '../model/sql/index.js';
 import { createRule } from '../util/create-rule.js';
+import { relatedData } from '../util/related.js';
 
-export type MessageId = 'noExpiry' | 'addExpiry' | 'useAtomicSet';
+export type MessageId = 'noExpiry' | 'noRowExpiry' | 'addExpiry' | 'useAtomicSet';
 export type Options = [{ defaultTtlMs?: number }];
 
 export default createRule<Options, MessageId>({
@@ -36,6 +38,7 @@ export default createRule<Options, MessageId>({
     }],
     messages: {
       noExpiry: 'This `{{command}}` takes the lock with no expiry: a holder that crashes before releasing it keeps the lock forever, and no one can take it again.',
+      noRowExpiry: 'This lock row carries no expiry: a holder that crashes before its `DELETE` keeps the lock forever, and no one can take it again.',
       addExpiry: 'Give the lock an expiry: add `{{option}}`',
       useAtomicSet: 'Acquire with one atomic `SET key token NX PX {{ttl}}`',
     },
@@ -55,9 +58,15 @@ export default createRule<Options, MessageId>({
             suggest: suggestion ? [suggestion] : [],
           });
         }
-        // Extension point: lock tables whose rows carry no expiry (a unique INSERT to take the
-        // lock, an unconditional DELETE to free it) come from the SQL half of the lock model and
-        // are reported here too, with their own message and the guarded-upsert suggestion.
+        const sql = getSqlModel(context);
+        for (const { acquisition, release } of lockRowsWithoutExpiry(sql)) {
+          // No suggestion: an expiry needs a column the table may not have (a schema migration).
+          context.report({
+            node: acquisition.node,
+            messageId: 'noRowExpiry',
+            data: relatedData({ message: 'The row is freed only here, by its holder', node: release.node }),
+          });
+        }
       },
     };
   },
@@ -119,4 +128,41 @@ function ttlAddition(command: RedisCommand, ttlMs: string): { after: TSESTree.No
   const dialect: RedisDialect = command.dialect === 'node-redis-v3' ? 'node-redis-v3' : 'ioredis';
   const option = arrayForm ? `'PX', ${asRedisStringArgument('node-redis', ttlMs)}` : renderTtlOption(dialect, ttlMs);
   return { after: last, option };
+}
+
+// A column compared with a time: an expiry by another name (`locked_at < now() - interval '5 minutes'`).
+const TIME_COLUMN = /(?:_at|_until|_time|timestamp)$/u;
+
+/**
+ * Lock-table acquisitions (`INSERT INTO job_locks ...`) of a table whose rows carry no expiry: the
+ * file frees the row with a `DELETE` that no time condition drives, and no SQL text in the file that
+ * names the table mentions an expiry column (`expires_at`, `lock_until`, ...) or compares a column
+ * with the clock. Anything time-shaped about the table anywhere in the file keeps the rule silent.
+ */
+function lockRowsWithoutExpiry(model: SqlModel): { acquisition: LockTableAcquisition; release: LockTableRelease }[] {
+  const result: { acquisition: LockTableAcquisition; release: LockTableRelease }[] = [];
+  const tables = new Set(model.lockTableAcquisitions.map((acquisition) => acquisition.table));
+  for (const table of tables) {
+    const release = model.lockTableReleases.find((candidate) => candidate.table === table && candidate.kind === 'delete');
+    if (!release || hasExpiry(model, table)) continue;
+    for (const acquisition of model.lockTableAcquisitions) {
+      if (acquisition.table === table) result.push({ acquisition, release });
+    }
+  }
+  return result;
+}
+
+function hasExpiry(model: SqlModel, table: string): boolean {
+  const expiryWord = new RegExp(`\\b(?:${EXPIRY_COLUMNS.join('|')})\\b`, 'iu');
+  const tableWord = new RegExp(`\\b${table.replace(/[^\w]/gu, '')}\\b`, 'iu');
+  for (const query of model.queries) {
+    const text = query.sql.text;
+    if (!tableWord.test(text)) continue;
+    if (expiryWord.test(text)) return true;
+    for (const statement of query.statements ?? []) {
+      const comparisons = [...statement.where, ...(statement.onConflict?.where ?? [])];
+      if (comparisons.some((comparison) => comparison.comparedWithClock || TIME_COLUMN.test(comparison.column))) return true;
+    }
+  }
+  return false;
 }

@@ -480,3 +480,103 @@ export async function acquire(token: string) {
 }` }] }],
   }],
 });
+
+// Lock tables whose rows carry no expiry: a unique INSERT takes the lock, a DELETE frees it.
+const pgInvalid: InvalidTestCase<MessageId, Options>[] = [
+  {
+    // pg Pool, a plain INSERT on a unique name.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function runJob(name: string, owner: string) {
+  await pool.query('INSERT INTO job_locks (name, owner) VALUES ($1, $2)', [name, owner]);
+  try {
+    await doJob(name);
+  } finally {
+    await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]);
+  }
+}`,
+    errors: [{ messageId: 'noRowExpiry', line: 4, column: 9, suggestions: [] }],
+  },
+  {
+    // pg PoolClient, ON CONFLICT DO NOTHING, acquire and release in two methods.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export class Mutex {
+  constructor(private readonly name: string, private readonly owner: string) {}
+  async tryAcquire(): Promise<boolean> {
+    const client = await pool.connect();
+    try {
+      const result = await client.query('INSERT INTO app_lock (name, owner) VALUES ($1, $2) ON CONFLICT DO NOTHING', [this.name, this.owner]);
+      return result.rowCount === 1;
+    } finally {
+      client.release();
+    }
+  }
+  async release() {
+    await pool.query('DELETE FROM app_lock WHERE name = $1 AND owner = $2', [this.name, this.owner]);
+  }
+}`,
+    errors: [{ messageId: 'noRowExpiry', line: 8, column: 28, suggestions: [] }],
+  },
+  {
+    // postgres.js.
+    code: `import postgres from 'postgres';
+const sql = postgres();
+export async function acquire(name: string, owner: string) {
+  const rows = await sql\`INSERT INTO job_locks (name, owner) VALUES (\${name}, \${owner}) ON CONFLICT DO NOTHING RETURNING owner\`;
+  return rows.length === 1;
+}
+export async function release(name: string, owner: string) {
+  await sql\`DELETE FROM job_locks WHERE name = \${name} AND owner = \${owner}\`;
+}`,
+    errors: [{ messageId: 'noRowExpiry', line: 4, column: 22, suggestions: [] }],
+  },
+  {
+    // knex raw and Prisma.
+    code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function acquire(name: string, owner: string) {
+  await db.raw('INSERT INTO shedlock (name, locked_by) VALUES (?, ?)', [name, owner]);
+}
+export async function release(name: string) {
+  await db.raw('DELETE FROM shedlock WHERE name = ?', [name]);
+}`,
+    errors: [{ messageId: 'noRowExpiry', line: 4, column: 9, suggestions: [] }],
+  },
+  {
+    code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function runJob(name: string, owner: string) {
+  await prisma.$executeRaw\`INSERT INTO job_locks (name, owner) VALUES (\${name}, \${owner})\`;
+  await doJob(name);
+  await prisma.$executeRaw\`DELETE FROM job_locks WHERE name = \${name} AND owner = \${owner}\`;
+}`,
+    errors: [{ messageId: 'noRowExpiry', line: 4, column: 9, suggestions: [] }],
+  },
+];
+
+ruleTester.run('require-lock-ttl (lock tables)', rule, {
+  valid: [
+    // The row carries an expiry; the guarded upsert of no-lock-takeover.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function acquire(name: string, owner: string) { await pool.query("INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval '30 seconds') ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at WHERE job_locks.expires_at < now()", [name, owner]); }
+     async function release(name: string, owner: string) { await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]); }`,
+    // ShedLock's shape: lock_until set by an UPDATE elsewhere in the file.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function acquire(name: string, owner: string) { await pool.query('INSERT INTO shedlock (name, locked_by) VALUES ($1, $2) ON CONFLICT DO NOTHING', [name, owner]); await pool.query('UPDATE shedlock SET lock_until = now() + interval \\'1 minute\\' WHERE name = $1 AND locked_by = $2', [name, owner]); }
+     async function release(name: string, owner: string) { await pool.query('DELETE FROM shedlock WHERE name = $1 AND locked_by = $2', [name, owner]); }`,
+    // A sweep of stale rows by a timestamp is an expiry too.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function acquire(name: string, owner: string) { await pool.query('INSERT INTO job_locks (name, owner, locked_at) VALUES ($1, $2, now())', [name, owner]); }
+     async function release(name: string, owner: string) { await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]); }
+     async function sweep() { await pool.query("DELETE FROM job_locks WHERE locked_at < now() - interval '10 minutes'"); }`,
+    // No DELETE in sight: the release is elsewhere, unknown.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function acquire(name: string, owner: string) { await pool.query('INSERT INTO job_locks (name, owner) VALUES ($1, $2)', [name, owner]); }`,
+    // Not a lock table.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function login(id: string, user: string) { await pool.query('INSERT INTO sessions (id, user_id) VALUES ($1, $2)', [id, user]); }
+     async function logout(id: string) { await pool.query('DELETE FROM sessions WHERE id = $1', [id]); }`,
+  ],
+  invalid: pgInvalid,
+});
