@@ -1,11 +1,10 @@
 // A cheap look at a file that tells whether it can hold a Redis lock at all. Most files in a project
 // never touch Redis; for them the lock model is empty without walking the AST.
 
-import { AST_TOKEN_TYPES, type TSESLint } from '@typescript-eslint/utils';
+import type { TSESLint } from '@typescript-eslint/utils';
 import { CLIENT_LIKE_NAME, CLIENT_PACKAGES, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS } from './client-table.js';
 
 const CLIENT_PACKAGE_NAMES: ReadonlySet<string> = new Set(Object.keys(CLIENT_PACKAGES));
-const MAX_PACKAGE_TOKEN_LENGTH = Math.max(...[...CLIENT_PACKAGE_NAMES].map((name) => name.length)) + 2;
 
 /** Methods whose call alone makes a file worth analysing: Redis commands no ordinary object has. */
 const REDIS_SPECIFIC_METHODS: ReadonlySet<string> = new Set([
@@ -23,26 +22,53 @@ const UPPER_CASE_COMMAND = /\b(?:SET|GET|DEL|EXISTS|INCR|TTL)\b/u;
 /**
  * False only when nothing in the file can start a Redis lock: no Redis package imported, no
  * Redis-specific method called, no generic command on a client-like name, no lock helper called.
+ * Reads the text around each screen match (an identifier followed by `(`, a client-like name
+ * followed by `.method(`, a quoted package name) rather than the whole token list. Matches inside
+ * comments or strings only make the answer more generous, never less.
  */
 export function mayUseRedis(sourceCode: Readonly<TSESLint.SourceCode>, helperNames: ReadonlySet<string>): boolean {
   const text = sourceCode.text;
-  const helperMentioned = [...helperNames].some((name) => text.includes(name));
-  if (!helperMentioned && !SCREEN_WORDS.test(text) && !UPPER_CASE_COMMAND.test(text)) return false;
-  const tokens = sourceCode.ast.tokens;
-  for (let index = 0; index < tokens.length; index++) {
-    const token = tokens[index]!;
-    const type = token.type;
-    if (type === AST_TOKEN_TYPES.Identifier) {
-      const name = token.value;
-      const specific = REDIS_SPECIFIC_METHODS.has(name) || helperNames.has(name);
-      if (!specific && !GENERIC_METHOD_NAMES.has(name)) continue;
-      if (tokens[index + 1]?.value !== '(') continue;
-      if (specific) return true;
-      const receiver = tokens[index - 2];
-      if (tokens[index - 1]?.value === '.' && receiver?.type === AST_TOKEN_TYPES.Identifier && CLIENT_LIKE_NAME.test(receiver.value)) return true;
-    } else if (type === AST_TOKEN_TYPES.String && token.value.length <= MAX_PACKAGE_TOKEN_LENGTH && CLIENT_PACKAGE_NAMES.has(token.value.slice(1, -1))) {
-      return true;
+  for (const name of helperNames) {
+    if (text.includes(name)) return true;
+  }
+  const screened = SCREEN_WORDS.test(text);
+  if (!screened && !UPPER_CASE_COMMAND.test(text)) return false;
+  if (screened && PACKAGE_STRING.test(text)) return true;
+  for (const pattern of [SCREEN_WORDS_ALL, UPPER_CASE_COMMAND_ALL]) {
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+      const identifier = identifierAround(text, match.index, match.index + match[0].length);
+      if (identifier === undefined) continue;
+      if (REDIS_SPECIFIC_METHODS.has(identifier.name) && nextSignificant(text, identifier.end) === '(') return true;
+      if (CLIENT_LIKE_NAME.test(identifier.name) && callsGenericMethod(text, identifier.end)) return true;
+      pattern.lastIndex = Math.max(pattern.lastIndex, identifier.end);
     }
   }
   return false;
+}
+
+const SCREEN_WORDS_ALL = new RegExp(SCREEN_WORDS.source, 'giu');
+const UPPER_CASE_COMMAND_ALL = new RegExp(UPPER_CASE_COMMAND.source, 'gu');
+const PACKAGE_STRING = new RegExp(`['"\`](?:${[...CLIENT_PACKAGE_NAMES].map((name) => name.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&')).join('|')})['"\`]`, 'u');
+const IDENTIFIER_CHAR = /[\w$]/u;
+
+function identifierAround(text: string, from: number, to: number): { name: string; end: number } | undefined {
+  let start = from;
+  while (start > 0 && IDENTIFIER_CHAR.test(text[start - 1]!)) start--;
+  let end = to;
+  while (end < text.length && IDENTIFIER_CHAR.test(text[end]!)) end++;
+  return end > start ? { name: text.slice(start, end), end } : undefined;
+}
+
+/** The first character after `index` that is not white space. */
+function nextSignificant(text: string, index: number): string | undefined {
+  let position = index;
+  while (position < text.length && /\s/u.test(text[position]!)) position++;
+  return text[position];
+}
+
+/** `.get(` / `?.set (` right after a client-like name. */
+function callsGenericMethod(text: string, index: number): boolean {
+  const rest = /^\s*\??\.\s*([\w$]+)\s*\(/u.exec(text.slice(index, index + 64));
+  return rest !== null && GENERIC_METHOD_NAMES.has(rest[1]!);
 }

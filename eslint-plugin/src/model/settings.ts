@@ -65,13 +65,11 @@ export function readSharedSettings(
     const known = byObject.get(raw);
     if (known) return known;
   }
-  const cacheKey = noOverrides ? JSON.stringify(raw) : undefined;
-  if (cacheKey !== undefined) {
-    const cached = cache.get(cacheKey);
-    if (cached) {
-      byObject.set(raw, cached);
-      return cached;
-    }
+  const cacheKey = noOverrides ? JSON.stringify(raw) : JSON.stringify([raw, ruleOverrides]);
+  const cached = cache.get(cacheKey);
+  if (cached) {
+    if (noOverrides) byObject.set(raw, cached);
+    return cached;
   }
   const merged: RawSharedSettings = { ...raw, ...ruleOverrides };
   const result: SharedSettings = {
@@ -84,11 +82,9 @@ export function readSharedSettings(
       withLock: merged.lockWrappers?.withLock ?? [],
     },
   };
-  if (cacheKey !== undefined) {
-    if (cache.size > 100) cache.clear();
-    cache.set(cacheKey, result);
-    byObject.set(raw, result);
-  }
+  if (cache.size > 100) cache.clear();
+  cache.set(cacheKey, result);
+  if (noOverrides) byObject.set(raw, result);
   return result;
 }
 

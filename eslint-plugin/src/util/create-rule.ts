@@ -1,4 +1,5 @@
-// Binds every rule's documentation URL once, as typescript-eslint's RuleCreator does.
+// Binds every rule's documentation URL once, as typescript-eslint's RuleCreator does, and applies
+// each rule's default options once per distinct configuration rather than once per file.
 
 import { ESLintUtils } from '@typescript-eslint/utils';
 
@@ -17,4 +18,29 @@ export interface LocksmithDocs {
   requiresTypeChecking?: false;
 }
 
-export const createRule = ESLintUtils.RuleCreator<LocksmithDocs>(ruleDocsUrl);
+const createDocumentedRule = ESLintUtils.RuleCreator<LocksmithDocs>(ruleDocsUrl);
+
+export function createRule<Options extends readonly unknown[], MessageIds extends string>(
+  rule: Readonly<ESLintUtils.RuleWithMetaAndName<Options, MessageIds, LocksmithDocs>>,
+): ReturnType<typeof createDocumentedRule<Options, MessageIds>> {
+  const module = createDocumentedRule<Options, MessageIds>(rule);
+  // RuleCreator deep-clones the defaults for every file it lints; the merged options depend only
+  // on the configured options, so they are computed once per configuration and shared (rules
+  // never mutate their options).
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- RuleCreator still reads it too
+  const defaults = (rule.meta.defaultOptions ?? rule.defaultOptions ?? []) as Options;
+  const merged = new Map<string, Options>();
+  return {
+    ...module,
+    create(context) {
+      const key = JSON.stringify(context.options);
+      let options = merged.get(key);
+      if (!options) {
+        options = ESLintUtils.applyDefault(defaults, context.options) as unknown as Options;
+        if (merged.size > 64) merged.clear();
+        merged.set(key, options);
+      }
+      return rule.create(context, options);
+    },
+  };
+}
