@@ -84,10 +84,16 @@ export default createRule<Options, MessageId>({
  * A release of one named lock row that does not ask who owns it: `DELETE FROM locks WHERE name = $1`,
  * or an `UPDATE` that sets the owner to `NULL` with such a `WHERE`. Not a release: a sweep of expired
  * rows (`WHERE expires_at < now()`), a statement with no `WHERE` or an `OR` in it, and a `WHERE` on a
- * handle the acquisition returned (`RETURNING id`), which names this holder's row.
+ * handle the acquisition returned (`RETURNING id`), which names this holder's row. The table must
+ * show that it is taken as a lock in this file: an acquisition, or an owner column in some statement
+ * (a lone `DELETE FROM account_locks WHERE user_id = $1` may be an account lockout, not a mutex).
  */
 function isUnownedRelease(model: SqlModel, release: LockTableRelease): boolean {
   const statement = release.statement;
+  const columns = model.tableColumns.get(release.table);
+  const takenAsLock = model.lockTableAcquisitions.some((acquisition) => acquisition.table === release.table)
+    || OWNER_COLUMNS.some((column) => columns?.has(column));
+  if (!takenAsLock) return false;
   if (!statement.hasWhere || statement.whereHasOr) return false;
   if (release.kind === 'update' && !statement.setNullColumns.some((column) => OWNER_COLUMNS.includes(column))) return false;
   if (statement.where.some((comparison) => EXPIRY_COLUMNS.includes(comparison.column))) return false;

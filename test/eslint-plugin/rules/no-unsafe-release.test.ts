@@ -428,13 +428,28 @@ export async function runJob(name: string, owner: string) {
     }],
   },
   {
-    // No acquisition in sight: reported without a suggestion.
+    // The owner is not a bound value: reported without a suggestion.
     code: `import { Pool } from 'pg';
 const pool = new Pool();
+export async function acquire(name: string) {
+  await pool.query("INSERT INTO job_locks (name, owner) VALUES ($1, 'singleton')", [name]);
+}
 export async function release(name: string) {
   await pool.query('DELETE FROM job_locks WHERE name = $1', [name]);
 }`,
-    errors: [{ messageId: 'unownedRowRelease', line: 4, column: 9, suggestions: [] }],
+    errors: [{ messageId: 'unownedRowRelease', line: 7, column: 9, suggestions: [] }],
+  },
+  {
+    // No acquisition in the file, but the table has an owner: reported without a suggestion.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function takeOver(name: string) {
+  await pool.query('UPDATE job_locks SET owner = $2 WHERE name = $1 AND expires_at < now()', [name, 'me']);
+}
+export async function release(name: string) {
+  await pool.query('DELETE FROM job_locks WHERE name = $1', [name]);
+}`,
+    errors: [{ messageId: 'unownedRowRelease', line: 7, column: 9, suggestions: [] }],
   },
 ];
 
@@ -447,9 +462,10 @@ ruleTester.run('no-unsafe-release (lock tables)', rule, {
      async function release(name: string, owner: string) { await sql\`UPDATE app_lock SET owner = NULL WHERE name = \${name} AND owner = \${owner}\`; }`,
     `import knex from 'knex'; const db = knex({ client: 'pg' });
      async function release(name: string, token: string) { await db.raw('DELETE FROM shedlock WHERE name = ? AND lock_token = ?', [name, token]); }`,
-    // Not lock tables: an ordinary DELETE.
+    // Not lock tables: an ordinary DELETE; a table named like one that nothing in the file takes as a lock.
     `import { Pool } from 'pg'; const pool = new Pool();
-     async function logout(id: string) { await pool.query('DELETE FROM sessions WHERE id = $1', [id]); }`,
+     async function logout(id: string) { await pool.query('DELETE FROM sessions WHERE id = $1', [id]); }
+     async function unlockAccount(userId: string) { await pool.query('DELETE FROM account_locks WHERE user_id = $1', [userId]); }`,
     // A sweep of expired rows, a renewal that keeps the owner, a reset with no WHERE.
     `import { Pool } from 'pg'; const pool = new Pool();
      async function sweep() { await pool.query('DELETE FROM job_locks WHERE expires_at < now()'); }
