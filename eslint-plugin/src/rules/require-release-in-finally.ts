@@ -60,7 +60,7 @@ export default createRule<Options, MessageId>({
         }
         const sql = getSqlModel(context);
         for (const lock of sql.advisoryLocks) {
-          const unlocks = advisoryUnlocksOf(sql, lock);
+          const unlocks = advisoryUnlocksOf(sourceCode, sql, lock);
           if (!unlocks || endsSessionInFinally(sourceCode, lock)) continue;
           reportSql(context, asStep(lock), unlocks.map(asStep), 'advisoryUnlockNotInFinally', 'Unlocked here, on the success path only');
         }
@@ -108,13 +108,41 @@ function reportSql(
  * their own. Unlocks in nested functions are returned too, so the caller stays silent on them.
  * `undefined` when the lock is not a session lock or shares its query with its unlock.
  */
-function advisoryUnlocksOf(model: SqlModel, lock: AdvisoryLockItem): AdvisoryLockItem[] | undefined {
+function advisoryUnlocksOf(sourceCode: Readonly<TSESLint.SourceCode>, model: SqlModel, lock: AdvisoryLockItem): AdvisoryLockItem[] | undefined {
   if (lock.call.scope !== 'session' || lock.call.action !== 'lock') return undefined;
+  const key = advisoryKeyText(sourceCode, lock);
   const unlocks = model.advisoryLocks.filter((candidate) => candidate.call.scope === 'session' && candidate.call.action !== 'lock'
     && candidate.query.sender.identity === lock.query.sender.identity
-    && candidate.range[0] > lock.range[1] && contains(lock.function, candidate.node));
+    && candidate.range[0] > lock.range[1] && contains(lock.function, candidate.node)
+    // `pg_advisory_unlock(2)` does not release `pg_advisory_lock(1)`; unknown keys may match.
+    && (candidate.call.action === 'unlock-all' || !differentKeys(key, advisoryKeyText(sourceCode, candidate))));
   if (model.advisoryLocks.some((other) => other !== lock && other.query === lock.query && other.call.action !== 'lock')) return undefined;
   return unlocks;
+}
+
+/**
+ * The key arguments of an advisory call as the code writes them, parameters replaced by the
+ * JavaScript bound to them: `(42)`, `(jobId)`, `(1, hashtext(name))`. `undefined` when not readable.
+ */
+function advisoryKeyText(sourceCode: Readonly<TSESLint.SourceCode>, item: AdvisoryLockItem): string | undefined {
+  const location = item.call.location;
+  if (!location) return undefined;
+  const text = item.query.sql.text.slice(location.start, location.end);
+  const open = text.indexOf('(');
+  if (open < 0) return undefined;
+  const argumentsText = text.slice(open);
+  const bound = new Map<string, string>();
+  for (const match of argumentsText.matchAll(/\$(\d+)/gu)) {
+    const parameter = item.query.parameters[Number(match[1]) - 1];
+    if (!parameter) return undefined;
+    bound.set(match[0], sourceCode.getText(parameter));
+  }
+  const key = argumentsText.replace(/\$\d+/gu, (placeholder) => bound.get(placeholder) ?? placeholder);
+  return key.replace(/\s+/gu, '').toLowerCase();
+}
+
+function differentKeys(left: string | undefined, right: string | undefined): boolean {
+  return left !== undefined && right !== undefined && left !== right;
 }
 
 /**

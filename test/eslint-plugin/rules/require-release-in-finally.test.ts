@@ -777,6 +777,9 @@ ruleTester.run('require-release-in-finally (PostgreSQL)', rule, {
     `import { Client } from 'pg'; const client = new Client(); const other = new Client();
      async function f(id: number) { await client.query('BEGIN'); await client.query('SELECT pg_advisory_xact_lock($1)', [id]); await work(); await client.query('COMMIT'); }
      async function g(id: number) { await client.query('SELECT pg_advisory_lock($1)', [id]); await work(); await other.query('SELECT pg_advisory_unlock($1)', [id]); }`,
+    // An unlock of another key does not release this lock (nor is it this rule's business that the lock is never released).
+    `import { Client } from 'pg'; const client = new Client();
+     async function f(id: number) { await client.query('SELECT pg_advisory_lock(1)'); await work(); await client.query('SELECT pg_advisory_unlock($1)', [id + 1]); }`,
     // Nothing between lock and unlock can throw.
     `import { Client } from 'pg'; const client = new Client();
      async function f(id: number) { await client.query('SELECT pg_advisory_lock($1)', [id]); await client.query('SELECT pg_advisory_unlock($1)', [id]); }`,
