@@ -31,40 +31,76 @@ export function mayUseRedis(sourceCode: Readonly<TSESLint.SourceCode>, helperNam
   for (const name of helperNames) {
     if (text.includes(name)) return true;
   }
-  const screened = SCREEN_WORDS.test(text);
-  if (!screened && !UPPER_CASE_COMMAND.test(text)) return false;
-  if (screened && PACKAGE_STRING.test(text)) return true;
-  for (const pattern of [SCREEN_WORDS_ALL, UPPER_CASE_COMMAND_ALL]) {
-    pattern.lastIndex = 0;
-    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-      const identifier = identifierAround(text, match.index, match.index + match[0].length);
-      if (identifier === undefined) continue;
-      if (REDIS_SPECIFIC_METHODS.has(identifier.name) && nextSignificant(text, identifier.end) === '(') return true;
-      if (CLIENT_LIKE_NAME.test(identifier.name) && callsGenericMethod(text, identifier.end)) return true;
-      pattern.lastIndex = Math.max(pattern.lastIndex, identifier.end);
-    }
-  }
-  return false;
+  return anyMatchIsASignal(text, SCREEN_WORDS_ALL) || anyMatchIsASignal(text, UPPER_CASE_COMMAND_ALL);
 }
 
 const SCREEN_WORDS_ALL = new RegExp(SCREEN_WORDS.source, 'giu');
 const UPPER_CASE_COMMAND_ALL = new RegExp(UPPER_CASE_COMMAND.source, 'gu');
-const PACKAGE_STRING = new RegExp(`['"\`](?:${[...CLIENT_PACKAGE_NAMES].map((name) => name.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&')).join('|')})['"\`]`, 'u');
-const IDENTIFIER_CHAR = /[\w$]/u;
 
-function identifierAround(text: string, from: number, to: number): { name: string; end: number } | undefined {
-  let start = from;
-  while (start > 0 && IDENTIFIER_CHAR.test(text[start - 1]!)) start--;
-  let end = to;
-  while (end < text.length && IDENTIFIER_CHAR.test(text[end]!)) end++;
-  return end > start ? { name: text.slice(start, end), end } : undefined;
+function anyMatchIsASignal(text: string, pattern: RegExp): boolean {
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    let start = match.index;
+    while (start > 0 && isIdentifierCode(text.charCodeAt(start - 1))) start--;
+    let end = match.index + match[0].length;
+    while (end < text.length && isIdentifierCode(text.charCodeAt(end))) end++;
+    pattern.lastIndex = end;
+    if (isSignal(text, start, end)) return true;
+  }
+  return false;
 }
 
-/** The first character after `index` that is not white space. */
-function nextSignificant(text: string, index: number): string | undefined {
+/** The identifier at [start, end) is a Redis call, a client-like receiver of one, or part of a quoted package name. */
+function isSignal(text: string, start: number, end: number): boolean {
+  const before = text.charCodeAt(start - 1);
+  // Package names sit in quotes, after `@` or `/` when scoped (`'@upstash/redis'`).
+  if ((before === QUOTE || before === DOUBLE_QUOTE || before === BACKTICK || before === AT || before === SLASH) && packageAround(text, start) !== undefined) {
+    return true;
+  }
+  const after = nextSignificantCode(text, end);
+  if (after === OPEN_PAREN) return REDIS_SPECIFIC_METHODS.has(text.slice(start, end));
+  if (after === DOT || after === QUESTION) return CLIENT_LIKE_NAME.test(text.slice(start, end)) && callsGenericMethod(text, end);
+  return false;
+}
+
+/** The quoted string around `index`, when it is one of the client packages. */
+function packageAround(text: string, index: number): string | undefined {
+  let open = index - 1;
+  while (open >= 0 && index - open <= MAX_PACKAGE_LENGTH + 1) {
+    const code = text.charCodeAt(open);
+    if (code === QUOTE || code === DOUBLE_QUOTE || code === BACKTICK) {
+      const close = text.indexOf(text[open]!, index);
+      if (close === -1 || close - open - 1 > MAX_PACKAGE_LENGTH) return undefined;
+      const name = text.slice(open + 1, close);
+      return CLIENT_PACKAGE_NAMES.has(name) ? name : undefined;
+    }
+    open--;
+  }
+  return undefined;
+}
+
+const QUOTE = 39;
+const DOUBLE_QUOTE = 34;
+const BACKTICK = 96;
+const AT = 64;
+const SLASH = 47;
+const OPEN_PAREN = 40;
+const DOT = 46;
+const QUESTION = 63;
+const MAX_PACKAGE_LENGTH = Math.max(...[...CLIENT_PACKAGE_NAMES].map((name) => name.length));
+
+function isIdentifierCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
+}
+
+function nextSignificantCode(text: string, index: number): number {
   let position = index;
-  while (position < text.length && /\s/u.test(text[position]!)) position++;
-  return text[position];
+  while (position < text.length) {
+    const code = text.charCodeAt(position);
+    if (code !== 32 && code !== 9 && code !== 10 && code !== 13) return code;
+    position++;
+  }
+  return -1;
 }
 
 /** `.get(` / `?.set (` right after a client-like name. */
