@@ -178,7 +178,10 @@ function endsSessionInFinally(sourceCode: Readonly<TSESLint.SourceCode>, lock: A
 function lockRowReleasesOf(model: SqlModel, acquisition: LockTableAcquisition): LockStep[] | undefined {
   if (model.lockTableReleases.some((release) => release.query === acquisition.query)) return undefined;
   return model.lockTableReleases
-    .filter((release) => release.table === acquisition.table && release.range[0] > acquisition.range[1] && contains(acquisition.function, release.node))
+    .filter((release) => release.table === acquisition.table && release.range[0] > acquisition.range[1] && contains(acquisition.function, release.node)
+      // A release names its row (`WHERE name = $1`); a sweep of expired rows or a reset is not this row's release.
+      && release.statement.where.some((comparison) => comparison.operator === '=')
+      && !release.statement.where.some((comparison) => comparison.comparedWithClock))
     .map(asStep);
 }
 

@@ -790,6 +790,9 @@ ruleTester.run('require-release-in-finally (PostgreSQL)', rule, {
     `import { Pool } from 'pg'; const pool = new Pool();
      async function f(name: string, owner: string) { await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval \\'1 minute\\')', [name, owner]); try { await doJob(); } finally { await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]); } }
      async function g(id: string) { await pool.query('INSERT INTO sessions (id, user_id) VALUES ($1, $2)', [id, 1]); await work(); await pool.query('DELETE FROM sessions WHERE id = $1', [id]); }`,
+    // A sweep of expired rows after taking one is not its release.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     async function f(name: string, owner: string) { await pool.query("INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval '1 minute') ON CONFLICT DO NOTHING", [name, owner]); await work(); await pool.query('DELETE FROM job_locks WHERE expires_at < now()'); }`,
   ],
   invalid: pgInvalid,
 });
