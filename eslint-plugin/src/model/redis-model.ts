@@ -164,7 +164,7 @@ export function buildRedisModel(
     if (receiverInfo.notClient) continue;
 
     if (receiverInfo.family === 'redlock' || receiverInfo.family === 'redis-semaphore' || (hasLockLibrary && receiverInfo.family === undefined)) {
-      const event = libraryEvent(sourceCode, call, parts.method, receiverInfo, resolver);
+      const event = libraryEvent(sourceCode, call, parts.method, receiverInfo);
       if (event?.type === 'acquire') { acquisitions.push(event.acquisition); continue; }
       if (event?.type === 'release') { releases.push(event.release); continue; }
       if (event?.type === 'extend') { expiries.push(event.expiry); continue; }
@@ -423,7 +423,6 @@ function libraryEvent(
   call: TSESTree.CallExpression,
   method: string,
   receiver: ReceiverInfo,
-  resolver: ClientResolver,
 ): LibraryEvent | undefined {
   const owner = enclosingFunction(call);
   const base = { node: call, command: undefined, owner };
@@ -436,14 +435,14 @@ function libraryEvent(
     };
   }
   if (receiver.family === 'redis-semaphore' && (method === 'acquire' || method === 'tryAcquire')) {
-    const key = semaphoreKey(receiver.root, resolver, sourceCode);
+    const key = semaphoreKey(receiver.root, sourceCode);
     return {
       type: 'acquire',
       acquisition: { ...base, library: 'redis-semaphore', kind: 'semaphore', key, keySignature: key ? keySignature(sourceCode, key) : undefined, value: undefined, hasTtl: true, isTry: method === 'tryAcquire', mintsFence: false },
     };
   }
   if (receiver.family === 'redis-semaphore' && method === 'release') {
-    const key = semaphoreKey(receiver.root, resolver, sourceCode);
+    const key = semaphoreKey(receiver.root, sourceCode);
     return { type: 'release', release: { ...base, library: 'redis-semaphore', kind: 'library', key, keySignature: key ? keySignature(sourceCode, key) : undefined, safe: true } };
   }
   // The lock object redlock returns: `lock.release()`, `lock.unlock()`, `lock.extend(ttl)`.
@@ -458,39 +457,27 @@ function libraryEvent(
 
 /** `const lock = await redlock.acquire(...)` — the handle a Redlock acquisition returns. */
 function isRedlockHandle(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
-  if (root.type !== AST_NODE_TYPES.Identifier) return false;
-  const scope = sourceCode.getScope(root);
-  let variableScope: TSESLint.Scope.Scope | null = scope;
-  while (variableScope) {
-    const variable = variableScope.set.get(root.name);
-    if (variable) {
-      const definition = variable.defs[0];
-      if (definition?.node.type !== AST_NODE_TYPES.VariableDeclarator || !definition.node.init) return false;
-      let init = skipTypeWrappers(definition.node.init);
-      if (init.type === AST_NODE_TYPES.AwaitExpression) init = skipTypeWrappers(init.argument);
-      if (init.type !== AST_NODE_TYPES.CallExpression) return false;
-      const method = methodCallParts(init)?.method;
-      return method === 'acquire' || method === 'lock';
-    }
-    variableScope = variableScope.upper;
-  }
-  return false;
+  let init = declaredInitializer(root, sourceCode);
+  if (init?.type === AST_NODE_TYPES.AwaitExpression) init = skipTypeWrappers(init.argument);
+  if (init?.type !== AST_NODE_TYPES.CallExpression) return false;
+  const method = methodCallParts(init)?.method;
+  return method === 'acquire' || method === 'lock';
 }
 
 /** The key argument of the `new Mutex(client, key)` a semaphore object was made by. */
-function semaphoreKey(root: TSESTree.Expression, _resolver: ClientResolver, sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.Node | undefined {
+function semaphoreKey(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.Node | undefined {
+  const init = declaredInitializer(root, sourceCode);
+  return init?.type === AST_NODE_TYPES.NewExpression ? init.arguments[1] : undefined;
+}
+
+/** The initialiser of the declaration an identifier names, found through the enclosing scopes. */
+function declaredInitializer(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.Node | undefined {
   if (root.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const scope = sourceCode.getScope(root);
-  let variableScope: TSESLint.Scope.Scope | null = scope;
-  while (variableScope) {
-    const variable = variableScope.set.get(root.name);
-    if (variable) {
-      const definition = variable.defs[0];
-      if (definition?.node.type !== AST_NODE_TYPES.VariableDeclarator || !definition.node.init) return undefined;
-      const init = skipTypeWrappers(definition.node.init);
-      return init.type === AST_NODE_TYPES.NewExpression ? init.arguments[1] : undefined;
-    }
-    variableScope = variableScope.upper;
+  for (let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(root); scope; scope = scope.upper) {
+    const definition = scope.set.get(root.name)?.defs[0];
+    if (!definition) continue;
+    if (definition.node.type !== AST_NODE_TYPES.VariableDeclarator || !definition.node.init) return undefined;
+    return skipTypeWrappers(definition.node.init);
   }
   return undefined;
 }
