@@ -1,7 +1,9 @@
-// Binds every rule's documentation URL once, as typescript-eslint's RuleCreator does, and applies
-// each rule's default options once per distinct configuration rather than once per file.
+// Binds every rule's documentation URL once, as typescript-eslint's RuleCreator does, applies each
+// rule's default options once per distinct configuration rather than once per file, and gives a
+// file with no sign of Redis or SQL no listeners at all.
 
 import { ESLintUtils } from '@typescript-eslint/utils';
+import { fileMayHoldLocks } from '../model/screen.js';
 
 export const REPOSITORY_URL = 'https://github.com/locksmith-lint/locksmith';
 export const DOCS_BASE_URL = `${REPOSITORY_URL}/blob/main/rules-docs/`;
@@ -33,6 +35,8 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
   return {
     ...module,
     create(context) {
+      // A file with no sign of Redis or SQL holds nothing to report: no listener at all.
+      if (!fileMayHoldLocks(context)) return {};
       const key = JSON.stringify(context.options);
       let options = merged.get(key);
       if (!options) {
