@@ -171,9 +171,7 @@ function fencedFix(context: Context, lock: HeldLock, write: SqlWrite, column: st
   const fence = declarator.id.name;
   const expiry = command.set.expiry;
   if (!expiry?.value || (expiry.unit !== 'PX' && expiry.unit !== 'EX')) return undefined;
-  let ttlText = expiry.unit === 'PX' ? sourceCode.getText(expiry.value) : `${sourceCode.getText(expiry.value)} * 1000`;
-  // node-redis sends only string arguments.
-  if (command.dialect.startsWith('node-redis')) ttlText = /^\d+$/u.test(ttlText) ? `'${ttlText}'` : `String(${ttlText})`;
+  const ttlText = expiry.unit === 'PX' ? sourceCode.getText(expiry.value) : `${sourceCode.getText(expiry.value)} * 1000`;
 
   const style: PlaceholderStyle = query.tagged ? 'tagged' : query.sql.questionMarks ? 'question' : 'dollar';
   if (style === 'question' && (query.sql.namedParameters.size > 0 || /\$\d/u.test(sourceCode.getText(query.source)))) return undefined;

@@ -44,6 +44,38 @@ async function runInvoicing(token: string) {
     }],
   },
   {
+    // node-redis with a TTL in a constant: node-redis takes only strings, so the TTL is converted once.
+    code: `import { createClient } from 'redis';
+import { Pool } from 'pg';
+const client = createClient();
+const pool = new Pool();
+const LOCK_TTL_MS = 30000;
+async function run(id: number, token: string) {
+  const ok = await client.set(\`lock:job:\${id}\`, token, { NX: true, PX: LOCK_TTL_MS });
+  if (!ok) return;
+  await pool.query('UPDATE jobs SET state = $1 WHERE id = $2', ['done', id]);
+}`,
+    errors: [{
+      messageId: 'unfencedWrite', line: 9, column: 9,
+      suggestions: [{
+        messageId: 'useFencedAcquire',
+        output: `import { createClient } from 'redis';
+import { Pool } from 'pg';
+
+${FENCED_SCRIPT_CONSTANT}
+
+const client = createClient();
+const pool = new Pool();
+const LOCK_TTL_MS = 30000;
+async function run(id: number, token: string) {
+  const ok = await client.eval(ACQUIRE_FENCED_LOCK_SCRIPT, { keys: [\`lock:job:\${id}\`, \`{lock:job:\${id}}:fence\`], arguments: [token, String(LOCK_TTL_MS)] });
+  if (!ok) return;
+  await pool.query('UPDATE jobs SET state = $1, fence = $3 WHERE id = $2 AND fence < $3', ['done', id, ok]);
+}`,
+      }],
+    }],
+  },
+  {
     // node-redis lock, postgres.js write: the fence travels as an interpolation.
     code: `import { createClient } from 'redis';
 import postgres from 'postgres';
