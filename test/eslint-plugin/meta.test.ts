@@ -33,7 +33,22 @@ const CATALOGUE = [
   'require-release-in-finally',
   'no-lock-takeover',
   'no-unneeded-lock',
+  'no-lock-key-write',
+  'require-release-check',
+  'require-lock-loss-handling',
+  'no-lua-reply-pitfalls',
 ] as const;
+
+/**
+ * Catalogue rules not shipped yet (rules.md 14–17, from lock-library issue trackers; issue 11).
+ * Every other catalogue rule must be registered, and a rule leaves this list when it lands.
+ */
+const NOT_YET_IMPLEMENTED: readonly string[] = [
+  'no-lock-key-write',
+  'require-release-check',
+  'require-lock-loss-handling',
+  'no-lua-reply-pitfalls',
+];
 
 type Severity = 'error' | 'warn' | 'off';
 
@@ -41,6 +56,8 @@ type Severity = 'error' | 'warn' | 'off';
 const RECOMMENDED_EXCEPTIONS: Readonly<Record<string, Severity>> = {
   'require-fencing-token': 'warn',
   'no-unneeded-lock': 'off',
+  'require-release-check': 'off',
+  'require-lock-loss-handling': 'off',
 };
 
 interface RuleMeta {
@@ -100,6 +117,11 @@ describe('plugin meta', () => {
     it('come from the catalogue in rules.md', () => {
       const unknown = ruleIds.filter((id) => !(CATALOGUE as readonly string[]).includes(id));
       assert.deepEqual(unknown, [], `not in the rules.md catalogue: ${unknown.join(', ')}`);
+    });
+
+    it('cover the catalogue but for the rules listed as not yet implemented', () => {
+      const expected = CATALOGUE.filter((id) => !NOT_YET_IMPLEMENTED.includes(id)).sort();
+      assert.deepEqual([...ruleIds].sort(), expected);
     });
 
     it('match the catalogue of rules.md when it is beside the repository', function () {
