@@ -13,6 +13,7 @@ import {
   findingOf,
   fixesOf,
   locksmithDiagnostics,
+  nextDiagnosticsChange,
   ofRule,
   openCopy,
   serverRules,
@@ -138,8 +139,12 @@ describe('locksmith.run', function () {
     const editor = await openCopy(`${ruleId}.ts`);
     const uri = editor.document.uri;
     const finding = await findingOf(uri, ruleId);
+    // The server re-lints every open file when the settings change; that lint must land before the
+    // edit, or it would lint the edited text and take the finding away before the save.
+    const relinted = nextDiagnosticsChange(uri, 'the re-lint after locksmith.run changed');
     await updateSetting('locksmith', 'run', 'onSave');
     try {
+      await relinted;
       await editor.edit((builder) => {
         builder.insert(new vscode.Position(finding.range.start.line, 0), `// eslint-disable-next-line locksmith/${ruleId}\n`);
       });

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { copyFixture, ruleOf, ui, waitForDiagnostics } from './helpers';
+import { codeActions, copyFixture, ruleOf, ui, waitForDiagnostics } from './helpers';
 
 const RULE = 'no-unsafe-release';
 
@@ -21,6 +21,9 @@ describe('quick fix menu (UI)', function () {
     const finding = findings.find((diagnostic) => ruleOf(diagnostic) === RULE)!;
     editor.selection = new vscode.Selection(finding.range.start, finding.range.start);
     editor.revealRange(finding.range, vscode.TextEditorRevealType.InCenter);
+    // The server answers for this finding before the menu asks (the runner waits for the menu's rows).
+    const offered = await codeActions(uri, finding.range, vscode.CodeActionKind.QuickFix.value);
+    assert.ok(offered.some((action) => action.title.includes(`(${RULE})`)), `the server offers the ${RULE} fixes`);
 
     const { items } = await ui<{ items: string[] }>({ type: 'quickFixMenu' });
     const menu = await ui<{ file: string }>({ type: 'screenshot', name: 'quick-fix-menu' });

@@ -1,12 +1,19 @@
 // Shared steps of the integration suite: open fixtures, wait on diagnostics events, run code actions.
 
 import * as assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import type { LocksmithApi } from '../../src/client/extension';
 import type { ExpectedRelated } from './fixtures';
 
 export const EXTENSION_ID = 'locksmith.locksmith';
-const WAIT_MS = 30_000;
+/**
+ * How long a wait on a condition may take before the test fails. Every wait ends as soon as its
+ * condition holds, so the limit costs nothing on an idle machine; it is minutes so that a machine
+ * whose cores are all busy (`npm run test:vscode:busy`) still passes. Mocha's per-test limit
+ * (suite/index.ts) is larger than a few of these.
+ */
+export const WAIT_MS = 3 * 60_000;
 
 export async function api(): Promise<LocksmithApi> {
   const extension = vscode.extensions.getExtension<LocksmithApi>(EXTENSION_ID);
@@ -38,6 +45,28 @@ export function waitForDiagnostics(uri: vscode.Uri, predicate: (diagnostics: vsc
   }, `diagnostics of ${vscode.workspace.asRelativePath(uri)}: ${what}`);
 }
 
+/** Resolves on the next change of the file's diagnostics (any source), whatever they are. */
+export function nextDiagnosticsChange(uri: vscode.Uri, what: string): Promise<void> {
+  const key = uri.toString();
+  return waitForEvent(vscode.languages.onDidChangeDiagnostics, (change) => change.uris.some((changed) => changed.toString() === key), `${what} (diagnostics of ${vscode.workspace.asRelativePath(uri)} published)`);
+}
+
+/** Resolves on the first event that `matches`; events before the call are not seen. */
+export function waitForEvent<E>(event: vscode.Event<E>, matches: (value: E) => boolean, what: string, timeoutMs = WAIT_MS): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      subscription.dispose();
+      reject(new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`));
+    }, timeoutMs);
+    const subscription = event((value) => {
+      if (!matches(value)) return;
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve();
+    });
+  });
+}
+
 /** Checks `probe` now and after each event, until it returns a value or the wait times out. */
 export function waitFor<T, E>(event: vscode.Event<E>, probe: () => T | undefined, what: string, timeoutMs = WAIT_MS): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -48,7 +77,7 @@ export function waitFor<T, E>(event: vscode.Event<E>, probe: () => T | undefined
     }
     const timer = setTimeout(() => {
       subscription.dispose();
-      reject(new Error(`timed out waiting for ${what}`));
+      reject(new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`));
     }, timeoutMs);
     const subscription = event(() => {
       const value = probe();
@@ -171,8 +200,16 @@ export async function ui<T>(command: Record<string, unknown>): Promise<T> {
   return (await response.json()) as T;
 }
 
+/**
+ * Sets a workspace setting and waits until the extension host reads the new value. The language
+ * client forwards the change to the server from its own configuration listener, which runs before
+ * this one, so a request sent after this resolves reaches the server after the change.
+ */
 export async function updateSetting(section: string, key: string, value: unknown): Promise<void> {
+  const current = (): unknown => vscode.workspace.getConfiguration(section).inspect(key)?.workspaceValue;
+  const applied = waitFor(vscode.workspace.onDidChangeConfiguration, () => (isDeepStrictEqual(current(), value) ? true : undefined), `the workspace setting ${section}.${key} = ${JSON.stringify(value)}`);
   await vscode.workspace.getConfiguration(section).update(key, value, vscode.ConfigurationTarget.Workspace);
+  await applied;
 }
 
 /** The rules the running server lints with, by id, with their doc links. */

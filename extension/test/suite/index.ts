@@ -2,11 +2,12 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { WAIT_MS } from './helpers';
 
 export async function run(): Promise<void> {
   const { default: Mocha } = await import('mocha');
   const grep = process.env.LOCKSMITH_TEST_GREP;
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec', ...(grep === undefined ? {} : { grep }) });
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 4 * WAIT_MS, reporter: 'spec', ...(grep === undefined ? {} : { grep }) });
   const onlyVsix = process.env.LOCKSMITH_TEST_MODE === 'vsix';
   for (const file of fs.readdirSync(__dirname).sort()) {
     if (!file.endsWith('.test.js')) continue;
