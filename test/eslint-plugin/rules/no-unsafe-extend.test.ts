@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { RuleTester } from '@typescript-eslint/rule-tester';
+import { RuleTester } from '../support/rule-tester.js';
 import rule from '../../../eslint-plugin/src/rules/no-unsafe-extend.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
 
