@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'mocha';
 import { RELEASE_SCRIPT } from '../../../eslint-plugin/src/fixes/scripts.js';
 import { renderScriptLiteral } from '../../../eslint-plugin/src/fixes/templates.js';
 import { lockSitesSource, type LockSiteShape } from './lock-sites';
-import { LOCKSMITH_BIN, makeProject, type JsonResult } from './run-cli';
+import { LOCKSMITH_BIN, makeProject } from './run-cli';
 
 const SITES = 3000;
 const LIMIT_BYTES = 10 * 1024 * 1024;
@@ -53,7 +53,7 @@ describe('locksmith --format json on a file with 3,000 lock sites', function () 
       console.log(`      ${shape}: ${SITES} sites, ${sourceBytes} bytes of source, ${bytes} bytes of JSON`);
       assert.ok(bytes < LIMIT_BYTES, `${bytes} bytes of JSON`);
 
-      const [result] = JSON.parse(child.stdout) as (JsonResult & { messages: SuggestionMessage[] })[];
+      const [result] = JSON.parse(child.stdout) as { messages: SuggestionMessage[] }[];
       const releases = result!.messages.filter((message) => message.ruleId === 'locksmith/no-unsafe-release');
       assert.equal(releases.length, SITES);
       // Each suggestion rewrites its own `redis.del(...)` call and nothing else.
