@@ -48,6 +48,40 @@ async function runInvoicing() {
     }],
   },
   {
+    // An ES module that declares a \`crypto\` of its own: the global Web Crypto is named through globalThis.
+    code: `import Redis from 'ioredis';
+import { crypto } from './ciphers';
+const redis = new Redis();
+const RELEASE = ${RELEASE};
+async function runInvoicing() {
+  if (!(await redis.set('lock:invoice', '1', 'NX', 'PX', 30000))) return;
+  try {
+    await doWork(crypto);
+  } finally {
+    await redis.eval(RELEASE, 1, 'lock:invoice', '1');
+  }
+}`,
+    errors: [{
+      messageId: 'sharedValue', data: { value: `'1'` }, line: 6, column: 41,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import Redis from 'ioredis';
+import { crypto } from './ciphers';
+const redis = new Redis();
+const RELEASE = ${RELEASE};
+async function runInvoicing() {
+  const token = globalThis.crypto.randomUUID();
+  if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  try {
+    await doWork(crypto);
+  } finally {
+    await redis.eval(RELEASE, 1, 'lock:invoice', token);
+  }
+}`,
+      }],
+    }],
+  },
+  {
     // ioredis SETNX with `true`, a plain DEL (no-unsafe-release's finding), an existing crypto import.
     code: `import Redis from 'ioredis';
 import * as crypto from 'node:crypto';
