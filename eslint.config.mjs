@@ -30,6 +30,21 @@ export default tseslint.config(
     ...eslintPlugin.configs.recommended,
   },
   {
+    // Rule tests construct the shared RuleTester, which checks every suggestion's size bound.
+    files: ['test/**/*.ts'],
+    ignores: ['test/eslint-plugin/support/rule-tester.ts', 'test/support/setup.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [{
+          name: '@typescript-eslint/rule-tester',
+          importNames: ['RuleTester'],
+          allowTypeImports: true,
+          message: 'Use RuleTester from test/eslint-plugin/support/rule-tester.ts: it bounds every suggestion.',
+        }],
+      }],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
   },

@@ -6,14 +6,13 @@ import {
   EXTEND_SCRIPT,
   FENCED_ACQUIRE_SCRIPT,
   RELEASE_SCRIPT,
-  SCRIPT_CONSTANT_NAMES,
   type ScriptKind,
 } from '../../eslint-plugin/src/fixes/scripts.js';
 import {
   asRedisStringArgument,
   renderAtomicSet,
   renderEvalCall,
-  renderScriptConstant,
+  renderScriptLiteral,
   renderTtlOption,
   type RedisDialect,
 } from '../../eslint-plugin/src/fixes/templates.js';
@@ -46,15 +45,14 @@ const SCRIPTS: Readonly<Record<ScriptKind, string>> = {
 };
 
 /**
- * The module constant a fix inserts, followed by the eval call it writes, as one function body. The
- * arguments go through `asRedisStringArgument` as the fixes' callers pass them (node-redis rejects
- * numbers, and `renderEvalCall` leaves that conversion to its caller).
+ * The eval call a fix writes, with the script as the literal it passes at the call, as one function
+ * body. The arguments go through `asRedisStringArgument` as the fixes' callers pass them (node-redis
+ * rejects numbers, and `renderEvalCall` leaves that conversion to its caller).
  */
 function scriptCallBody(dialect: ProvenDialect, kind: ScriptKind, keys: readonly string[], args: readonly string[]): string {
-  const constantName = SCRIPT_CONSTANT_NAMES[kind];
   const argumentTexts = args.map((argument) => asRedisStringArgument(dialect, argument));
-  const call = renderEvalCall(dialect, { client: 'redis', script: constantName, keys, args: argumentTexts });
-  return `${renderScriptConstant(constantName, SCRIPTS[kind])}\nreturn ${call};`;
+  const call = renderEvalCall(dialect, { client: 'redis', script: renderScriptLiteral(SCRIPTS[kind]), keys, args: argumentTexts });
+  return `return ${call};`;
 }
 
 /** The source text of the fixed acquisition `SET key token NX PX ttl` in `dialect`. */

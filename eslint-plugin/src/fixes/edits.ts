@@ -1,5 +1,6 @@
-// Text edits the rules' suggestions share: removing a statement cleanly, inserting a module-level
-// declaration after the imports, and picking a free name.
+// Text edits the rules' suggestions share: removing a statement cleanly and picking a free name.
+// None inserts a module-level declaration: that edit would merge with the edit at the lock into one
+// replacement spanning the file between them.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isFunctionLike, valueCarrier } from '../util/ast.js';
@@ -21,40 +22,6 @@ export function removeStatement(fixer: TSESLint.RuleFixer, sourceCode: SourceCod
     end = text[lineEnd] === '\r' ? lineEnd + 2 : lineEnd + 1;
   }
   return fixer.removeRange([start, Math.min(end, text.length)]);
-}
-
-/** Where a new module-level declaration goes: after the last import/require at the top. */
-export function moduleInsertionPoint(program: TSESTree.Program): { node: TSESTree.Node | undefined } {
-  let last: TSESTree.Node | undefined;
-  for (const statement of program.body) {
-    if (statement.type === AST_NODE_TYPES.ImportDeclaration || isRequireDeclaration(statement)) last = statement;
-    else if (statement.type === AST_NODE_TYPES.ExpressionStatement && statement.directive !== undefined) last = statement;
-    else break;
-  }
-  return { node: last };
-}
-
-function isRequireDeclaration(statement: TSESTree.Node): boolean {
-  if (statement.type !== AST_NODE_TYPES.VariableDeclaration) return false;
-  return statement.declarations.every((declarator) => {
-    let init = declarator.init;
-    while (init?.type === AST_NODE_TYPES.MemberExpression) init = init.object;
-    return init?.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'require';
-  });
-}
-
-/** Inserts `declaration` as its own paragraph after the imports (or at the top of the file). */
-export function insertModuleDeclaration(fixer: TSESLint.RuleFixer, sourceCode: SourceCode, declaration: string): TSESLint.RuleFix {
-  const program = sourceCode.ast;
-  const { node } = moduleInsertionPoint(program);
-  if (node) {
-    // One blank line on each side, whatever spacing the file had after its imports.
-    const followedByBlankLine = /^[ \t]*\r?\n[ \t]*\r?\n/u.test(sourceCode.text.slice(node.range[1]));
-    return fixer.insertTextAfter(node, `\n\n${declaration}${followedByBlankLine ? '' : '\n'}`);
-  }
-  const first = program.body[0];
-  if (first) return fixer.insertTextBeforeRange([first.range[0], first.range[0]], `${declaration}\n\n`);
-  return fixer.insertTextAfterRange([0, 0], `${declaration}\n`);
 }
 
 /** `preferred`, or `preferred2`, `preferred3`... whichever no scope in the file declares or reads. */

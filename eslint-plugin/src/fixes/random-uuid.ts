@@ -1,38 +1,28 @@
-// How a fix calls `randomUUID` from `node:crypto`: through the module's existing import, or with an
-// import added in the file's own module style (ES `import` or CommonJS `require`).
+// How a fix calls `randomUUID`: through the module's existing `node:crypto` import, or without
+// adding one, by `require('node:crypto')` in a CommonJS module and the global Web Crypto
+// `crypto.randomUUID()` (Node 19 and later, browsers, edge runtimes) in an ES module. Never by an
+// import inserted at the top: that edit would merge with the token's edit into one replacement
+// spanning the file from the imports to the lock.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { collectImports } from '../model/imports.js';
-import { moduleInsertionPoint } from './edits.js';
 
 const CRYPTO_MODULES = new Set(['crypto', 'node:crypto']);
 
-export interface RandomUuidCall {
-  /** `randomUUID()` or `crypto.randomUUID()`, as this module can call it. */
-  readonly text: string;
-  /** The import to add, when the module has none that provides `randomUUID`. */
-  readonly addImport: ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix) | undefined;
-}
-
-/** Undefined when `randomUUID` names something else in this module. */
-export function randomUuidCall(sourceCode: Readonly<TSESLint.SourceCode>): RandomUuidCall | undefined {
+/**
+ * `randomUUID()`, `crypto.randomUUID()` or `require('node:crypto').randomUUID()`, as this module can
+ * call it; undefined when every way is shadowed by a binding of the module.
+ */
+export function randomUuidCall(sourceCode: Readonly<TSESLint.SourceCode>): string | undefined {
   const program = sourceCode.ast;
   for (const [local, binding] of collectImports(program)) {
     if (!CRYPTO_MODULES.has(binding.source)) continue;
-    if (binding.imported === 'randomUUID') return { text: `${local}()`, addImport: undefined };
-    if (binding.imported === '*' || binding.imported === 'default') return { text: `${local}.randomUUID()`, addImport: undefined };
+    if (binding.imported === 'randomUUID') return `${local}()`;
+    if (binding.imported === '*' || binding.imported === 'default') return `${local}.randomUUID()`;
   }
-  if (isNameTaken(sourceCode, 'randomUUID')) return undefined;
-  const declaration = usesCommonJs(program)
-    ? `const { randomUUID } = require('node:crypto');`
-    : `import { randomUUID } from 'node:crypto';`;
-  const { node } = moduleInsertionPoint(program);
-  return {
-    text: 'randomUUID()',
-    addImport: (fixer) => node
-      ? fixer.insertTextAfter(node, `\n${declaration}`)
-      : fixer.insertTextBeforeRange([0, 0], `${declaration}\n`),
-  };
+  if (usesCommonJs(program)) return isNameDeclared(sourceCode, 'require') ? undefined : `require('node:crypto').randomUUID()`;
+  if (!isNameDeclared(sourceCode, 'crypto')) return 'crypto.randomUUID()';
+  return isNameDeclared(sourceCode, 'globalThis') ? undefined : 'globalThis.crypto.randomUUID()';
 }
 
 /** A file without ES imports that `require`s at its top, or that parses as a script. */
@@ -49,10 +39,13 @@ function usesCommonJs(program: TSESTree.Program): boolean {
   }));
 }
 
-function isNameTaken(sourceCode: Readonly<TSESLint.SourceCode>, name: string): boolean {
+/**
+ * True when the file declares `name` anywhere, which could shadow the global at the fix's position.
+ * Reads of the global itself and globals the configuration declares (no definition) do not count.
+ */
+function isNameDeclared(sourceCode: Readonly<TSESLint.SourceCode>, name: string): boolean {
   for (const scope of sourceCode.scopeManager?.scopes ?? []) {
-    if (scope.set.has(name)) return true;
-    if (scope.through.some((reference) => reference.identifier.name === name)) return true;
+    if ((scope.set.get(name)?.defs.length ?? 0) > 0) return true;
   }
   return false;
 }

@@ -1,12 +1,12 @@
-// Builds the suggestion that swaps a Redis call for a call of one of Locksmith's Lua scripts,
-// inserting the script once per module (or reusing one the module already has).
+// Builds the suggestion that swaps a Redis call for a call of one of Locksmith's Lua scripts: the
+// script goes in as a literal at the call (or through a constant or command the module already has),
+// so the suggestion edits the call alone and its size never depends on where in the file it sits.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import type { RedisCommand, RedisModel } from '../model/redis-model.js';
 import { isCompareAndDelete, isCompareAndExpire } from '../lua/analyze-script.js';
-import { freeName, insertModuleDeclaration } from './edits.js';
-import { SCRIPT_CONSTANT_NAMES, SCRIPT_TEXTS } from './scripts.js';
-import { renderEvalCall, renderScriptConstant } from './templates.js';
+import { SCRIPT_TEXTS } from './scripts.js';
+import { renderEvalCall, renderScriptLiteral } from './templates.js';
 
 export interface ScriptCallFixInput {
   readonly kind: 'release' | 'extend';
@@ -34,21 +34,14 @@ export function scriptCallFix(
   }
 
   const existing = input.kind === 'release' ? model.scriptConstants.release : model.scriptConstants.extend;
-  const constantName = existing ?? freeName(sourceCode, SCRIPT_CONSTANT_NAMES[input.kind]);
   const call = renderEvalCall(command.dialect, {
     client: clientText,
-    script: constantName,
+    script: existing ?? renderScriptLiteral(SCRIPT_TEXTS[input.kind]),
     keys: [input.keyText],
     args: input.argTexts,
     callback: callbackText,
   });
-  return (fixer) => {
-    const fixes = [fixer.replaceText(command.call, call)];
-    if (existing === undefined) {
-      fixes.push(insertModuleDeclaration(fixer, sourceCode, renderScriptConstant(constantName, SCRIPT_TEXTS[input.kind])));
-    }
-    return fixes;
-  };
+  return (fixer) => [fixer.replaceText(command.call, call)];
 }
 
 function findDefinedCommand(model: RedisModel, kind: 'release' | 'extend'): string | undefined {

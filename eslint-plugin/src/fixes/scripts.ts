@@ -26,14 +26,7 @@ else
     return 0
 end`;
 
-/** Names the inserted module constants take (a numeric suffix is added if the name is taken). */
-export const SCRIPT_CONSTANT_NAMES = {
-  release: 'RELEASE_LOCK_SCRIPT',
-  extend: 'EXTEND_LOCK_SCRIPT',
-  fencedAcquire: 'ACQUIRE_FENCED_LOCK_SCRIPT',
-} as const;
-
-export type ScriptKind = keyof typeof SCRIPT_CONSTANT_NAMES;
+export type ScriptKind = 'release' | 'extend' | 'fencedAcquire';
 
 export const SCRIPT_TEXTS: Readonly<Record<ScriptKind, string>> = {
   release: RELEASE_SCRIPT,

@@ -83,9 +83,16 @@ export function renderTtlOption(dialect: RedisDialect, ttlMs: string): string {
   }
 }
 
-/** `const NAME = \`...\`;` for a Lua script inserted once per module. */
-export function renderScriptConstant(name: string, script: string): string {
-  return `const ${name} = \`\n${script.replaceAll('\\', '\\\\').replaceAll('`', '\\`').replaceAll('${', '\\${')}\n\`;`;
+/**
+ * A Lua script as one single-quoted string literal, its lines joined by spaces, to pass at the call
+ * itself. A fix writes it there rather than as a module constant: an insertion at the top of the
+ * module would merge with the call's edit into one replacement spanning everything in between.
+ */
+export function renderScriptLiteral(script: string): string {
+  // Lua needs no line breaks between statements; Locksmith's scripts hold no `--` comment that
+  // joining the lines would extend over the code after it.
+  const oneLine = script.split('\n').map((line) => line.trim()).filter((line) => line !== '').join(' ');
+  return `'${oneLine.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 
 /**

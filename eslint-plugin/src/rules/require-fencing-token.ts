@@ -1,10 +1,10 @@
 // require-fencing-token: a write made under a lock that can expire, with no fencing condition.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { freeName, insertModuleDeclaration, isUsedOnlyAsCondition } from '../fixes/edits.js';
-import { FENCED_ACQUIRE_SCRIPT, SCRIPT_CONSTANT_NAMES } from '../fixes/scripts.js';
+import { isUsedOnlyAsCondition } from '../fixes/edits.js';
+import { FENCED_ACQUIRE_SCRIPT } from '../fixes/scripts.js';
 import { fenceInsertions, renderPlaceholder, type PlaceholderStyle } from '../fixes/sql-templates.js';
-import { asRedisStringArgument, renderEvalCall, renderScriptConstant } from '../fixes/templates.js';
+import { asRedisStringArgument, renderEvalCall, renderScriptLiteral } from '../fixes/templates.js';
 import { getLockModel } from '../model/index.js';
 import type { RedisModel } from '../model/redis-model.js';
 import { DEFAULT_FENCE_COLUMNS, readSharedSettings, type RawSharedSettings } from '../model/settings.js';
@@ -189,11 +189,12 @@ function fencedFix(context: Context, lock: HeldLock, write: SqlWrite, column: st
       : null;
   if (valuesEdit === undefined) return undefined;
 
-  const constant = freeName(sourceCode, SCRIPT_CONSTANT_NAMES.fencedAcquire);
   const keyText = sourceCode.getText(command.key);
   const call = renderEvalCall(command.dialect, {
     client: sourceCode.getText(command.receiver),
-    script: constant,
+    // The script goes in at the call: a module constant's insertion would merge with the call's edit
+    // into one replacement spanning the file from the imports to here.
+    script: renderScriptLiteral(FENCED_ACQUIRE_SCRIPT),
     keys: [keyText, fenceKeyText(keyText)],
     // node-redis sends only strings: a numeric TTL must be converted or the call throws.
     args: [sourceCode.getText(command.value), asRedisStringArgument(command.dialect, ttlText)],
@@ -205,7 +206,6 @@ function fencedFix(context: Context, lock: HeldLock, write: SqlWrite, column: st
         fixer.replaceText(command.call, call),
         fixer.insertTextAfterRange([afterSet, afterSet], insertions.afterSet),
         fixer.insertTextAfterRange([afterWhere, afterWhere], insertions.afterWhere),
-        insertModuleDeclaration(fixer, sourceCode, renderScriptConstant(constant, FENCED_ACQUIRE_SCRIPT)),
       ];
       if (valuesEdit) fixes.push(valuesEdit(fixer));
       return fixes;

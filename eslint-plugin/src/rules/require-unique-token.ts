@@ -105,7 +105,7 @@ function randomTokenFix(
   const localInit = localConstInitializer(sourceCode, value, acquisition.owner);
   if (localInit) {
     // `const token = 'locked'` in this function: mint there instead.
-    return (fixer) => [fixer.replaceText(localInit, uuid.text), ...(uuid.addImport ? [uuid.addImport(fixer)] : [])];
+    return (fixer) => [fixer.replaceText(localInit, uuid)];
   }
   const statement = statementInList(acquisition.node, acquisition.owner);
   if (!statement) return undefined;
@@ -133,9 +133,8 @@ function randomTokenFix(
   const before = sourceCode.text.slice(lineStart, statement.range[0]);
   const indent = /^\s*$/u.test(before) ? before : '';
   return (fixer) => {
-    const fixes = [fixer.insertTextBefore(statement, `const ${name} = ${uuid.text};\n${indent}`)];
+    const fixes = [fixer.insertTextBefore(statement, `const ${name} = ${uuid};\n${indent}`)];
     for (const node of replaced) fixes.push(fixer.replaceText(node, name));
-    if (uuid.addImport) fixes.push(uuid.addImport(fixer));
     return fixes;
   };
 }

@@ -55,7 +55,7 @@ export const QUICK_FIX_FIXTURES: Readonly<Record<string, QuickFixFixture>> = {
   'no-unsafe-extend': {
     file: 'quick-fixes/no-unsafe-extend.js',
     related: [{ message: 'The lock is acquired here', line: 10, text: "redis.set(lockKey, token, 'PX', 30000, 'NX')" }],
-    afterPreferredFix: 'redis.eval(EXTEND_LOCK_SCRIPT, 1, lockKey, token, 30000);',
+    afterPreferredFix: `redis.eval('if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end', 1, lockKey, token, 30000);`,
   },
   'no-xact-lock-outside-transaction': {
     file: 'quick-fixes/no-xact-lock-outside-transaction.js',
@@ -85,6 +85,6 @@ export const QUICK_FIX_FIXTURES: Readonly<Record<string, QuickFixFixture>> = {
   'require-unique-token': {
     file: 'quick-fixes/require-unique-token.js',
     related: [{ message: 'This release or renewal cannot tell holders apart by the value', line: 13, text: 'redis.eval(' }],
-    afterPreferredFix: 'const token = randomUUID();',
+    afterPreferredFix: "const token = require('node:crypto').randomUUID();",
   },
 };

@@ -2,7 +2,7 @@
 // receiver's type is declared by a Redis library; without it, the shape decides.
 
 import * as path from 'node:path';
-import { RuleTester } from '@typescript-eslint/rule-tester';
+import { RuleTester } from '../support/rule-tester.js';
 import noSplitAcquire from '../../../eslint-plugin/src/rules/no-split-acquire.js';
 import noUnsafeRelease from '../../../eslint-plugin/src/rules/no-unsafe-release.js';
 

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { RuleTester, type InvalidTestCase } from '@typescript-eslint/rule-tester';
+import type { InvalidTestCase } from '@typescript-eslint/rule-tester';
+import { RuleTester } from '../support/rule-tester.js';
 import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/no-check-then-set.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
 

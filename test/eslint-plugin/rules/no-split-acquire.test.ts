@@ -1,4 +1,4 @@
-import { RuleTester } from '@typescript-eslint/rule-tester';
+import { RuleTester } from '../support/rule-tester.js';
 import rule, { type MessageId } from '../../../eslint-plugin/src/rules/no-split-acquire.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
 

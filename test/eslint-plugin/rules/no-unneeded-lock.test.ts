@@ -1,4 +1,5 @@
-import { RuleTester, type InvalidTestCase } from '@typescript-eslint/rule-tester';
+import type { InvalidTestCase } from '@typescript-eslint/rule-tester';
+import { RuleTester } from '../support/rule-tester.js';
 import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/no-unneeded-lock.js';
 import { proveSuggestions } from '../support/sql-suggestions.js';
 

@@ -1,17 +1,12 @@
 import * as path from 'node:path';
-import { RuleTester } from '@typescript-eslint/rule-tester';
+import { RuleTester } from '../support/rule-tester.js';
 import rule from '../../../eslint-plugin/src/rules/no-unsafe-extend.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
 
 const ruleTester = new RuleTester();
 
-const EXTEND_CONSTANT = `const EXTEND_LOCK_SCRIPT = \`
-if redis.call("GET", KEYS[1]) == ARGV[1] then
-    return redis.call("PEXPIRE", KEYS[1], ARGV[2])
-else
-    return 0
-end
-\`;`;
+/** The script as the suggestion passes it, a literal at the call. */
+const EXTEND_LITERAL = `'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end'`;
 
 const valid = [
   // The article's compare-and-pexpire script in a heartbeat, ioredis.
@@ -97,15 +92,12 @@ export async function runExclusive(work: () => Promise<void>) {
       suggestions: [{
         messageId: 'useCompareAndExpire' as const,
         output: `import Redis from 'ioredis';
-
-${EXTEND_CONSTANT}
-
 const redis = new Redis();
 export async function runExclusive(work: () => Promise<void>) {
   const token = crypto.randomUUID();
   if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
   const heartbeat = setInterval(() => {
-    void redis.eval(EXTEND_LOCK_SCRIPT, 1, 'lock:invoice', token, 30000);
+    void redis.eval(${EXTEND_LITERAL}, 1, 'lock:invoice', token, 30000);
   }, 10000);
   try {
     await work();
@@ -135,9 +127,6 @@ export class InvoiceLock {
       suggestions: [{
         messageId: 'useCompareAndExpire' as const,
         output: `import Redis from 'ioredis';
-
-${EXTEND_CONSTANT}
-
 export class InvoiceLock {
   private readonly redis = new Redis();
   private readonly key = 'lock:invoice';
@@ -146,7 +135,7 @@ export class InvoiceLock {
     return this.redis.set(this.key, this.token, 'PX', 30000, 'NX');
   }
   async renew() {
-    await this.redis.eval(EXTEND_LOCK_SCRIPT, 1, this.key, this.token, 30000);
+    await this.redis.eval(${EXTEND_LITERAL}, 1, this.key, this.token, 30000);
   }
 }`,
       }],
@@ -213,14 +202,11 @@ export async function run(token: string, work: () => Promise<void>) {
       suggestions: [{
         messageId: 'useCompareAndExpire' as const,
         output: `import { createClient } from 'redis';
-
-${EXTEND_CONSTANT}
-
 const client = createClient();
 const LOCK_KEY = 'report:lock';
 export async function run(token: string, work: () => Promise<void>) {
   if (!(await client.set(LOCK_KEY, token, { NX: true, PX: 30000 }))) return;
-  const timer = setInterval(() => { void client.eval(EXTEND_LOCK_SCRIPT, { keys: [LOCK_KEY], arguments: [token, '30000'] }); }, 10000);
+  const timer = setInterval(() => { void client.eval(${EXTEND_LITERAL}, { keys: [LOCK_KEY], arguments: [token, '30000'] }); }, 10000);
   try { await work(); } finally { clearInterval(timer); }
 }`,
       }],
@@ -239,13 +225,10 @@ export async function renew(token: string, ttlSeconds: number) {
       suggestions: [{
         messageId: 'useCompareAndExpire' as const,
         output: `import { createClient } from 'redis';
-
-${EXTEND_CONSTANT}
-
 const client = createClient();
 export async function renew(token: string, ttlSeconds: number) {
   await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
-  await client.eval(EXTEND_LOCK_SCRIPT, { keys: ['lock:sync'], arguments: [token, String(ttlSeconds * 1000)] });
+  await client.eval(${EXTEND_LITERAL}, { keys: ['lock:sync'], arguments: [token, String(ttlSeconds * 1000)] });
 }`,
       }],
     }],
@@ -262,12 +245,9 @@ export async function renew(lockToken: string) {
       suggestions: [{
         messageId: 'useCompareAndExpire' as const,
         output: `import { createClient } from 'redis';
-
-${EXTEND_CONSTANT}
-
 const client = createClient();
 export async function renew(lockToken: string) {
-  await client.eval(EXTEND_LOCK_SCRIPT, { keys: ['lock:sync'], arguments: [lockToken, '30000'] });
+  await client.eval(${EXTEND_LITERAL}, { keys: ['lock:sync'], arguments: [lockToken, '30000'] });
 }`,
       }],
     }],
@@ -284,12 +264,9 @@ function renew(lockToken, cb) {
       suggestions: [{
         messageId: 'useCompareAndExpire' as const,
         output: `const redis = require('redis');
-
-${EXTEND_CONSTANT}
-
 const client = redis.createClient();
 function renew(lockToken, cb) {
-  client.eval(EXTEND_LOCK_SCRIPT, 1, 'lock:cron', lockToken, 30000, cb);
+  client.eval(${EXTEND_LITERAL}, 1, 'lock:cron', lockToken, 30000, cb);
 }`,
       }],
     }],
@@ -306,12 +283,9 @@ export async function renew(id: string, token: string) {
       suggestions: [{
         messageId: 'useCompareAndExpire' as const,
         output: `import { Redis } from '@upstash/redis';
-
-${EXTEND_CONSTANT}
-
 const redis = Redis.fromEnv();
 export async function renew(id: string, token: string) {
-  await redis.eval(EXTEND_LOCK_SCRIPT, [\`locks:\${id}\`], [token, 30_000]);
+  await redis.eval(${EXTEND_LITERAL}, [\`locks:\${id}\`], [token, 30_000]);
 }`,
       }],
     }],
@@ -329,13 +303,10 @@ export async function renew(token: string, ttlMs: number) {
       suggestions: [{
         messageId: 'useCompareAndExpire' as const,
         output: `import Redis from 'ioredis';
-
-${EXTEND_CONSTANT}
-
 const redis = new Redis();
 const RENEW = 'return redis.call("PEXPIRE", KEYS[1], ARGV[1])';
 export async function renew(token: string, ttlMs: number) {
-  await redis.eval(EXTEND_LOCK_SCRIPT, 1, 'lock:a', token, ttlMs);
+  await redis.eval(${EXTEND_LITERAL}, 1, 'lock:a', token, ttlMs);
 }`,
       }],
     }],
@@ -354,14 +325,11 @@ export async function run(token: string) {
       suggestions: [{
         messageId: 'useCompareAndExpire' as const,
         output: `import Redis from 'ioredis';
-
-${EXTEND_CONSTANT}
-
 const redis = new Redis();
 export async function run(token: string) {
   if (!(await redis.setnx('lock:a', token))) return;
   await redis.expire('lock:a', 30);
-  setInterval(() => { void redis.eval(EXTEND_LOCK_SCRIPT, 1, 'lock:a', token, 30000); }, 10000);
+  setInterval(() => { void redis.eval(${EXTEND_LITERAL}, 1, 'lock:a', token, 30000); }, 10000);
 }`,
       }],
     }],
@@ -436,12 +404,9 @@ export async function renew(token: string) {
       suggestions: [{
         messageId: 'useCompareAndExpire',
         output: `import { getStore } from './store';
-
-${EXTEND_CONSTANT}
-
 const store = getStore();
 export async function renew(token: string) {
-  await store.eval(EXTEND_LOCK_SCRIPT, 1, 'lock:invoice', token, 30000);
+  await store.eval(${EXTEND_LITERAL}, 1, 'lock:invoice', token, 30000);
 }`,
       }],
     }],

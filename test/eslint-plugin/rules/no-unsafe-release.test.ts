@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { RuleTester, type InvalidTestCase } from '@typescript-eslint/rule-tester';
+import type { InvalidTestCase } from '@typescript-eslint/rule-tester';
+import { RuleTester } from '../support/rule-tester.js';
 import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/no-unsafe-release.js';
 import { proveSuggestions } from '../support/sql-suggestions.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
@@ -7,13 +8,8 @@ import { suggestionsClearFindings } from '../support/suggestions-clear-findings.
 const ruleTester = new RuleTester();
 const fixtureFile = path.join(__dirname, '..', 'fixtures', 'lua', 'worker.ts');
 
-const RELEASE_CONSTANT = `const RELEASE_LOCK_SCRIPT = \`
-if redis.call("GET", KEYS[1]) == ARGV[1] then
-    return redis.call("DEL", KEYS[1])
-else
-    return 0
-end
-\`;`;
+/** The script as the suggestion passes it, a literal at the call. */
+const RELEASE_LITERAL = `'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end'`;
 
 const cases = {
   valid: [
@@ -85,9 +81,6 @@ async function runExclusive(work) {
         suggestions: [{
           messageId: 'useCompareAndDelete',
           output: `import Redis from 'ioredis';
-
-${RELEASE_CONSTANT}
-
 const redis = new Redis();
 async function runExclusive(work) {
   const token = crypto.randomUUID();
@@ -95,7 +88,7 @@ async function runExclusive(work) {
   try {
     await work();
   } finally {
-    await redis.eval(RELEASE_LOCK_SCRIPT, 1, 'lock:invoice', token);
+    await redis.eval(${RELEASE_LITERAL}, 1, 'lock:invoice', token);
   }
 }`,
         }],
@@ -148,9 +141,6 @@ class ReportLock {
         suggestions: [{
           messageId: 'useCompareAndDelete',
           output: `import { createClient } from 'redis';
-
-${RELEASE_CONSTANT}
-
 class ReportLock {
   private readonly client = createClient();
   private readonly key = 'lock:report';
@@ -160,7 +150,7 @@ class ReportLock {
     return this.client.set(this.key, this.token, { NX: true, PX: 30000 });
   }
   async release() {
-    await this.client.eval(RELEASE_LOCK_SCRIPT, { keys: [this.key], arguments: [this.token] });
+    await this.client.eval(${RELEASE_LITERAL}, { keys: [this.key], arguments: [this.token] });
   }
 }`,
         }],
@@ -177,15 +167,12 @@ export async function withLock(token: string, work: () => Promise<void>) {
   await client.sendCommand(['DEL', 'lock:sync']);
 }`,
       errors: [{ messageId: 'plainDelete', line: 7, suggestions: [{ messageId: 'useCompareAndDelete', output: `import { createClient } from 'redis';
-
-${RELEASE_CONSTANT}
-
 const client = createClient();
 export async function withLock(token: string, work: () => Promise<void>) {
   const ok = await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
   if (!ok) return;
   await work();
-  await client.eval(RELEASE_LOCK_SCRIPT, { keys: ['lock:sync'], arguments: [token] });
+  await client.eval(${RELEASE_LITERAL}, { keys: ['lock:sync'], arguments: [token] });
 }` }] }],
     },
     {
@@ -196,12 +183,9 @@ function release(lockToken, cb) {
   client.del('lock:cron', cb);
 }`,
       errors: [{ messageId: 'plainDelete', line: 4, suggestions: [{ messageId: 'useCompareAndDelete', output: `const redis = require('redis');
-
-${RELEASE_CONSTANT}
-
 const client = redis.createClient();
 function release(lockToken, cb) {
-  client.eval(RELEASE_LOCK_SCRIPT, 1, 'lock:cron', lockToken, cb);
+  client.eval(${RELEASE_LITERAL}, 1, 'lock:cron', lockToken, cb);
 }` }] }],
     },
     {
@@ -212,12 +196,9 @@ export async function release(id: string, token: string) {
   await redis.del(\`locks:\${id}\`);
 }`,
       errors: [{ messageId: 'plainDelete', line: 4, suggestions: [{ messageId: 'useCompareAndDelete', output: `import { Redis } from '@upstash/redis';
-
-${RELEASE_CONSTANT}
-
 const redis = Redis.fromEnv();
 export async function release(id: string, token: string) {
-  await redis.eval(RELEASE_LOCK_SCRIPT, [\`locks:\${id}\`], [token]);
+  await redis.eval(${RELEASE_LITERAL}, [\`locks:\${id}\`], [token]);
 }` }] }],
     },
     {
@@ -229,13 +210,10 @@ export async function release(token: string) {
   await redis.eval(FORCE, 1, 'lock:a', token);
 }`,
       errors: [{ messageId: 'uncheckedScript', line: 5, suggestions: [{ messageId: 'useCompareAndDelete', output: `import Redis from 'ioredis';
-
-${RELEASE_CONSTANT}
-
 const redis = new Redis();
 const FORCE = 'redis.call("DEL", KEYS[1]) return 1';
 export async function release(token: string) {
-  await redis.eval(RELEASE_LOCK_SCRIPT, 1, 'lock:a', token);
+  await redis.eval(${RELEASE_LITERAL}, 1, 'lock:a', token);
 }` }] }],
     },
     {

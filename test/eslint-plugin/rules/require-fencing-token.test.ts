@@ -1,4 +1,5 @@
-import { RuleTester, type InvalidTestCase } from '@typescript-eslint/rule-tester';
+import type { InvalidTestCase } from '@typescript-eslint/rule-tester';
+import { RuleTester } from '../support/rule-tester.js';
 import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/require-fencing-token.js';
 import { proveSuggestions } from '../support/sql-suggestions.js';
 
@@ -11,6 +12,9 @@ else
     return 0
 end
 \`;`;
+
+/** The script as the suggestion passes it, a literal at the call. */
+const FENCED_ACQUIRE_LITERAL = `'if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then return redis.call("INCR", KEYS[2]) else return 0 end'`;
 
 const invalid: InvalidTestCase<MessageId, Options>[] = [
   {
@@ -30,13 +34,10 @@ async function runInvoicing(token: string) {
         messageId: 'useFencedAcquire',
         output: `import Redis from 'ioredis';
 import { Pool } from 'pg';
-
-${FENCED_SCRIPT_CONSTANT}
-
 const redis = new Redis();
 const pool = new Pool();
 async function runInvoicing(token: string) {
-  const acquired = await redis.eval(ACQUIRE_FENCED_LOCK_SCRIPT, 2, 'lock:invoice', '{lock:invoice}:fence', token, 30000);
+  const acquired = await redis.eval(${FENCED_ACQUIRE_LITERAL}, 2, 'lock:invoice', '{lock:invoice}:fence', token, 30000);
   if (!acquired) return;
   await pool.query("UPDATE invoice_state SET last_run = 'done', fence = $2 WHERE id = $1 AND fence < $2", [7, acquired]);
 }`,
@@ -61,14 +62,11 @@ async function run(id: number, token: string) {
         messageId: 'useFencedAcquire',
         output: `import { createClient } from 'redis';
 import { Pool } from 'pg';
-
-${FENCED_SCRIPT_CONSTANT}
-
 const client = createClient();
 const pool = new Pool();
 const LOCK_TTL_MS = 30000;
 async function run(id: number, token: string) {
-  const ok = await client.eval(ACQUIRE_FENCED_LOCK_SCRIPT, { keys: [\`lock:job:\${id}\`, \`{lock:job:\${id}}:fence\`], arguments: [token, String(LOCK_TTL_MS)] });
+  const ok = await client.eval(${FENCED_ACQUIRE_LITERAL}, { keys: [\`lock:job:\${id}\`, \`{lock:job:\${id}}:fence\`], arguments: [token, String(LOCK_TTL_MS)] });
   if (!ok) return;
   await pool.query('UPDATE jobs SET state = $1, fence = $3 WHERE id = $2 AND fence < $3', ['done', id, ok]);
 }`,
@@ -92,13 +90,10 @@ async function run(id: number, token: string) {
         messageId: 'useFencedAcquire',
         output: `import { createClient } from 'redis';
 import postgres from 'postgres';
-
-${FENCED_SCRIPT_CONSTANT}
-
 const client = createClient();
 const sql = postgres();
 async function run(id: number, token: string) {
-  const ok = await client.eval(ACQUIRE_FENCED_LOCK_SCRIPT, { keys: [\`lock:job:\${id}\`, \`{lock:job:\${id}}:fence\`], arguments: [token, '30000'] });
+  const ok = await client.eval(${FENCED_ACQUIRE_LITERAL}, { keys: [\`lock:job:\${id}\`, \`{lock:job:\${id}}:fence\`], arguments: [token, '30000'] });
   if (!ok) return;
   await sql\`UPDATE jobs SET state = 'done', fence = \${ok} WHERE id = \${id} AND fence < \${ok}\`;
 }`,
@@ -122,13 +117,10 @@ async function run(id: number, token: string) {
         messageId: 'useFencedAcquire',
         output: `import Redis from 'ioredis';
 import knex from 'knex';
-
-${FENCED_SCRIPT_CONSTANT}
-
 const redis = new Redis();
 const db = knex({ client: 'pg' });
 async function run(id: number, token: string) {
-  const ok = await redis.eval(ACQUIRE_FENCED_LOCK_SCRIPT, 2, 'lock:invoice', '{lock:invoice}:fence', token, 30000);
+  const ok = await redis.eval(${FENCED_ACQUIRE_LITERAL}, 2, 'lock:invoice', '{lock:invoice}:fence', token, 30000);
   if (!ok) return;
   await db.raw('UPDATE invoice_state SET last_run = ?, fence = ? WHERE id = ? AND fence < ?', ['done', ok, id, ok]);
 }`,
@@ -152,13 +144,10 @@ async function run(id: number, token: string) {
         messageId: 'useFencedAcquire',
         output: `import Redis from 'ioredis';
 import { PrismaClient } from '@prisma/client';
-
-${FENCED_SCRIPT_CONSTANT}
-
 const redis = new Redis();
 const prisma = new PrismaClient();
 async function run(id: number, token: string) {
-  const locked = await redis.eval(ACQUIRE_FENCED_LOCK_SCRIPT, 2, \`lock:invoice:\${id}\`, \`{lock:invoice:\${id}}:fence\`, token, 30 * 1000);
+  const locked = await redis.eval(${FENCED_ACQUIRE_LITERAL}, 2, \`lock:invoice:\${id}\`, \`{lock:invoice:\${id}}:fence\`, token, 30 * 1000);
   if (!locked) return;
   await prisma.$executeRaw\`UPDATE invoices SET state = 'sent', fence = \${locked} WHERE id = \${id} AND fence < \${locked}\`;
 }`,
@@ -251,15 +240,12 @@ async function run(token: string) {
 import { DataSource } from 'typeorm';
 import { Sequelize } from 'sequelize';
 import { Kysely, sql } from 'kysely';
-
-${FENCED_SCRIPT_CONSTANT}
-
 const redis = new Redis();
 const dataSource = new DataSource({ type: 'postgres' });
 const sequelize = new Sequelize('postgres://');
 const db = new Kysely<Database>({ dialect });
 async function run(token: string) {
-  const ok = await redis.eval(ACQUIRE_FENCED_LOCK_SCRIPT, 2, 'lock:nightly', '{lock:nightly}:fence', token, 60 * 1000);
+  const ok = await redis.eval(${FENCED_ACQUIRE_LITERAL}, 2, 'lock:nightly', '{lock:nightly}:fence', token, 60 * 1000);
   if (!ok) return;
   await dataSource.query('UPDATE stats SET total = total + 1, fence = $2 WHERE id = $1 AND fence < $2', [1, ok]);
   await sequelize.query('UPDATE stats SET total = 0 WHERE id = :id', { replacements: { id: 2 } });
@@ -292,13 +278,10 @@ async function run(id: number, token: string) {
         output: `import Redis from 'ioredis';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
-
-${FENCED_SCRIPT_CONSTANT}
-
 const redis = new Redis();
 const db = drizzle(process.env.DATABASE_URL!);
 async function run(id: number, token: string) {
-  const ok = await redis.eval(ACQUIRE_FENCED_LOCK_SCRIPT, 2, \`lock:order:\${id}\`, \`{lock:order:\${id}}:fence\`, token, 10000);
+  const ok = await redis.eval(${FENCED_ACQUIRE_LITERAL}, 2, \`lock:order:\${id}\`, \`{lock:order:\${id}}:fence\`, token, 10000);
   if (ok) {
     await db.execute(sql\`UPDATE orders SET state = 'shipped', epoch = \${ok} WHERE id = \${id} AND epoch < \${ok}\`);
   }

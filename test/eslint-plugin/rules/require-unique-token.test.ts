@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { RuleTester, type InvalidTestCase } from '@typescript-eslint/rule-tester';
+import type { InvalidTestCase } from '@typescript-eslint/rule-tester';
+import { RuleTester } from '../support/rule-tester.js';
 import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/require-unique-token.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
 
@@ -32,14 +33,47 @@ async function runInvoicing() {
       suggestions: [{
         messageId: 'useRandomToken',
         output: `import Redis from 'ioredis';
-import { randomUUID } from 'node:crypto';
 const redis = new Redis();
 const RELEASE = ${RELEASE};
 async function runInvoicing() {
-  const token = randomUUID();
+  const token = crypto.randomUUID();
   if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
   try {
     await doWork();
+  } finally {
+    await redis.eval(RELEASE, 1, 'lock:invoice', token);
+  }
+}`,
+      }],
+    }],
+  },
+  {
+    // An ES module that declares a \`crypto\` of its own: the global Web Crypto is named through globalThis.
+    code: `import Redis from 'ioredis';
+import { crypto } from './ciphers';
+const redis = new Redis();
+const RELEASE = ${RELEASE};
+async function runInvoicing() {
+  if (!(await redis.set('lock:invoice', '1', 'NX', 'PX', 30000))) return;
+  try {
+    await doWork(crypto);
+  } finally {
+    await redis.eval(RELEASE, 1, 'lock:invoice', '1');
+  }
+}`,
+    errors: [{
+      messageId: 'sharedValue', data: { value: `'1'` }, line: 6, column: 41,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import Redis from 'ioredis';
+import { crypto } from './ciphers';
+const redis = new Redis();
+const RELEASE = ${RELEASE};
+async function runInvoicing() {
+  const token = globalThis.crypto.randomUUID();
+  if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  try {
+    await doWork(crypto);
   } finally {
     await redis.eval(RELEASE, 1, 'lock:invoice', token);
   }
@@ -133,11 +167,10 @@ export async function runJob(jobId: string) {
         messageId: 'useRandomToken',
         output: `import Redis from 'ioredis';
 import os from 'node:os';
-import { randomUUID } from 'node:crypto';
 const redis = new Redis();
 const RELEASE = ${RELEASE};
 export async function runJob(jobId: string) {
-  const owner = randomUUID();
+  const owner = crypto.randomUUID();
   const key = \`lock:job:\${jobId}\`;
   if (!(await redis.set(key, owner, 'NX', 'PX', 30000))) return;
   try { await work(); } finally { await redis.eval(RELEASE, 1, key, owner); }
@@ -160,10 +193,9 @@ export async function leader() {
         messageId: 'useRandomToken',
         output: `import Redis from 'ioredis';
 import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 const redis = new Redis();
 export async function leader() {
-  const token = randomUUID();
+  const token = crypto.randomUUID();
   const ok = await redis.set('lock:leader', token, 'NX', 'PX', 15000);
   if (ok) await redis.pexpire('lock:leader', 15000);
 }`,
@@ -185,10 +217,9 @@ export async function run() {
       suggestions: [{
         messageId: 'useRandomToken',
         output: `import { createClient } from 'redis';
-import { randomUUID } from 'node:crypto';
 const client = createClient();
 export async function run() {
-  const token = randomUUID();
+  const token = crypto.randomUUID();
   const acquired = await client.set('lock:report', token, { NX: true, PX: 30000 });
   if (!acquired) return;
   await work();
@@ -211,11 +242,10 @@ export async function run() {
       suggestions: [{
         messageId: 'useRandomToken',
         output: `import { createClient } from 'redis';
-import { randomUUID } from 'node:crypto';
 const client = createClient();
 const RELEASE = ${RELEASE};
 export async function run() {
-  const token = randomUUID();
+  const token = crypto.randomUUID();
   if (!(await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } }))) return;
   await client.eval(RELEASE, { keys: ['lock:sync'], arguments: [token] });
 }`,
@@ -235,10 +265,9 @@ export async function run() {
       suggestions: [{
         messageId: 'useRandomToken',
         output: `import { createClient } from 'redis';
-import { randomUUID } from 'node:crypto';
 const client = createClient();
 export async function run() {
-  const token = randomUUID();
+  const token = crypto.randomUUID();
   await client.sendCommand(['SET', 'lock:a', token, 'NX', 'PX', '5000']);
   await client.sendCommand(['DEL', 'lock:a']);
 }`,
@@ -260,10 +289,9 @@ function acquire(done) {
       suggestions: [{
         messageId: 'useRandomToken',
         output: `const redis = require('redis');
-const { randomUUID } = require('node:crypto');
 const client = redis.createClient();
 function acquire(done) {
-  const token = randomUUID();
+  const token = require('node:crypto').randomUUID();
   client.set('lock:cron', token, 'NX', 'PX', 60000, (err, ok) => {
     if (err || !ok) return done(false);
     client.del('lock:cron', () => done(true));
@@ -285,10 +313,9 @@ export async function run() {
       suggestions: [{
         messageId: 'useRandomToken',
         output: `import { Redis } from '@upstash/redis';
-import { randomUUID } from 'node:crypto';
 const redis = Redis.fromEnv();
 export async function run() {
-  const token = randomUUID();
+  const token = crypto.randomUUID();
   if (!(await redis.set('lock:sync', token, { nx: true, px: 20000 }))) return;
   await redis.del('lock:sync');
 }`,
@@ -311,12 +338,11 @@ export async function run() {
       suggestions: [{
         messageId: 'useRandomToken',
         output: `import Redis from 'ioredis';
-import { randomUUID } from 'node:crypto';
 const redis = new Redis();
 const ACQUIRE = 'if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then return redis.call("INCR", KEYS[2]) else return 0 end';
 const RELEASE = ${RELEASE};
 export async function run() {
-  const token = randomUUID();
+  const token = crypto.randomUUID();
   const fence = await redis.eval(ACQUIRE, 2, '{invoice}:lock', '{invoice}:fence', token, 30000);
   if (!fence) return;
   await redis.eval(RELEASE, 1, '{invoice}:lock', token);
@@ -371,13 +397,12 @@ export class Worker {
         messageId: 'useRandomToken',
         output: `import Redis from 'ioredis';
 import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 const RELEASE = ${RELEASE};
 export class Worker {
   private readonly redis = new Redis();
   private readonly id = hostname() + ':' + process.pid;
   async runExclusive(work: () => Promise<void>) {
-    const token = randomUUID();
+    const token = crypto.randomUUID();
     if (!(await this.redis.set('lock:worker', token, 'NX', 'PX', 30000))) return;
     try { await work(); } finally { await this.redis.eval(RELEASE, 1, 'lock:worker', token); }
   }
@@ -433,9 +458,8 @@ export async function releaseLock(key: string) {
       messageId: 'sharedValue', line: 2,
       suggestions: [{
         messageId: 'useRandomToken',
-        output: `import { randomUUID } from 'node:crypto';
-export async function f(redis) {
-  const token = randomUUID();
+        output: `export async function f(redis) {
+  const token = crypto.randomUUID();
   if (!(await redis.set('lock:a', token, 'NX', 'PX', 1000))) return;
   await redis.del('lock:a');
 }`,
@@ -516,10 +540,9 @@ export async function run() {
 }`,
     filename: 'file.ts',
     errors: [{ messageId: 'sharedValue', line: 4, suggestions: [{ messageId: 'useRandomToken', output: `import { getStore } from './store';
-import { randomUUID } from 'node:crypto';
 const store = getStore();
 export async function run() {
-  const token = randomUUID();
+  const token = crypto.randomUUID();
   if (!(await store.set('lock:invoice', token, 'NX', 'PX', 1000))) return;
   await store.del('lock:invoice');
 }` }] }],

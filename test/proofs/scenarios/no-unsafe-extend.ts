@@ -10,7 +10,7 @@ export const noUnsafeExtend: Scenario = {
   rule: 'no-unsafe-extend',
   brokenShows: "A (expired) extends B's lock",
   fixedShows: "A's extend is refused",
-  fixSource: '`renderEvalCall` + `EXTEND_SCRIPT` (inserted with `renderScriptConstant`)',
+  fixSource: '`renderEvalCall` + `EXTEND_SCRIPT` (passed at the call with `renderScriptLiteral`)',
   rotations: EVERY_DIALECT_IN_EVERY_ROLE,
   async run(context) {
     const [holderA, holderB, observer] = await connectWorkers(context, 3);

@@ -80,7 +80,7 @@ export const noUnsafeRelease: Scenario = {
   rule: 'no-unsafe-release',
   brokenShows: "A (expired) deletes B's lock; C enters while B runs",
   fixedShows: "A's delete is a no-op; no overlap",
-  fixSource: '`renderEvalCall` + `RELEASE_SCRIPT` (inserted with `renderScriptConstant`)',
+  fixSource: '`renderEvalCall` + `RELEASE_SCRIPT` (passed at the call with `renderScriptLiteral`)',
   rotations: EVERY_DIALECT_IN_EVERY_ROLE,
   async run(context) {
     const workers = await connectWorkers(context, 4);
