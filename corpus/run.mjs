@@ -19,6 +19,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { collectCorpusFiles, corpusDirectory, corpusModules, ensureCorpusInstalled } from './files.mjs';
+import { anchorOf, compareWithExpected, differencesFromSharedList } from './expectations.mjs';
 import { checkAcceptedByNode } from './syntax-check.mjs';
 
 const repositoryRoot = path.dirname(corpusDirectory);
@@ -75,50 +76,13 @@ async function lintCorpus(files, ruleArguments) {
   return { results: parts.flatMap((part) => part.results), crashes: parts.flatMap((part) => part.crashes) };
 }
 
-/** The reported line's text, trimmed: the anchor that identifies a finding in expected.json. */
-function anchorOf(text, line) {
-  return (text.split(/\r\n|\r|\n|\u2028|\u2029/)[line - 1] ?? '').trim().slice(0, 200);
-}
-
-function findingKey({ rule, file, anchor }) {
-  return JSON.stringify([rule, file, anchor]);
-}
-
-/** Each recorded entry matches as many findings as it says (`count`, default 1). */
-function compareWithExpected(findings, expected) {
-  const remaining = new Map();
-  for (const entry of expected) {
-    const key = findingKey(entry);
-    remaining.set(key, { entry, left: (remaining.get(key)?.left ?? 0) + (entry.count ?? 1) });
-  }
-  const unrecorded = [];
-  for (const finding of findings) {
-    const slot = remaining.get(findingKey(finding));
-    if (slot !== undefined && slot.left > 0) slot.left -= 1;
-    else unrecorded.push(finding);
-  }
-  const missing = [...remaining.values()].filter((slot) => slot.left > 0);
-  return { unrecorded, missing };
-}
-
-function checkManifestMatchesSharedList() {
-  if (!fs.existsSync(sharedListFile)) return [];
-  const shared = JSON.parse(fs.readFileSync(sharedListFile, 'utf8'));
-  const wanted = { ...shared.redis, ...shared.postgresql };
-  const manifest = JSON.parse(fs.readFileSync(path.join(corpusDirectory, 'package.json'), 'utf8')).dependencies;
-  const problems = [];
-  for (const [name, version] of Object.entries(wanted)) {
-    if (manifest[name] !== version) problems.push(`corpus/package.json has ${name}@${manifest[name] ?? '(missing)'}, shared/corpus/packages.json lists ${version}`);
-  }
-  for (const name of Object.keys(manifest)) {
-    if (!(name in wanted)) problems.push(`corpus/package.json has ${name}, which shared/corpus/packages.json does not list`);
-  }
-  return problems;
-}
-
 async function main() {
   const started = performance.now();
-  const problems = checkManifestMatchesSharedList();
+  const manifest = JSON.parse(fs.readFileSync(path.join(corpusDirectory, 'package.json'), 'utf8'));
+  // CI checks the repository out beside shared/; elsewhere the committed manifest stands alone.
+  const problems = fs.existsSync(sharedListFile)
+    ? differencesFromSharedList(manifest, JSON.parse(fs.readFileSync(sharedListFile, 'utf8')))
+    : [];
   ensureCorpusInstalled();
   const absoluteFiles = collectCorpusFiles();
   const files = absoluteFiles.map((file) => path.relative(corpusModules, file));
