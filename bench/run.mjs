@@ -5,13 +5,18 @@
 //   node_modules/typescript-eslint/dist, node_modules/@eslint-community/*, node_modules/eslint-plugin-eslint-plugin/dist,
 //   node_modules/espree/dist, node_modules/eslint-scope/{lib,dist}, node_modules/eslint-visitor-keys/{lib,dist},
 // without descending into nested node_modules. Each file is parsed by espree (ecmaVersion latest) as a
-// module or CommonJS by Node's own rule: .mjs/.cjs by extension, .js by the nearest package.json "type".
+// module or CommonJS by Node's own rule: .mjs/.cjs by extension, .js by the nearest package.json "type"
+// and, where that sets none, by Node's syntax detection.
 //
 // Runs: "core" = @eslint/js recommended, "locksmith" = locksmith strict (every rule on). Per-rule times come from
 // ESLint's `stats` (the data behind TIMING=all: create() plus listeners), so the ratio is
 // locksmith rule time / core rule time; parsing is shared by both and reported apart.
 // A rule that throws is a crash: caught per file, counted and printed (file, rule, message).
-// The last line is exactly `ratio=R files=N crashes=C` (C counts Locksmith crashes).
+// The last line is exactly `ratio=R dense_ratio=R files=N crashes=C` (C counts Locksmith crashes).
+//
+// Second, lock-dense corpus: the JS files (.js/.cjs/.mjs) of the real lock packages of corpus/package.json
+// (installed by corpus/files.mjs, the files `npm run corpus` lints), measured the same way (same runs, same
+// parser, same source-type rule) and printed as `dense_ratio`. Its files and crashes are counted in the last line.
 //
 // To extend: add a run to RUNS, or a shared analysis (an exported function the rules call, compiled
 // into eslint-plugin/dist) to SHARED_ANALYSES; its time is measured while the Locksmith run lints.
@@ -22,12 +27,14 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { collectCorpusFiles as collectLockCorpusFiles, corpusModules, ensureCorpusInstalled } from '../corpus/files.mjs';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const nodeModules = path.join(repositoryRoot, 'node_modules');
 const require = createRequire(import.meta.url);
 const { Linter } = require('eslint');
 const coreJs = require('@eslint/js');
+const espree = require('espree');
 const pluginDist = path.join(repositoryRoot, 'eslint-plugin/dist');
 const locksmith = require(path.join(pluginDist, 'index.js'));
 
@@ -89,9 +96,15 @@ function walk(directory, files) {
 
 const packageTypeCache = new Map();
 
-function sourceTypeOf(file) {
+/** 'module' or 'commonjs' as Node decides, given the file's text (see packageTypeOf and detectedSourceType). */
+function sourceTypeOf(file, text) {
   if (file.endsWith('.mjs')) return 'module';
   if (file.endsWith('.cjs')) return 'commonjs';
+  return packageTypeOf(file) ?? detectedSourceType(text);
+}
+
+/** The nearest package.json's "type" ('module' or 'commonjs'), or undefined when it has none. */
+function packageTypeOf(file) {
   let directory = path.dirname(file);
   const visited = [];
   for (;;) {
@@ -99,17 +112,29 @@ function sourceTypeOf(file) {
     visited.push(directory);
     const manifest = path.join(directory, 'package.json');
     if (fs.existsSync(manifest)) {
-      const type = JSON.parse(fs.readFileSync(manifest, 'utf8')).type === 'module' ? 'module' : 'commonjs';
-      packageTypeCache.set(directory, type);
+      const { type } = JSON.parse(fs.readFileSync(manifest, 'utf8'));
+      packageTypeCache.set(directory, type === 'module' || type === 'commonjs' ? type : undefined);
       break;
     }
     const parent = path.dirname(directory);
-    if (parent === directory) { packageTypeCache.set(directory, 'commonjs'); break; }
+    if (parent === directory) { packageTypeCache.set(directory, undefined); break; }
     directory = parent;
   }
   const type = packageTypeCache.get(directory);
   for (const seen of visited) packageTypeCache.set(seen, type);
   return type;
+}
+
+// A .js file whose package sets no "type" is CommonJS for Node unless it does not compile as CommonJS,
+// in which case Node (20.19+, 22.7+) runs it as a module: syntax detection. Packages that ship ESM in a
+// typeless folder (bullmq's dist/esm) depend on it. Parsed here once, outside the measured lint.
+function detectedSourceType(text) {
+  try {
+    espree.parse(text, { ecmaVersion: 'latest', sourceType: 'commonjs' });
+    return 'commonjs';
+  } catch {
+    return 'module';
+  }
 }
 
 function configFor(run, sourceType) {
@@ -162,9 +187,9 @@ function lintFile(linter, tally, { file, text, sourceType }) {
  * Lints the corpus with every run. Files are interleaved (each file with each run in turn) after a
  * warm-up pass, so no run pays alone for the JIT warming up or for garbage left by another.
  */
-export function lintCorpus(runs, corpus, { warmUpFiles = 150, onWarmedUp = () => undefined } = {}) {
-  // cwd is node_modules itself: ESLint's default ignores would otherwise drop every corpus file.
-  const linter = new Linter({ configType: 'flat', cwd: nodeModules });
+export function lintCorpus(runs, corpus, { warmUpFiles = 150, onWarmedUp = () => undefined, cwd = nodeModules } = {}) {
+  // cwd is the node_modules folder itself: ESLint's default ignores would otherwise drop every corpus file.
+  const linter = new Linter({ configType: 'flat', cwd });
   const warmUp = runs.map(emptyTally);
   for (const entry of corpus.slice(0, warmUpFiles)) {
     for (const tally of warmUp) lintFile(linter, tally, entry);
@@ -227,14 +252,14 @@ function printRun(result, limit) {
   }
 }
 
-function main() {
-  const files = collectCorpus();
-  const corpus = files.map((file) => ({ file, text: fs.readFileSync(file, 'utf8'), sourceType: sourceTypeOf(file) }));
-  const bytes = corpus.reduce((sum, { text }) => sum + text.length, 0);
-  console.log(`corpus: ${files.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB, from node_modules/{${CORPUS_ROOTS.join(',')}}`);
-
-  const sharedTimings = instrumentSharedAnalyses();
+/** Lints `files` with every run and prints the runs; returns the core and Locksmith tallies and the linted count. */
+function measure(files, { sharedTimings = [], cwd = nodeModules } = {}) {
+  const corpus = files.map((file) => {
+    const text = fs.readFileSync(file, 'utf8');
+    return { file, text, sourceType: sourceTypeOf(file, text) };
+  });
   const results = lintCorpus(RUNS, corpus, {
+    cwd,
     // The warm-up pass calls the shared analyses too; count only the measured pass.
     onWarmedUp: () => { for (const timing of sharedTimings) Object.assign(timing, { exclusive: 0, calls: 0 }); },
   });
@@ -258,16 +283,37 @@ function main() {
   const crashes = results.filter((result) => result.run.countsCrashes).reduce((sum, result) => sum + result.crashes.length, 0);
   const ratio = core.ruleTotal > 0 ? plugin.ruleTotal / core.ruleTotal : Number.NaN;
   console.log(`\nlocksmith rules ${plugin.ruleTotal.toFixed(1)} ms / core rules ${core.ruleTotal.toFixed(1)} ms; core crashes ${core.crashes.length}`);
+  return { core, plugin, linted, crashes, ratio };
+}
+
+function describeFiles(files) {
+  const bytes = files.reduce((sum, file) => sum + fs.statSync(file).size, 0);
+  return `${files.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+function main() {
+  const files = collectCorpus();
+  console.log(`corpus: ${describeFiles(files)}, from node_modules/{${CORPUS_ROOTS.join(',')}}`);
+  const sharedTimings = instrumentSharedAnalyses();
+  const { core, plugin, linted, crashes, ratio } = measure(files, { sharedTimings });
+
+  ensureCorpusInstalled();
+  const denseFiles = collectLockCorpusFiles().filter((file) => CORPUS_EXTENSIONS.includes(path.extname(file)));
+  console.log(`\ndense corpus: ${describeFiles(denseFiles)}, the JS files of the real lock packages of corpus/package.json`);
+  const dense = measure(denseFiles, { cwd: corpusModules });
+
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify({
-      ratio, files: linted, crashes,
+      ratio, dense_ratio: dense.ratio, files: linted + dense.linted, crashes: crashes + dense.crashes,
       core: Object.fromEntries(core.ruleTimes), locksmith: Object.fromEntries(plugin.ruleTimes),
+      dense: { core: Object.fromEntries(dense.core.ruleTimes), locksmith: Object.fromEntries(dense.plugin.ruleTimes) },
       shared: Object.fromEntries(sharedTimings.map((timing) => [timing.name, timing.exclusive])),
     }));
   }
   // A crash is a bug; the ratio target (0.10) is reported, not enforced, as timings vary by machine.
-  if (crashes > 0) process.exitCode = 1;
-  console.log(`ratio=${ratio.toFixed(3)} files=${linted} crashes=${crashes}`);
+  const allCrashes = crashes + dense.crashes;
+  if (allCrashes > 0) process.exitCode = 1;
+  console.log(`ratio=${ratio.toFixed(3)} dense_ratio=${dense.ratio.toFixed(3)} files=${linted + dense.linted} crashes=${allCrashes}`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
