@@ -4,4 +4,4 @@ export { parseProjectConfig, ProjectConfigError, type ProjectConfig, type RuleSe
 export { ProjectConfigLookup, loadProjectConfigFile, readTextFileFromDisk, type ReadTextFile, type ProjectConfigLookupOptions } from './lookup.js';
 export { toEslintRules, type EslintRuleEntry } from './rules.js';
 export { projectConfigSchema, packageJsonSchema, PROJECT_CONFIG_FILE_NAME, PACKAGE_JSON_KEY } from './schema.js';
-export { projectConfigs, type ProjectConfigsOptions } from './eslint-configs.js';
+export { projectConfigs, planCliProjectConfig, type ProjectConfigsOptions, type CliProjectConfigOptions, type CliProjectConfigPlan } from './eslint-configs.js';
