@@ -63,6 +63,28 @@ const SEVERITY_ALIASES: Readonly<Record<string, RuleSeverity>> = {
 
 const RULE_PREFIX = 'locksmith/';
 
+/** Every option, as node:util's parseArgs takes them; the help text and docs/cli.md describe each. */
+export const CLI_OPTIONS = {
+  format: { type: 'string', short: 'f' },
+  'max-warnings': { type: 'string' },
+  rule: { type: 'string', multiple: true },
+  'output-file': { type: 'string', short: 'o' },
+  preset: { type: 'string' },
+  config: { type: 'string', short: 'c' },
+  'no-config-lookup': { type: 'boolean' },
+  cache: { type: 'boolean' },
+  'cache-location': { type: 'string' },
+  'cache-strategy': { type: 'string' },
+  concurrency: { type: 'string' },
+  'type-aware': { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  stdin: { type: 'boolean' },
+  'stdin-filename': { type: 'string' },
+  'no-warn-ignored': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const satisfies NonNullable<Parameters<typeof parseArgs>[0]>['options'];
+
 export function parseCliArgs(argv: readonly string[], knownRuleIds: readonly string[]): CliOptions {
   const { values, positionals } = parseOrExplain(argv);
   const format = values.format ?? 'stylish';
@@ -109,26 +131,7 @@ function parseOrExplain(argv: readonly string[]) {
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: {
-        format: { type: 'string', short: 'f' },
-        'max-warnings': { type: 'string' },
-        rule: { type: 'string', multiple: true },
-        'output-file': { type: 'string', short: 'o' },
-        preset: { type: 'string' },
-        config: { type: 'string', short: 'c' },
-        'no-config-lookup': { type: 'boolean' },
-        cache: { type: 'boolean' },
-        'cache-location': { type: 'string' },
-        'cache-strategy': { type: 'string' },
-        concurrency: { type: 'string' },
-        'type-aware': { type: 'boolean' },
-        quiet: { type: 'boolean' },
-        stdin: { type: 'boolean' },
-        'stdin-filename': { type: 'string' },
-        'no-warn-ignored': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
+      options: CLI_OPTIONS,
     });
   } catch (error) {
     throw new UsageError(describeParseError(error));

@@ -3,9 +3,11 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { after, before, describe, it } from 'mocha';
+import { CLI_OPTIONS } from '../../../eslint-plugin/src/cli/args.js';
 import {
-  CLI_SUITE_TIMEOUT_MS, LOCKSMITH_BIN, UNSAFE_RELEASE_SOURCE, makeProject, parseJsonReport, runLocksmith, stderrLines, type CliRun,
+  CLI_SUITE_TIMEOUT_MS, LOCKSMITH_BIN, REPOSITORY_ROOT, UNSAFE_RELEASE_SOURCE, makeProject, parseJsonReport, runLocksmith, stderrLines, type CliRun,
 } from './run-cli';
 
 // A lock around one UPDATE: `require-fencing-token` (warn in recommended, error in strict) at
@@ -124,13 +126,32 @@ describe('locksmith --preset, --quiet, --stdin', function () {
   for (const [args, message] of [
     [['--stdin-filename', 'x.ts', 'update.js'], 'locksmith: --stdin-filename names the text read with --stdin; add --stdin'],
     [['--stdin', 'update.js'], 'locksmith: --stdin lints standard input; remove the paths (update.js)'],
+    [['-c', 'eslint.config.mjs', 'update.js'], '-c/--config takes a locksmith.json; Locksmith reads locksmith.json, not ESLint configs like eslint.config.mjs'],
+    [['--config', 'config/.eslintrc.json', 'update.js'], '-c/--config takes a locksmith.json; Locksmith reads locksmith.json, not ESLint configs like .eslintrc.json'],
+    [['--config=.eslintrc', 'update.js'], '-c/--config takes a locksmith.json; Locksmith reads locksmith.json, not ESLint configs like .eslintrc'],
+    [['-c', 'locksmith.yaml', 'update.js'], "-c/--config takes a locksmith.json (JSON, never executed), got 'locksmith.yaml'"],
+    [['-c', 'locksmith.json', '--no-config-lookup', 'update.js'], '-c/--config and --no-config-lookup contradict each other; use one'],
     [['--stdin', '--stdin-filename', 'notes.md'], "locksmith: --stdin-filename must name a JavaScript or TypeScript file (.js .mjs .cjs .jsx .ts .mts .cts .tsx), got 'notes.md'"],
   ] as const) {
     it(`rejects ${args.join(' ')} in one line, exit 2`, () => {
       const run = runWithStdin(root, args, UNSAFE_RELEASE_SOURCE);
       assert.equal(run.status, 2);
-      assert.deepEqual(stderrLines(run), [message]);
+      assert.deepEqual(stderrLines(run), [message.startsWith('locksmith: ') ? message : `locksmith: ${message}`]);
       assert.equal(run.stdout, '');
     });
   }
+});
+
+describe('locksmith options in --help and docs/cli.md', function () {
+  this.timeout(CLI_SUITE_TIMEOUT_MS);
+
+  it('describes every option the command accepts, with its short form', () => {
+    const help = runLocksmith(REPOSITORY_ROOT, ['--help']).stdout;
+    const docs = fs.readFileSync(path.join(REPOSITORY_ROOT, 'docs/cli.md'), 'utf8');
+    for (const [name, spec] of Object.entries(CLI_OPTIONS)) {
+      const short = 'short' in spec ? `-${spec.short}, ` : '';
+      assert.match(help, new RegExp(`^ +${short}--${name}\\b`, 'm'), `--help lacks --${name}`);
+      assert.ok(docs.includes(`\`--${name}`), `docs/cli.md lacks --${name}`);
+    }
+  });
 });
