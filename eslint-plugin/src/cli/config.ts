@@ -4,6 +4,7 @@ import type { Linter } from 'eslint';
 import * as typescriptParser from '@typescript-eslint/parser';
 import locksmith from '../index.js';
 import type { RuleSeverity } from './args.js';
+import { javascriptParser } from './javascript-parser.js';
 
 export const PLUGIN_PREFIX = 'locksmith/';
 
@@ -39,20 +40,24 @@ export function buildCliConfig(overrides: ReadonlyMap<string, RuleSeverity>): Li
       files: JAVASCRIPT_FILES,
       languageOptions: {
         ecmaVersion: 'latest',
+        // The parser picks module or CommonJS per file, as Node does; this is only ESLint's default.
         sourceType: 'module',
+        parser: javascriptParser,
         parserOptions: { ecmaFeatures: { jsx: true } },
       },
-    },
-    {
-      name: 'locksmith/cli/commonjs',
-      files: ['**/*.cjs'],
-      languageOptions: { sourceType: 'commonjs' },
     },
     {
       name: 'locksmith/cli/typescript',
       files: TYPESCRIPT_FILES,
       // No `project`: the CLI is zero-config, so rules take their shape-based path, never the checker.
+      // TypeScript parses `import x = require()`, `export =` and top-level `return` whatever the
+      // source type, which only shapes the scopes: `.cts` files are CommonJS, as Node runs them.
       languageOptions: { parser: typescriptParser, sourceType: 'module' },
+    },
+    {
+      name: 'locksmith/cli/typescript-commonjs',
+      files: ['**/*.cts'],
+      languageOptions: { sourceType: 'commonjs' },
     },
     {
       name: 'locksmith/cli/rules',

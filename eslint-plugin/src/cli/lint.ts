@@ -13,7 +13,14 @@ type LoadFlatESLint = (options: { useFlatConfig: true }) => Promise<typeof ESLin
 export interface LintRun {
   eslint: ESLint;
   results: ESLint.LintResult[];
+  /** One line each for files named here that ESLint still would not lint; never silent. */
+  notices: string[];
 }
+
+// ESLint ignores these by default even with `ignore: false`; un-ignoring them is the only way
+// to lint a file the user named there (`locksmith node_modules/pkg/index.js`). Every other
+// ignore was applied when the file list was built.
+const UNIGNORE_DEFAULTS: Linter.Config = { name: 'locksmith/cli/lint-what-was-named', ignores: ['!**/node_modules/', '!.git/'] };
 
 export async function lintWithLocksmith(
   files: readonly string[],
@@ -21,17 +28,32 @@ export async function lintWithLocksmith(
   cwd: string,
 ): Promise<LintRun> {
   const FlatESLint = await (eslintApi.loadESLint as unknown as LoadFlatESLint)({ useFlatConfig: true });
-  const eslint = new FlatESLint({
+  const options: ESLint.Options = {
     // Flat ESLint lints nothing outside its cwd, and files may sit beside the working directory.
     cwd: commonAncestor([cwd, ...files.map((file) => path.dirname(file))]),
     overrideConfigFile: true,
-    overrideConfig: buildCliConfig(overrides),
-    // The file list is already filtered (node_modules, build output, .gitignore): lint exactly it.
-    ignore: false,
+    overrideConfig: [UNIGNORE_DEFAULTS, ...buildCliConfig(overrides)],
     errorOnUnmatchedPattern: false,
-  });
-  const results = files.length === 0 ? [] : await lintOrExplain(eslint, files, cwd);
-  return { eslint, results: results.map(keepLocksmithMessages) };
+  };
+  const eslint = constructWithRuleFilter(FlatESLint, options);
+  const results = files.length === 0 ? [] : (await lintOrExplain(eslint, files, cwd)).map(keepLocksmithMessages);
+  const notices = results.filter(isIgnoredResult).map((result) => `not linted: ${path.relative(cwd, result.filePath) || result.filePath} (ESLint ignores it)`);
+  return { eslint, results: results.filter((result) => !isIgnoredResult(result)), notices };
+}
+
+/**
+ * Only Locksmith's rules ever run: an inline `/* eslint no-console: "error" *\/` in user code
+ * must not switch on a core or third-party rule. ESLint 9.x's `ruleFilter` does exactly that;
+ * the ESLint versions without it (8.57) run such a rule, and keepLocksmithMessages drops its
+ * messages afterwards.
+ */
+function constructWithRuleFilter(FlatESLint: typeof ESLint, options: ESLint.Options): ESLint {
+  try {
+    return new FlatESLint({ ...options, ruleFilter: ({ ruleId }) => ruleId.startsWith(PLUGIN_PREFIX) } as ESLint.Options);
+  } catch (error) {
+    if (error instanceof Error && error.message.includes('ruleFilter')) return new FlatESLint(options);
+    throw error;
+  }
 }
 
 // A file can be unreadable (permissions) or vanish between the directory walk and the lint.
@@ -49,17 +71,20 @@ async function lintOrExplain(eslint: ESLint, files: readonly string[], cwd: stri
 }
 
 /**
- * Inline `/* eslint other-plugin/rule: … *\/` comments in user code name rules this run does not
- * load, and ESLint reports those; keep only our findings and parse errors.
+ * Directive comments meant for another ESLint version or plugin (`/* eslint-env *\/`, which
+ * ESLint 10 rejects; `/* eslint other-plugin/rule: … *\/`; a bad inline config for a core rule)
+ * are not Locksmith's business: keep only our findings and parse errors, reported and suppressed.
  */
 function keepLocksmithMessages(result: ESLint.LintResult): ESLint.LintResult {
   const messages = result.messages.filter(isOurs);
-  if (messages.length === result.messages.length) return result;
+  const suppressedMessages = result.suppressedMessages.filter(isOurs);
+  if (messages.length === result.messages.length && suppressedMessages.length === result.suppressedMessages.length) return result;
   const errors = messages.filter((message) => message.severity === 2);
   const warnings = messages.filter((message) => message.severity === 1);
   return {
     ...result,
     messages,
+    suppressedMessages,
     errorCount: errors.length,
     fatalErrorCount: errors.filter((message) => message.fatal === true).length,
     warningCount: warnings.length,
@@ -69,7 +94,22 @@ function keepLocksmithMessages(result: ESLint.LintResult): ESLint.LintResult {
 }
 
 function isOurs(message: Linter.LintMessage): boolean {
-  return message.fatal === true || (message.ruleId?.startsWith(PLUGIN_PREFIX) ?? false);
+  return isParseError(message) || isIgnoredWarning(message) || (message.ruleId?.startsWith(PLUGIN_PREFIX) ?? false);
+}
+
+// ESLint 10 marks a rejected `/* eslint-env *\/` comment fatal too, although the file was linted;
+// only a parse failure carries this prefix (ESLint 8.57 to 10 alike).
+function isParseError(message: Linter.LintMessage): boolean {
+  return message.fatal === true && message.ruleId === null && message.message.startsWith('Parsing error:');
+}
+
+// ESLint's "File ignored …" result: the file was not linted at all, and the user must hear it.
+function isIgnoredWarning(message: Linter.LintMessage): boolean {
+  return message.ruleId === null && message.fatal !== true && message.message.startsWith('File ignored');
+}
+
+function isIgnoredResult(result: ESLint.LintResult): boolean {
+  return result.messages.length === 1 && result.messages[0] !== undefined && isIgnoredWarning(result.messages[0]);
 }
 
 function commonAncestor(directories: readonly string[]): string {

@@ -48,7 +48,8 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
   if (files.length === 0) {
     throw new UsageError(`no JavaScript or TypeScript files to lint in ${options.paths.join(' ')}`);
   }
-  const { eslint, results } = await lintWithLocksmith(files, options.ruleOverrides, io.cwd);
+  const { eslint, results, notices } = await lintWithLocksmith(files, options.ruleOverrides, io.cwd);
+  for (const notice of notices) io.stderr(`locksmith: ${notice}\n`);
   const report = await formatResults(eslint, results, options.format, {
     cwd: io.cwd,
     severities: effectiveSeverities(options.ruleOverrides),
