@@ -4,7 +4,9 @@
 import type { Linter } from 'eslint';
 import * as typescriptParser from '@typescript-eslint/parser';
 import locksmith from '../index.js';
+import { loadProjectConfigFile, ProjectConfigLookup, toEslintRules, type ProjectConfig } from '../project-config/index.js';
 import type { Preset, RuleSeverity } from './args.js';
+import { javascriptParser } from './javascript-parser.js';
 
 export const PLUGIN_PREFIX = 'locksmith/';
 
@@ -21,7 +23,19 @@ export interface CliConfigInput {
   ruleOverrides: Record<string, RuleSeverity>;
   /** With `--type-aware`: the directory typescript-eslint resolves tsconfig files from. */
   typeAware: { tsconfigRootDir: string } | undefined;
+  projectConfig: ProjectConfigSource;
 }
+
+/**
+ * The locksmith.json files that apply: none (--no-config-lookup), one for every file (-c), or each
+ * linted file's nearest, of which the main thread found these (project-configs.ts). Only paths
+ * travel: every thread reads the files itself, and ESLint's cache hashes the rules and settings
+ * read, so editing a locksmith.json re-lints what it applies to.
+ */
+export type ProjectConfigSource =
+  | { mode: 'none' }
+  | { mode: 'file'; filePath: string }
+  | { mode: 'lookup'; filePaths: string[] };
 
 /** Every rule id of the plugin, without prefix, sorted. */
 export function pluginRuleIds(): string[] {
@@ -67,19 +81,23 @@ export function buildCliConfig(input: CliConfigInput): Linter.Config[] {
       files: JAVASCRIPT_FILES,
       languageOptions: {
         ecmaVersion: 'latest',
+        // The parser picks module or CommonJS per file, as Node does; this is only ESLint's default.
         sourceType: 'module',
+        parser: javascriptParser,
         parserOptions: { ecmaFeatures: { jsx: true } },
       },
     },
     {
-      name: 'locksmith/cli/commonjs',
-      files: ['**/*.cjs'],
-      languageOptions: { sourceType: 'commonjs' },
-    },
-    {
       name: 'locksmith/cli/typescript',
       files: TYPESCRIPT_FILES,
+      // TypeScript parses `import x = require()`, `export =` and top-level `return` whatever the
+      // source type, which only shapes the scopes: `.cts` files are CommonJS, as Node runs them.
       languageOptions: { parser: typescriptParser, sourceType: 'module', parserOptions: typescriptParserOptions(input) },
+    },
+    {
+      name: 'locksmith/cli/typescript-commonjs',
+      files: ['**/*.cts'],
+      languageOptions: { sourceType: 'commonjs' },
     },
     {
       name: `locksmith/cli/${input.preset}`,
@@ -89,8 +107,33 @@ export function buildCliConfig(input: CliConfigInput): Linter.Config[] {
       linterOptions: { reportUnusedDisableDirectives: false },
       rules: presetRules,
     },
+    ...projectConfigObjects(input.projectConfig, lintedFiles),
     { name: 'locksmith/cli/rule-options', files: lintedFiles, rules: overrideRules },
   ];
+}
+
+// Over the preset, under --rule. With lookup, each object applies only to the files it is the
+// nearest configuration of, so a nested folder's file replaces its ancestor's (no merging).
+function projectConfigObjects(source: ProjectConfigSource, lintedFiles: string[]): Linter.Config[] {
+  if (source.mode === 'none') return [];
+  if (source.mode === 'file') return [projectConfigObject(loadProjectConfigFile(source.filePath), lintedFiles, [])];
+  const lookup = new ProjectConfigLookup();
+  return source.filePaths.map((filePath) => {
+    const isNearest = (file: string) => lookup.forFile(file)?.filePath === filePath;
+    return projectConfigObject(loadProjectConfigFile(filePath), lintedFiles, [(file: string) => !isNearest(file)]);
+  });
+}
+
+function projectConfigObject(config: ProjectConfig, lintedFiles: string[], ignores: ((file: string) => boolean)[]): Linter.Config {
+  const object: Linter.Config = {
+    name: `locksmith/cli/project: ${config.filePath}`,
+    files: lintedFiles,
+    rules: toEslintRules(config) as Linter.RulesRecord,
+    settings: { locksmith: { ...config.settings } },
+  };
+  // ESLint's config arrays take functions as patterns; its types only name strings.
+  if (ignores.length > 0) object.ignores = ignores as unknown as string[];
+  return object;
 }
 
 // Without --type-aware, no `project`: rules take their shape-based path, never the checker.

@@ -3,9 +3,9 @@
 
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ESLint } from 'eslint';
+import type { ESLint, Linter } from 'eslint';
 import type { CacheStrategy, Concurrency } from './args.js';
-import { buildCliConfig, type CliConfigInput } from './config.js';
+import { buildCliConfig, PLUGIN_PREFIX, type CliConfigInput } from './config.js';
 
 export interface EslintOptionsInput {
   /** ESLint's base directory: it lints nothing outside it. */
@@ -14,17 +14,25 @@ export interface EslintOptionsInput {
   /** ESLint's own result cache, or `undefined` for none. */
   cache: { location: string; strategy: CacheStrategy } | undefined;
   concurrency: Concurrency;
+  /** Whether to pass ESLint's `ruleFilter` (ESLint 9 and later) so only Locksmith's rules run. */
+  ruleFilter: boolean;
 }
+
+// ESLint ignores these by default even with no other ignores; un-ignoring them is the only way
+// to lint a file the user named there (`locksmith node_modules/pkg/index.js`). Every other
+// ignore was applied when the file list was built.
+const UNIGNORE_DEFAULTS: Linter.Config = { name: 'locksmith/cli/lint-what-was-named', ignores: ['!**/node_modules/', '!.git/'] };
 
 export function buildEslintOptions(input: EslintOptionsInput): ESLint.Options {
   const options: ESLint.Options = {
     cwd: input.cwd,
     overrideConfigFile: true,
-    overrideConfig: buildCliConfig(input.config),
-    // The file list is already filtered (node_modules, build output, .gitignore): lint exactly it.
-    ignore: false,
+    overrideConfig: [UNIGNORE_DEFAULTS, ...buildCliConfig(input.config)],
     errorOnUnmatchedPattern: false,
   };
+  if (input.ruleFilter) {
+    Object.assign(options, { ruleFilter: ({ ruleId }: { ruleId: string }) => ruleId.startsWith(PLUGIN_PREFIX) });
+  }
   if (input.cache !== undefined) {
     Object.assign(options, { cache: true, cacheLocation: input.cache.location, cacheStrategy: input.cache.strategy });
   }

@@ -18,13 +18,18 @@ export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
 const SKIPPED_FILE_SUFFIXES = ['.d.ts', '.d.mts', '.d.cts', '.min.js', '.min.mjs', '.min.cjs'];
 
 export function isLintedFile(fileName: string): boolean {
-  return LINTED_EXTENSIONS.some((extension) => fileName.endsWith(extension))
-    && !SKIPPED_FILE_SUFFIXES.some((suffix) => fileName.endsWith(suffix));
+  return hasLintedExtension(fileName) && !SKIPPED_FILE_SUFFIXES.some((suffix) => fileName.endsWith(suffix));
+}
+
+function hasLintedExtension(fileName: string): boolean {
+  return LINTED_EXTENSIONS.some((extension) => fileName.endsWith(extension));
 }
 
 /**
- * Absolute paths of the files to lint, sorted. A file named on the command line is linted whatever
- * its location (the user asked for it) as long as it has a linted extension; directories are walked.
+ * Absolute paths of the files to lint, sorted. What the user names is linted: a file with a
+ * linted extension whatever its location or name (a `.d.ts` or `.min.js` too); a directory is
+ * walked, and the skipping rules apply to what lies below it, never to the directory itself
+ * (`locksmith node_modules/pkg` lints that package, minus its own node_modules).
  */
 export function collectFiles(paths: readonly string[], cwd: string): string[] {
   const found = new Set<string>();
@@ -32,17 +37,31 @@ export function collectFiles(paths: readonly string[], cwd: string): string[] {
     const absolute = path.resolve(cwd, given);
     const stats = statOrExplain(absolute, given);
     if (stats.isDirectory()) {
-      const gitignore = new GitignoreStack(findRepositoryRoot(absolute) ?? ancestorOrSelf(cwd, absolute));
-      walk(absolute, given, gitignore, found);
-    } else if (isLintedFile(absolute)) {
+      const gitignoreRoot = findRepositoryRoot(absolute) ?? ancestorOrSelf(cwd, absolute);
+      const gitignore = new GitignoreStack(gitignoreRoot);
+      // A directory the walk from the root would skip is walked as a root of its own: only the
+      // .gitignore files inside it apply.
+      const skipped = isSkippedBelow(gitignoreRoot, absolute, gitignore);
+      walk(absolute, given, skipped ? new GitignoreStack(absolute) : gitignore, found);
+    } else if (hasLintedExtension(absolute)) {
       found.add(absolute);
-    } else if (SKIPPED_FILE_SUFFIXES.some((suffix) => absolute.endsWith(suffix))) {
-      throw new UsageError(`not linted: ${given} is a declaration file or a minified bundle`);
     } else {
       throw new UsageError(`not a JavaScript or TypeScript file: ${given} (locksmith lints ${LINTED_EXTENSIONS.join(' ')})`);
     }
   }
   return [...found].sort();
+}
+
+/** Whether a walk from `root` would skip `directory` or one of the directories on the way to it. */
+function isSkippedBelow(root: string, directory: string, gitignore: GitignoreStack): boolean {
+  const relative = path.relative(root, directory);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return false;
+  let current = root;
+  for (const segment of relative.split(path.sep)) {
+    current = path.join(current, segment);
+    if (SKIPPED_DIRECTORIES.has(segment) || gitignore.ignores(current, true)) return true;
+  }
+  return false;
 }
 
 function walk(directory: string, shownAs: string, gitignore: GitignoreStack, found: Set<string>): void {

@@ -19,6 +19,8 @@ type FlatESLintClass = (new (options: ESLint.Options) => ESLint) & {
 export interface LintRun {
   eslint: ESLint;
   results: ESLint.LintResult[];
+  /** One line each for files named here that ESLint still would not lint; never silent. */
+  notices: string[];
 }
 
 export interface LintRequest {
@@ -36,7 +38,8 @@ export interface LintRequest {
 
 export async function lintWithLocksmith(request: LintRequest): Promise<LintRun> {
   const FlatESLint = await (eslintApi.loadESLint as unknown as LoadFlatESLint)({ useFlatConfig: true });
-  const linted = request.stdin === undefined ? request.files : [request.stdin.filePath ?? request.cwd];
+  // Text without a file name is linted as if in the working directory (ESLint's `<text>`).
+  const linted = request.stdin === undefined ? request.files : [request.stdin.filePath ?? path.join(request.cwd, '<text>')];
   // Flat ESLint lints nothing outside its cwd, and files may sit beside the working directory.
   const eslintCwd = commonAncestor([request.cwd, ...linted.map((file) => path.dirname(file))]);
   const input: EslintOptionsInput = {
@@ -44,6 +47,7 @@ export async function lintWithLocksmith(request: LintRequest): Promise<LintRun> 
     config: { ...request.config, typeAware: request.typeAware ? { tsconfigRootDir: eslintCwd } : undefined },
     cache: request.cache === undefined ? undefined : { ...request.cache, location: path.resolve(request.cwd, request.cache.location) },
     concurrency: request.stdin === undefined ? request.concurrency : 'off',
+    ruleFilter: false,
   };
   // Keep a trailing separator: it tells ESLint the cache location is a directory.
   if (input.cache !== undefined && /[\\/]$/.test(request.cache?.location ?? '')) input.cache.location += path.sep;
@@ -57,15 +61,31 @@ export async function lintWithLocksmith(request: LintRequest): Promise<LintRun> 
   if (request.typeAware) {
     results = await relintOutsideProjects(FlatESLint, input, request, results);
   }
-  return { eslint, results: results.map(keepLocksmithMessages) };
+  results = results.map(keepLocksmithMessages);
+  const notices = results.filter(isIgnoredResult).map((result) => `not linted: ${path.relative(request.cwd, result.filePath) || result.filePath} (ESLint ignores it)`);
+  return { eslint, results: results.filter((result) => !isIgnoredResult(result)), notices };
 }
 
 async function createEslint(FlatESLint: FlatESLintClass, input: EslintOptionsInput): Promise<ESLint> {
-  if (input.concurrency === 'off') return new FlatESLint(buildEslintOptions(input));
+  if (input.concurrency === 'off') return constructWithRuleFilter(FlatESLint, input);
   if (FlatESLint.fromOptionsModule === undefined) {
     throw new UsageError(`--concurrency needs ESLint 9.34 or later, and this project has ESLint ${FlatESLint.version}; use --concurrency off`);
   }
-  return FlatESLint.fromOptionsModule(optionsModuleUrl(input));
+  // ESLint 9.34 and later all have `ruleFilter`.
+  return FlatESLint.fromOptionsModule(optionsModuleUrl({ ...input, ruleFilter: true }));
+}
+
+/**
+ * ESLint 9.x's `ruleFilter` keeps inline `/* eslint no-console: "error" *\/` comments from
+ * switching on other rules; ESLint 8.57 has none, and keepLocksmithMessages drops such messages.
+ */
+function constructWithRuleFilter(FlatESLint: FlatESLintClass, input: EslintOptionsInput): ESLint {
+  try {
+    return new FlatESLint(buildEslintOptions({ ...input, ruleFilter: true }));
+  } catch (error) {
+    if (error instanceof Error && error.message.includes('ruleFilter')) return new FlatESLint(buildEslintOptions({ ...input, ruleFilter: false }));
+    throw error;
+  }
 }
 
 // typescript-eslint's project service rejects a file no tsconfig includes (a script, a config file).
@@ -123,17 +143,20 @@ async function lintOrExplain(eslint: ESLint, files: readonly string[], cwd: stri
 }
 
 /**
- * Inline `/* eslint other-plugin/rule: … *\/` comments in user code name rules this run does not
- * load, and ESLint reports those; keep only our findings and parse errors.
+ * Directive comments meant for another ESLint version or plugin (`/* eslint-env *\/`, which
+ * ESLint 10 rejects; `/* eslint other-plugin/rule: … *\/`; a bad inline config for a core rule)
+ * are not Locksmith's business: keep only our findings and parse errors, reported and suppressed.
  */
 function keepLocksmithMessages(result: ESLint.LintResult): ESLint.LintResult {
   const messages = result.messages.filter(isOurs);
-  if (messages.length === result.messages.length) return result;
+  const suppressedMessages = result.suppressedMessages.filter(isOurs);
+  if (messages.length === result.messages.length && suppressedMessages.length === result.suppressedMessages.length) return result;
   const errors = messages.filter((message) => message.severity === 2);
   const warnings = messages.filter((message) => message.severity === 1);
   return {
     ...result,
     messages,
+    suppressedMessages,
     errorCount: errors.length,
     fatalErrorCount: errors.filter((message) => message.fatal === true).length,
     warningCount: warnings.length,
@@ -143,7 +166,22 @@ function keepLocksmithMessages(result: ESLint.LintResult): ESLint.LintResult {
 }
 
 function isOurs(message: Linter.LintMessage): boolean {
-  return message.fatal === true || (message.ruleId?.startsWith(PLUGIN_PREFIX) ?? false);
+  return isParseError(message) || isIgnoredWarning(message) || (message.ruleId?.startsWith(PLUGIN_PREFIX) ?? false);
+}
+
+// ESLint 10 marks a rejected `/* eslint-env *\/` comment fatal too, although the file was linted;
+// only a parse failure carries this prefix (ESLint 8.57 to 10 alike).
+function isParseError(message: Linter.LintMessage): boolean {
+  return message.fatal === true && message.ruleId === null && message.message.startsWith('Parsing error:');
+}
+
+// ESLint's "File ignored …" result: the file was not linted at all, and the user must hear it.
+function isIgnoredWarning(message: Linter.LintMessage): boolean {
+  return message.ruleId === null && message.fatal !== true && message.message.startsWith('File ignored');
+}
+
+function isIgnoredResult(result: ESLint.LintResult): boolean {
+  return result.messages.length === 1 && result.messages[0] !== undefined && isIgnoredWarning(result.messages[0]);
 }
 
 function commonAncestor(directories: readonly string[]): string {

@@ -6,12 +6,13 @@ import { stripVTControlCharacters } from 'node:util';
 import locksmith from '../index.js';
 import type { ESLint } from 'eslint';
 import { parseCliArgs, type CliOptions } from './args.js';
-import { effectiveSeverities, pluginRuleIds } from './config.js';
+import { effectiveSeverities, pluginRuleIds, type ProjectConfigSource } from './config.js';
 import { EXIT_USAGE, exitCodeFor, tally } from './exit-code.js';
 import { collectFiles, isLintedFile, LINTED_EXTENSIONS } from './files.js';
 import { formatResults } from './format.js';
 import { helpText } from './help.js';
 import { lintWithLocksmith } from './lint.js';
+import { planProjectConfigs, planStdinWithoutName } from './project-configs.js';
 import { UsageError } from './usage-error.js';
 
 export interface CommandIo {
@@ -47,20 +48,35 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
     io.stdout(`${locksmith.meta.version}\n`);
     return 0;
   }
-  const stdin = options.stdin ? readStdin(options, io) : undefined;
-  const files = stdin === undefined ? collectFiles(options.paths, io.cwd) : [];
-  if (stdin === undefined && files.length === 0) {
+  const given = options.stdin ? undefined : collectFiles(options.paths, io.cwd);
+  if (given !== undefined && given.length === 0) {
     throw new UsageError(`no JavaScript or TypeScript files to lint in ${options.paths.join(' ')}`);
+  }
+  let stdin = options.stdin ? readStdin(options, io) : undefined;
+  const configRequest = { configFile: options.configFile, configLookup: options.configLookup, cwd: io.cwd };
+  let files: string[] = [];
+  let projectConfig: ProjectConfigSource;
+  if (stdin !== undefined && stdin.filePath === undefined) {
+    projectConfig = planStdinWithoutName(configRequest);
+  } else {
+    const named = stdin?.filePath === undefined ? options.paths.map((given) => path.resolve(io.cwd, given)) : [stdin.filePath];
+    const plan = planProjectConfigs({ ...configRequest, files: given ?? named, named: new Set(named) });
+    if (options.warnIgnored) for (const notice of plan.ignoredNotices) io.stderr(`locksmith: ${notice}\n`);
+    projectConfig = plan.source;
+    if (stdin === undefined) files = plan.files;
+    // An ignored --stdin-filename: nothing is linted, as for an ignored file named on the command line.
+    else if (plan.files.length === 0) stdin = undefined;
   }
   const run = await lintWithLocksmith({
     files,
     stdin,
     cwd: io.cwd,
-    config: { preset: options.preset, ruleOverrides: Object.fromEntries(options.ruleOverrides) },
+    config: { preset: options.preset, ruleOverrides: Object.fromEntries(options.ruleOverrides), projectConfig },
     typeAware: options.typeAware,
     cache: options.cache ? { location: options.cacheLocation, strategy: options.cacheStrategy } : undefined,
     concurrency: options.concurrency,
   });
+  if (options.warnIgnored) for (const notice of run.notices) io.stderr(`locksmith: ${notice}\n`);
   const results = options.quiet ? errorsOnly(run.results) : run.results;
   const report = await formatResults(run.eslint, results, options.format, {
     cwd: io.cwd,
