@@ -3,6 +3,7 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 import * as typescriptParser from '@typescript-eslint/parser';
 import { rules } from './rules/index.js';
+import { projectConfigs, type ProjectConfigsOptions } from './project-config/eslint-configs.js';
 
 type Severity = 'error' | 'warn' | 'off';
 type RuleLevels = Record<string, Severity>;
@@ -39,7 +40,16 @@ export function createConfigs(plugin: TSESLint.FlatConfig.Plugin) {
     },
     rules: recommendedRules,
   } satisfies TSESLint.FlatConfig.Config;
-  return {
+  /**
+   * The preset, then one object per locksmith.json that applies under `cwd`: spread it before your
+   * own objects, which still win (`[...locksmith.configs.project(), { rules: … }]`).
+   */
+  const project = (options: ProjectConfigsOptions & { preset?: 'recommended' | 'strict' | 'none' } = {}): TSESLint.FlatConfig.Config[] => {
+    const preset = options.preset ?? 'recommended';
+    const base = preset === 'none' ? [] : [preset === 'strict' ? strict : recommended];
+    return [...base, ...projectConfigs(plugin, options)];
+  };
+  const configs = {
     recommended,
     strict,
     'recommended-type-checked': recommendedTypeChecked,
@@ -52,4 +62,8 @@ export function createConfigs(plugin: TSESLint.FlatConfig.Plugin) {
       rules: recommendedRules,
     },
   };
+  // A function, not a config: kept out of enumeration so tools that list configs (eslint-doc-generator,
+  // the config inspector) see only config objects.
+  Object.defineProperty(configs, 'project', { value: project, enumerable: false });
+  return configs as typeof configs & { readonly project: typeof project };
 }

@@ -46,6 +46,26 @@ export const sharedOptionSchema = {
   },
 } as const;
 
+/**
+ * JSON schema of the whole `settings.locksmith` object, one entry per key of RawSharedSettings (the
+ * `satisfies` makes a new setting fail to compile until it is described here). The project
+ * configuration (`locksmith.json`) and its shipped schema are built from it, so they cannot drift.
+ */
+export const sharedSettingsSchema = {
+  lockKeyPattern: sharedOptionSchema.lockKeyPattern,
+  efficiencyLocks: {
+    type: 'array',
+    items: { type: 'string', minLength: 1 },
+    description: 'Key patterns of locks held for efficiency only: writes under them need no fencing token (require-fencing-token).',
+  },
+  fenceColumns: {
+    type: 'array',
+    items: { type: 'string', minLength: 1 },
+    description: 'SQL columns that hold a fencing token. Default: `["fence", "fencing_token"]`.',
+  },
+  lockWrappers: sharedOptionSchema.lockWrappers,
+} as const satisfies Record<keyof RawSharedSettings, object>;
+
 // Keyed by the settings' JSON: ESLint hands each rule its own settings object, so identity would
 // never hit and every rule would rebuild the file's model.
 const cache = new Map<string, SharedSettings>();
