@@ -4,7 +4,7 @@
 import type { Linter } from 'eslint';
 import * as typescriptParser from '@typescript-eslint/parser';
 import locksmith from '../index.js';
-import { loadProjectConfigFile, ProjectConfigLookup, toEslintRules, type ProjectConfig } from '../project-config/index.js';
+import { planCliProjectConfig } from '../project-config/index.js';
 import type { Preset, RuleSeverity } from './args.js';
 import { javascriptParser } from './javascript-parser.js';
 
@@ -23,19 +23,23 @@ export interface CliConfigInput {
   ruleOverrides: Record<string, RuleSeverity>;
   /** With `--type-aware`: the directory typescript-eslint resolves tsconfig files from. */
   typeAware: { tsconfigRootDir: string } | undefined;
-  projectConfig: ProjectConfigSource;
+  projectConfig: CliProjectConfigInput | undefined;
 }
 
 /**
- * The locksmith.json files that apply: none (--no-config-lookup), one for every file (-c), or each
- * linted file's nearest, of which the main thread found these (project-configs.ts). Only paths
- * travel: every thread reads the files itself, and ESLint's cache hashes the rules and settings
- * read, so editing a locksmith.json re-lints what it applies to.
+ * Which locksmith.json files apply, as plain JSON: planCliProjectConfig's options and, to find the
+ * same configurations in every thread, one linted file per folder (project-configs.ts). Every
+ * thread reads the files itself, and ESLint's cache hashes the rules and settings read, so editing
+ * a locksmith.json re-lints the files it applies to.
  */
-export type ProjectConfigSource =
-  | { mode: 'none' }
-  | { mode: 'file'; filePath: string }
-  | { mode: 'lookup'; filePaths: string[] };
+export interface CliProjectConfigInput {
+  cwd: string;
+  /** `-c <file>`. */
+  configFile: string | undefined;
+  /** `false` with `--no-config-lookup`. */
+  lookup: boolean;
+  representatives: string[];
+}
 
 /** Every rule id of the plugin, without prefix, sorted. */
 export function pluginRuleIds(): string[] {
@@ -107,33 +111,17 @@ export function buildCliConfig(input: CliConfigInput): Linter.Config[] {
       linterOptions: { reportUnusedDisableDirectives: false },
       rules: presetRules,
     },
-    ...projectConfigObjects(input.projectConfig, lintedFiles),
+    ...projectConfigObjects(input.projectConfig),
     { name: 'locksmith/cli/rule-options', files: lintedFiles, rules: overrideRules },
   ];
 }
 
-// Over the preset, under --rule. With lookup, each object applies only to the files it is the
-// nearest configuration of, so a nested folder's file replaces its ancestor's (no merging).
-function projectConfigObjects(source: ProjectConfigSource, lintedFiles: string[]): Linter.Config[] {
-  if (source.mode === 'none') return [];
-  if (source.mode === 'file') return [projectConfigObject(loadProjectConfigFile(source.filePath), lintedFiles, [])];
-  const lookup = new ProjectConfigLookup();
-  return source.filePaths.map((filePath) => {
-    const isNearest = (file: string) => lookup.forFile(file)?.filePath === filePath;
-    return projectConfigObject(loadProjectConfigFile(filePath), lintedFiles, [(file: string) => !isNearest(file)]);
-  });
-}
-
-function projectConfigObject(config: ProjectConfig, lintedFiles: string[], ignores: ((file: string) => boolean)[]): Linter.Config {
-  const object: Linter.Config = {
-    name: `locksmith/cli/project: ${config.filePath}`,
-    files: lintedFiles,
-    rules: toEslintRules(config) as Linter.RulesRecord,
-    settings: { locksmith: { ...config.settings } },
-  };
-  // ESLint's config arrays take functions as patterns; its types only name strings.
-  if (ignores.length > 0) object.ignores = ignores as unknown as string[];
-  return object;
+// Over the preset, under --rule; each applies only to the files it is the nearest configuration of.
+function projectConfigObjects(input: CliProjectConfigInput | undefined): Linter.Config[] {
+  if (input === undefined) return [];
+  const plugin = locksmith as unknown as Parameters<typeof planCliProjectConfig>[0];
+  const { configs } = planCliProjectConfig(plugin, input.representatives, { cwd: input.cwd, configFile: input.configFile, lookup: input.lookup });
+  return configs as Linter.Config[];
 }
 
 // Without --type-aware, no `project`: rules take their shape-based path, never the checker.

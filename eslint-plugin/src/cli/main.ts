@@ -6,13 +6,13 @@ import { stripVTControlCharacters } from 'node:util';
 import locksmith from '../index.js';
 import type { ESLint } from 'eslint';
 import { parseCliArgs, type CliOptions } from './args.js';
-import { effectiveSeverities, pluginRuleIds, type ProjectConfigSource } from './config.js';
+import { effectiveSeverities, pluginRuleIds } from './config.js';
 import { EXIT_USAGE, exitCodeFor, tally } from './exit-code.js';
 import { collectFiles, isLintedFile, LINTED_EXTENSIONS } from './files.js';
 import { formatResults } from './format.js';
 import { helpText } from './help.js';
 import { lintWithLocksmith } from './lint.js';
-import { planProjectConfigs, planStdinWithoutName } from './project-configs.js';
+import { planProjectConfigs } from './project-configs.js';
 import { UsageError } from './usage-error.js';
 
 export interface CommandIo {
@@ -53,25 +53,25 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
     throw new UsageError(`no JavaScript or TypeScript files to lint in ${options.paths.join(' ')}`);
   }
   let stdin = options.stdin ? readStdin(options, io) : undefined;
-  const configRequest = { configFile: options.configFile, configLookup: options.configLookup, cwd: io.cwd };
-  let files: string[] = [];
-  let projectConfig: ProjectConfigSource;
-  if (stdin !== undefined && stdin.filePath === undefined) {
-    projectConfig = planStdinWithoutName(configRequest);
-  } else {
-    const named = stdin?.filePath === undefined ? options.paths.map((given) => path.resolve(io.cwd, given)) : [stdin.filePath];
-    const plan = planProjectConfigs({ ...configRequest, files: given ?? named, named: new Set(named) });
-    if (options.warnIgnored) for (const notice of plan.ignoredNotices) io.stderr(`locksmith: ${notice}\n`);
-    projectConfig = plan.source;
-    if (stdin === undefined) files = plan.files;
-    // An ignored --stdin-filename: nothing is linted, as for an ignored file named on the command line.
-    else if (plan.files.length === 0) stdin = undefined;
-  }
+  // Text without a file name is linted as if it sat in the working directory, as ESLint does.
+  const stdinPath = stdin === undefined ? undefined : (stdin.filePath ?? path.join(io.cwd, '<text>'));
+  const named = stdin === undefined ? options.paths.map((given) => path.resolve(io.cwd, given)) : [stdin.filePath ?? ''];
+  const plan = planProjectConfigs({
+    files: given ?? [stdinPath ?? ''],
+    named: new Set(named),
+    configFile: options.configFile,
+    configLookup: options.configLookup,
+    cwd: io.cwd,
+  });
+  if (options.warnIgnored) for (const notice of plan.ignoredNotices) io.stderr(`locksmith: ${notice}\n`);
+  const files = stdin === undefined ? plan.files : [];
+  // An ignored --stdin-filename: nothing is linted, as for an ignored file named on the command line.
+  if (stdin !== undefined && plan.files.length === 0) stdin = undefined;
   const run = await lintWithLocksmith({
     files,
     stdin,
     cwd: io.cwd,
-    config: { preset: options.preset, ruleOverrides: Object.fromEntries(options.ruleOverrides), projectConfig },
+    config: { preset: options.preset, ruleOverrides: Object.fromEntries(options.ruleOverrides), projectConfig: plan.input },
     typeAware: options.typeAware,
     cache: options.cache ? { location: options.cacheLocation, strategy: options.cacheStrategy } : undefined,
     concurrency: options.concurrency,
