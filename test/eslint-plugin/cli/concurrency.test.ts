@@ -38,7 +38,11 @@ describe('locksmith --concurrency', function () {
   let cleanup = (): void => undefined;
 
   before(() => {
-    const files: Record<string, string> = { 'broken.js': 'export function broken( {\n' };
+    // A nested locksmith.json: the worker threads must find and apply it as the main thread does.
+    const files: Record<string, string> = {
+      'broken.js': 'export function broken( {\n',
+      'jobs/locksmith.json': JSON.stringify({ rules: { 'no-split-acquire': 'warn' } }),
+    };
     for (let index = 0; index < 6; index += 1) {
       files[`jobs/release-${index}.js`] = UNSAFE_RELEASE_SOURCE.replaceAll('lock:x', `lock:job-${index}`);
       files[`jobs/acquire-${index}.ts`] = SPLIT_ACQUIRE_SOURCE.replaceAll('nightly-job', `job-${index}`);
@@ -56,6 +60,8 @@ describe('locksmith --concurrency', function () {
     assert.equal(single.status, 1);
     assert.equal(parallel.status, 1);
     assert.equal(parseJsonReport(single).length, 19);
+    const splitAcquireSeverities = new Set(parseJsonReport(parallel).flatMap((result) => result.messages.filter((message) => message.ruleId === 'locksmith/no-split-acquire').map((message) => message.severity)));
+    assert.deepEqual([...splitAcquireSeverities], [1]);
     assert.equal(parallel.stdout, single.stdout);
   });
 
