@@ -48,15 +48,12 @@ export function pluginRuleIds(): string[] {
 
 /** Each rule's severity in the preset with the command line's `--rule` adjustments applied. */
 export function effectiveSeverities(
-  overrides: ReadonlyMap<string, RuleSeverity> | Readonly<Record<string, RuleSeverity>>,
+  overrides: ReadonlyMap<string, RuleSeverity>,
   preset: Preset = 'recommended',
 ): Map<string, RuleSeverity> {
-  const overrideOf = overrides instanceof Map
-    ? (ruleId: string) => overrides.get(ruleId)
-    : (ruleId: string) => (overrides as Readonly<Record<string, RuleSeverity>>)[ruleId];
   const severities = new Map<string, RuleSeverity>();
   for (const ruleId of pluginRuleIds()) {
-    severities.set(ruleId, overrideOf(ruleId) ?? presetSeverity(ruleId, preset));
+    severities.set(ruleId, overrides.get(ruleId) ?? presetSeverity(ruleId, preset));
   }
   return severities;
 }
