@@ -28,6 +28,16 @@ export async function lintWithLocksmith(
   cwd: string,
 ): Promise<LintRun> {
   const FlatESLint = await (eslintApi.loadESLint as unknown as LoadFlatESLint)({ useFlatConfig: true });
+  return lintWithESLintClass(FlatESLint, files, overrides, cwd);
+}
+
+/** The same with a given flat ESLint class: the tests pass each ESLint major the peer range admits. */
+export async function lintWithESLintClass(
+  FlatESLint: typeof ESLint,
+  files: readonly string[],
+  overrides: ReadonlyMap<string, RuleSeverity>,
+  cwd: string,
+): Promise<LintRun> {
   const options: ESLint.Options = {
     // Flat ESLint lints nothing outside its cwd, and files may sit beside the working directory.
     cwd: commonAncestor([cwd, ...files.map((file) => path.dirname(file))]),

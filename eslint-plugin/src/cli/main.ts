@@ -44,7 +44,7 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
     io.stdout(`${locksmith.meta.version}\n`);
     return 0;
   }
-  const files = collectFiles(options.paths, io.cwd);
+  const files = collectFiles(options.paths, io.cwd, (notice) => { io.stderr(`locksmith: ${notice}\n`); });
   if (files.length === 0) {
     throw new UsageError(`no JavaScript or TypeScript files to lint in ${options.paths.join(' ')}`);
   }
