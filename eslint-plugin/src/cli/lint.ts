@@ -59,7 +59,7 @@ export async function lintWithESLintClass(
  */
 function constructWithRuleFilter(FlatESLint: typeof ESLint, options: ESLint.Options): ESLint {
   try {
-    return new FlatESLint({ ...options, ruleFilter: ({ ruleId }) => ruleId.startsWith(PLUGIN_PREFIX) } as ESLint.Options);
+    return new FlatESLint({ ...options, ruleFilter: ({ ruleId }) => ruleId.startsWith(PLUGIN_PREFIX) });
   } catch (error) {
     if (error instanceof Error && error.message.includes('ruleFilter')) return new FlatESLint(options);
     throw error;
