@@ -31,8 +31,9 @@ function hasLintedExtension(fileName: string): boolean {
  * walked, and the skipping rules apply to what lies below it, never to the directory itself
  * (`locksmith node_modules/pkg` lints that package, minus its own node_modules).
  */
-export function collectFiles(paths: readonly string[], cwd: string): string[] {
+export function collectFiles(paths: readonly string[], cwd: string, notify: (line: string) => void = () => undefined): string[] {
   const found = new Set<string>();
+  const emptyDirectories: string[] = [];
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);
     const stats = statOrExplain(absolute, given);
@@ -42,11 +43,18 @@ export function collectFiles(paths: readonly string[], cwd: string): string[] {
       // A directory the walk from the root would skip is walked as a root of its own: only the
       // .gitignore files inside it apply.
       const skipped = isSkippedBelow(gitignoreRoot, absolute, gitignore);
-      walk(absolute, given, skipped ? new GitignoreStack(absolute) : gitignore, found);
+      if (walk(absolute, given, skipped ? new GitignoreStack(absolute) : gitignore, found) === 0) emptyDirectories.push(given);
     } else if (hasLintedExtension(absolute)) {
       found.add(absolute);
     } else {
       throw new UsageError(`not a JavaScript or TypeScript file: ${given} (locksmith lints ${LINTED_EXTENSIONS.join(' ')})`);
+    }
+  }
+  // With nothing at all to lint the caller stops with its own error; otherwise no path named may
+  // contribute nothing without a word.
+  if (found.size > 0) {
+    for (const given of emptyDirectories) {
+      notify(`nothing to lint in ${given}: no JavaScript or TypeScript files outside skipped folders`);
     }
   }
   return [...found].sort();
@@ -64,24 +72,28 @@ function isSkippedBelow(root: string, directory: string, gitignore: GitignoreSta
   return false;
 }
 
-function walk(directory: string, shownAs: string, gitignore: GitignoreStack, found: Set<string>): void {
+/** Adds the files to lint below `directory` to `found`; returns how many it saw, already found or not. */
+function walk(directory: string, shownAs: string, gitignore: GitignoreStack, found: Set<string>): number {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(directory, { withFileTypes: true });
   } catch (error) {
     throw new UsageError(`cannot read directory ${shownAs}: ${describeFsError(error)}`);
   }
+  let seen = 0;
   for (const entry of entries) {
     const child = path.join(directory, entry.name);
     // Symbolic links are not followed: they can loop, and what they point to is linted where it lives.
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRECTORIES.has(entry.name) && !gitignore.ignores(child, true)) {
-        walk(child, path.join(shownAs, entry.name), gitignore, found);
+        seen += walk(child, path.join(shownAs, entry.name), gitignore, found);
       }
     } else if (entry.isFile() && isLintedFile(entry.name) && !gitignore.ignores(child, false)) {
       found.add(child);
+      seen += 1;
     }
   }
+  return seen;
 }
 
 function statOrExplain(absolute: string, given: string): fs.Stats {

@@ -26,7 +26,7 @@ interface EslintScope {
 
 interface VisitorKeys {
   KEYS: Record<string, readonly string[]>;
-  getKeys(node: object): readonly string[];
+  getKeys: (node: object) => readonly string[];
 }
 
 // The espree, eslint-scope and visitor keys of the ESLint that runs us, whichever major it is, so

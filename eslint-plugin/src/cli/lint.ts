@@ -38,6 +38,11 @@ export interface LintRequest {
 
 export async function lintWithLocksmith(request: LintRequest): Promise<LintRun> {
   const FlatESLint = await (eslintApi.loadESLint as unknown as LoadFlatESLint)({ useFlatConfig: true });
+  return lintWithESLintClass(FlatESLint, request);
+}
+
+/** The same with a given flat ESLint class: the tests pass each ESLint major the peer range admits. */
+export async function lintWithESLintClass(FlatESLint: FlatESLintClass, request: LintRequest): Promise<LintRun> {
   // Text without a file name is linted as if in the working directory (ESLint's `<text>`).
   const linted = request.stdin === undefined ? request.files : [request.stdin.filePath ?? path.join(request.cwd, '<text>')];
   // Flat ESLint lints nothing outside its cwd, and files may sit beside the working directory.

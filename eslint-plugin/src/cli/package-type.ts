@@ -21,14 +21,15 @@ export function moduleKindOf(filePath: string): ModuleKind {
 
 function packageTypeFor(directory: string): ModuleKind {
   if (typeByDirectory.has(directory)) return typeByDirectory.get(directory);
-  const found = readPackageType(directory);
+  // Node's package scope lookup stops at a node_modules folder (never reading its package.json)
+  // and at the file system root.
+  const found = path.basename(directory) === 'node_modules' ? undefined : readPackageType(directory);
   let type: ModuleKind;
   if (found !== NO_PACKAGE_JSON) {
     type = found;
   } else {
     const parent = path.dirname(directory);
-    // Node's package scope lookup stops at a node_modules folder and at the file system root.
-    type = parent === directory || path.basename(directory) === 'node_modules' ? undefined : packageTypeFor(parent);
+    type = parent === directory ? undefined : packageTypeFor(parent);
   }
   typeByDirectory.set(directory, type);
   return type;

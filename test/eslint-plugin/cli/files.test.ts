@@ -120,6 +120,20 @@ describe('locksmith file selection', function () {
     assert.deepEqual(lintedFiles(run, root), ['dist/bundle.js', 'src/app.js']);
   });
 
+  it('says in one line which directory named contributed nothing, and still lints the others', () => {
+    const root = project({
+      'src/app.js': CODE,
+      'src/lib/util.js': CODE,
+      'node_modules/redlock/package.json': '{ "main": "dist/index.js" }\n',
+      'node_modules/redlock/dist/index.js': CODE,
+    });
+    const run = runLocksmith(root, ['--format', 'json', 'src', 'src/lib', 'node_modules/redlock']);
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.deepEqual(lintedFiles(run, root), ['src/app.js', 'src/lib/util.js']);
+    // `src/lib` overlaps `src` and is linted; only the package whose code sits in dist/ gave nothing.
+    assert.equal(run.stderr, 'locksmith: nothing to lint in node_modules/redlock: no JavaScript or TypeScript files outside skipped folders\n');
+  });
+
   it('lints a file named inside node_modules, and reports its findings', () => {
     const root = project({
       'node_modules/lock-helper/package.json': '{ "name": "lock-helper", "main": "index.js" }\n',
