@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TSESLint } from '@typescript-eslint/utils';
 import { SKIPPED_DIRECTORIES } from '../cli/files.js';
-import { ProjectConfigError, type ProjectConfig } from './load.js';
+import type { ProjectConfig } from './load.js';
 import { loadProjectConfigFile, ProjectConfigLookup, type ReadTextFile } from './lookup.js';
 import { toEslintRules } from './rules.js';
 import { RULE_PREFIX } from './schema.js';
@@ -56,10 +56,11 @@ export interface CliProjectConfigPlan {
 }
 
 /**
- * What the CLI lints with, for files already collected: each file's nearest configuration (or the
+ * What the CLI lints with, for files already collected (`plugin`: the very object the CLI's other
+ * config objects register, since ESLint refuses two objects under one plugin name): each file's nearest configuration (or the
  * one named by `-c`). Throws ProjectConfigError (one line: `describe(cwd)`) for a bad file in use.
  */
-export function planCliProjectConfig(plugin: Plugin, files: readonly string[], options: CliProjectConfigOptions): CliProjectConfigPlan {
+export function planCliProjectConfig(plugin: object, files: readonly string[], options: CliProjectConfigOptions): CliProjectConfigPlan {
   const cwd = path.resolve(options.cwd);
   let ownerOf: (filePath: string) => ProjectConfig | undefined;
   if (options.configFile !== undefined) {

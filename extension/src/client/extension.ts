@@ -75,10 +75,13 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
     run: { module: serverModule, transport: TransportKind.ipc },
     debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
   };
+  const projectConfigWatcher = vscode.workspace.createFileSystemWatcher('**/{locksmith.json,package.json}');
+  context.subscriptions.push(projectConfigWatcher);
   const clientOptions: LanguageClientOptions = {
     // No scheme filter: virtual workspaces work too, since the server never reads the disk.
     documentSelector: LANGUAGES.map((language) => ({ language })),
-    synchronize: { configurationSection: SETTINGS_SECTION },
+    // The server re-reads project configurations (locksmith.json, package.json "locksmith") when one changes.
+    synchronize: { configurationSection: SETTINGS_SECTION, fileEvents: projectConfigWatcher },
     outputChannel: output,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     diagnosticCollectionName: 'locksmith',

@@ -5,6 +5,7 @@ import { Linter } from 'eslint/universal';
 import type { Rule } from 'eslint';
 import * as typescriptParser from '@typescript-eslint/parser';
 import locksmith from 'eslint-plugin-locksmith';
+import { toEslintRules, type ProjectConfig } from 'eslint-plugin-locksmith/project-config';
 import { toSharedSettings, type RuleInfo, type Settings } from '../shared/settings';
 import { createReportCapture, type CapturedReports } from './related';
 
@@ -30,6 +31,8 @@ export interface LintInput {
   filePath: string;
   languageId?: string;
   settings: Settings;
+  /** The nearest locksmith.json (or package.json "locksmith" key), when the file has one. */
+  project?: ProjectConfig;
 }
 
 interface RuleMeta {
@@ -67,10 +70,10 @@ export function dialectExtension(filePath: string, languageId: string | undefine
   return (languageId === undefined ? undefined : EXTENSION_BY_LANGUAGE[languageId]) ?? '.js';
 }
 
-/** The recommended rule levels, with the user's per-rule choices laid over them. */
-export function ruleLevels(settings: Settings): Linter.RulesRecord {
+/** The layers, lowest first: recommended < locksmith.json < the editor's `locksmith.rules`. */
+export function ruleLevels(settings: Settings, project?: ProjectConfig): Linter.RulesRecord {
   const recommended = locksmith.configs.recommended.rules as Linter.RulesRecord;
-  const rules: Linter.RulesRecord = { ...recommended };
+  const rules: Linter.RulesRecord = { ...recommended, ...(project === undefined ? {} : toEslintRules(project)) };
   for (const [ruleId, severity] of Object.entries(settings.rules)) {
     if (pluginRules[ruleId] !== undefined) rules[`${RULE_PREFIX}${ruleId}`] = severity;
   }
@@ -108,7 +111,10 @@ function linterFor(filePath: string): Linter {
 }
 
 export function lintText(input: LintInput): LintOutcome {
-  const { text, settings } = input;
+  const { text, settings, project } = input;
+  if (project?.isIgnored(input.filePath) === true) {
+    return { kind: 'skipped', reason: `ignored by ${project.filePath}` };
+  }
   const extension = dialectExtension(input.filePath, input.languageId);
   const sizeKb = Buffer.byteLength(text, 'utf8') / 1024;
   if (sizeKb > settings.maxFileSizeKb) {
@@ -124,8 +130,9 @@ export function lintText(input: LintInput): LintOutcome {
       plugins: { locksmith: capture.plugin },
       languageOptions: languageOptions(extension, filePath, settings),
       linterOptions: { reportUnusedDisableDirectives: 'off' },
-      settings: toSharedSettings(settings),
-      rules: ruleLevels(settings),
+      // locksmith.json's settings, with the editor's own locksmith.* settings over them.
+      settings: { locksmith: { ...project?.settings, ...toSharedSettings(settings).locksmith } },
+      rules: ruleLevels(settings, project),
     },
   ];
   const { result: messages, reports } = capture.during(() => linterFor(filePath).verify(text, config, { filename: filePath }));

@@ -2,6 +2,7 @@
 
 import {
   CodeActionKind,
+  DiagnosticSeverity,
   DidChangeConfigurationNotification,
   TextDocumentSyncKind,
   TextDocuments,
@@ -9,6 +10,8 @@ import {
   type Connection,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { pathToFileURL } from 'node:url';
+import { ProjectConfigError, ProjectConfigLookup, type ProjectConfig } from 'eslint-plugin-locksmith/project-config';
 import { URI } from './uri';
 import {
   LintTextRequest,
@@ -42,6 +45,41 @@ export function startServer(connection: Connection): void {
     connection.console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
   };
 
+  // locksmith.json is data: read from disk for file: documents, in untrusted workspaces too. Other
+  // schemes (virtual workspaces) have no disk here, so only the locksmith.* settings apply to them.
+  const projectConfigs = new ProjectConfigLookup();
+  /** Bad configuration files shown to the user, by URI, with the line shown, so each is said once. */
+  const shownConfigErrors = new Map<string, string>();
+
+  function projectConfigFor(uri: string): ProjectConfig | undefined {
+    if (!uri.startsWith('file:')) return undefined;
+    try {
+      return projectConfigs.forFile(URI.toFilePath(uri));
+    } catch (error) {
+      if (!(error instanceof ProjectConfigError)) throw error;
+      showConfigError(error);
+      // Linting goes on without the bad file, so the editor still shows findings while it is fixed.
+      return undefined;
+    }
+  }
+
+  function showConfigError(error: ProjectConfigError): void {
+    const configUri = pathToFileURL(error.filePath).toString();
+    if (shownConfigErrors.get(configUri) === error.message) return;
+    shownConfigErrors.set(configUri, error.message);
+    log(`Ignoring ${error.message}`);
+    connection.window.showWarningMessage(`Locksmith: ${error.message} (the file is ignored until it is fixed)`);
+    void connection.sendDiagnostics({
+      uri: configUri,
+      diagnostics: [{
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        severity: DiagnosticSeverity.Error,
+        source: 'locksmith',
+        message: `${error.key === '' ? '' : `${error.key}: `}${error.reason}`,
+      }],
+    });
+  }
+
   function settingsFor(uri: string): Promise<Settings> {
     if (!canPullConfiguration) return Promise.resolve(initialSettings);
     let settings = settingsCache.get(uri);
@@ -56,7 +94,8 @@ export function startServer(connection: Connection): void {
   }
 
   function lintDocumentText(document: TextDocument, settings: Settings, text = document.getText()): ReturnType<typeof lintText> {
-    return lintText({ text, filePath: URI.toFilePath(document.uri), languageId: document.languageId, settings });
+    const project = projectConfigFor(document.uri);
+    return lintText({ text, filePath: URI.toFilePath(document.uri), languageId: document.languageId, settings, ...(project === undefined ? {} : { project }) });
   }
 
   function reportStatus(uri: string, state: StatusParams['state'], detail?: string): void {
@@ -149,6 +188,14 @@ export function startServer(connection: Connection): void {
   connection.onInitialized(() => {
     if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
     log(`Locksmith server ready (Node ${process.version}); rules: ${ruleIds().join(', ') || 'none'}`);
+  });
+
+  // The client watches locksmith.json and package.json files: any change may change any open file's findings.
+  connection.onDidChangeWatchedFiles(() => {
+    projectConfigs.clear();
+    for (const uri of shownConfigErrors.keys()) void connection.sendDiagnostics({ uri, diagnostics: [] });
+    shownConfigErrors.clear();
+    for (const document of documents.all()) schedule(document);
   });
 
   connection.onDidChangeConfiguration((change) => {
