@@ -116,8 +116,7 @@ export function buildCliConfig(input: CliConfigInput): Linter.Config[] {
 // Over the preset, under --rule; each applies only to the files it is the nearest configuration of.
 function projectConfigObjects(input: CliProjectConfigInput | undefined): Linter.Config[] {
   if (input === undefined) return [];
-  const plugin = locksmith as unknown as Parameters<typeof planCliProjectConfig>[0];
-  const { configs } = planCliProjectConfig(plugin, input.representatives, { cwd: input.cwd, configFile: input.configFile, lookup: input.lookup });
+  const { configs } = planCliProjectConfig(locksmith, input.representatives, { cwd: input.cwd, configFile: input.configFile, lookup: input.lookup });
   return configs as Linter.Config[];
 }
 

@@ -29,7 +29,7 @@ export function planProjectConfigs(request: ProjectConfigRequest): ProjectConfig
   const options = { cwd: request.cwd, configFile: request.configFile, lookup: request.configLookup };
   let plan: ReturnType<typeof planCliProjectConfig>;
   try {
-    plan = planCliProjectConfig(locksmith as unknown as Parameters<typeof planCliProjectConfig>[0], request.files, options);
+    plan = planCliProjectConfig(locksmith, request.files, options);
   } catch (error) {
     // A bad locksmith.json is the user's to fix: one line naming the file and the key, exit 2.
     if (error instanceof ProjectConfigError) throw new UsageError(error.describe(request.cwd));
