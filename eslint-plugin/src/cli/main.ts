@@ -55,9 +55,11 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
   let stdin = options.stdin ? readStdin(options, io) : undefined;
   // Text without a file name is linted as if it sat in the working directory, as ESLint does.
   const stdinPath = stdin === undefined ? undefined : (stdin.filePath ?? path.join(io.cwd, '<text>'));
-  const named = stdin === undefined ? options.paths.map((given) => path.resolve(io.cwd, given)) : [stdin.filePath ?? ''];
+  let named: string[] = [];
+  if (stdin === undefined) named = options.paths.map((typed) => path.resolve(io.cwd, typed));
+  else if (stdin.filePath !== undefined) named = [stdin.filePath];
   const plan = planProjectConfigs({
-    files: given ?? [stdinPath ?? ''],
+    files: given ?? (stdinPath === undefined ? [] : [stdinPath]),
     named: new Set(named),
     configFile: options.configFile,
     configLookup: options.configLookup,
