@@ -18,6 +18,8 @@ const FILES: Record<string, string> = {
   'cjs/shams.js': "'use strict';\nif (typeof Symbol !== 'function') {\n  return;\n}\nmodule.exports = 0644 === 420 ? Symbol : null;\n".replace("'use strict';\n", ''),
   'esm/detected.js': "export const here = import.meta.url;\nexport const config = await import('./config.js');\n",
   'inline/console.js': '/* eslint-env node */\n/* eslint no-console: "error" */\n/* eslint other-plugin/rule: "error" */\n// eslint-disable-next-line no-debugger\nconsole.log(process.pid);\n',
+  'ts/index.ts': "import fs = require('node:fs');\nconst exists: (file: string) => boolean = fs.existsSync;\nexport = { exists };\n",
+  'ts/legacy.cts': "import path = require('node:path');\nif (!module.parent) process.exitCode = 0;\nexport = path.join(__dirname, 'data');\n",
   'node_modules/lock-helper/index.js': `const Redis = require('ioredis');
 const redis = new Redis();
 module.exports = async function withLock(token, work) {
@@ -59,12 +61,14 @@ describe('the command\'s linting on each ESLint major', function () {
         file: path.relative(root, result.filePath),
         messages: result.messages.map((message) => `${message.ruleId ?? 'fatal'}@${message.line}`),
         suppressed: result.suppressedMessages.length,
-      }));
+      })).sort((left, right) => left.file.localeCompare(right.file));
       assert.deepEqual(seen, [
         { file: 'cjs/shams.js', messages: [], suppressed: 0 },
         { file: 'esm/detected.js', messages: [], suppressed: 0 },
         { file: 'inline/console.js', messages: [], suppressed: 0 },
         { file: 'node_modules/lock-helper/index.js', messages: ['locksmith/no-unsafe-release@9'], suppressed: 0 },
+        { file: 'ts/index.ts', messages: [], suppressed: 0 },
+        { file: 'ts/legacy.cts', messages: [], suppressed: 0 },
       ]);
     });
   }
