@@ -148,6 +148,33 @@ describe('project config: locksmith.configs.project() in ESLint', function () {
   });
 });
 
+describe('project config: configs.project() in every ESLint of the peer range', function () {
+  this.timeout(60_000);
+  let root = '';
+  afterEach(() => { if (root !== '') fs.rmSync(root, { recursive: true, force: true }); });
+
+  // Installed by scripts/install-eslint-compat.sh (npm run test:unit runs it), as for eslint-versions.test.ts.
+  const compatModules = path.join(REPOSITORY_ROOT, 'test/eslint-compat/node_modules');
+  interface FlatESLintLike { lintFiles(patterns: string[]): Promise<ESLint.LintResult[]> }
+  type FlatESLintClass = new (options: Record<string, unknown>) => FlatESLintLike;
+  for (const [label, moduleName] of [['ESLint 8.57', path.join(compatModules, 'eslint8')], ['ESLint 9', path.join(compatModules, 'eslint9')], ['ESLint 10', 'eslint']] as const) {
+    it(`${label}: nearest configuration, settings and ignores alike`, async () => {
+      root = makeTree({
+        'locksmith.json': JSON.stringify({ rules: { 'no-unsafe-release': 'warn' }, settings: { lockKeyPattern: '^mutex:' }, ignores: ['ignored/'] }),
+        'a.js': RELEASES,
+        'sub/locksmith.json': JSON.stringify({ rules: {} }),
+        'sub/b.js': RELEASES,
+        'ignored/c.js': RELEASES,
+      });
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const module = require(moduleName) as { loadESLint?: (options: { useFlatConfig: true }) => Promise<FlatESLintClass>; FlatESLint?: FlatESLintClass };
+      const FlatESLint = module.loadESLint === undefined ? module.FlatESLint! : await module.loadESLint({ useFlatConfig: true });
+      const eslint = new FlatESLint({ cwd: root, overrideConfigFile: true, overrideConfig: locksmith.configs.project({ cwd: root }) });
+      assert.deepEqual(findings(await eslint.lintFiles(['.']), root), ['a.js:4 locksmith/no-unsafe-release 1', 'sub/b.js:3 locksmith/no-unsafe-release 2']);
+    });
+  }
+});
+
 describe('project config: eslint --cache sees locksmith.json', function () {
   // Real `eslint` processes, as a user runs them; each loads the config afresh.
   this.timeout(120_000);
