@@ -18,51 +18,82 @@ export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
 const SKIPPED_FILE_SUFFIXES = ['.d.ts', '.d.mts', '.d.cts', '.min.js', '.min.mjs', '.min.cjs'];
 
 export function isLintedFile(fileName: string): boolean {
-  return LINTED_EXTENSIONS.some((extension) => fileName.endsWith(extension))
-    && !SKIPPED_FILE_SUFFIXES.some((suffix) => fileName.endsWith(suffix));
+  return hasLintedExtension(fileName) && !SKIPPED_FILE_SUFFIXES.some((suffix) => fileName.endsWith(suffix));
+}
+
+function hasLintedExtension(fileName: string): boolean {
+  return LINTED_EXTENSIONS.some((extension) => fileName.endsWith(extension));
 }
 
 /**
- * Absolute paths of the files to lint, sorted. A file named on the command line is linted whatever
- * its location (the user asked for it) as long as it has a linted extension; directories are walked.
+ * Absolute paths of the files to lint, sorted. What the user names is linted: a file with a
+ * linted extension whatever its location or name (a `.d.ts` or `.min.js` too); a directory is
+ * walked, and the skipping rules apply to what lies below it, never to the directory itself
+ * (`locksmith node_modules/pkg` lints that package, minus its own node_modules).
  */
-export function collectFiles(paths: readonly string[], cwd: string): string[] {
+export function collectFiles(paths: readonly string[], cwd: string, notify: (line: string) => void = () => undefined): string[] {
   const found = new Set<string>();
+  const emptyDirectories: string[] = [];
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);
     const stats = statOrExplain(absolute, given);
     if (stats.isDirectory()) {
-      const gitignore = new GitignoreStack(findRepositoryRoot(absolute) ?? ancestorOrSelf(cwd, absolute));
-      walk(absolute, given, gitignore, found);
-    } else if (isLintedFile(absolute)) {
+      const gitignoreRoot = findRepositoryRoot(absolute) ?? ancestorOrSelf(cwd, absolute);
+      const gitignore = new GitignoreStack(gitignoreRoot);
+      // A directory the walk from the root would skip is walked as a root of its own: only the
+      // .gitignore files inside it apply.
+      const skipped = isSkippedBelow(gitignoreRoot, absolute, gitignore);
+      if (walk(absolute, given, skipped ? new GitignoreStack(absolute) : gitignore, found) === 0) emptyDirectories.push(given);
+    } else if (hasLintedExtension(absolute)) {
       found.add(absolute);
-    } else if (SKIPPED_FILE_SUFFIXES.some((suffix) => absolute.endsWith(suffix))) {
-      throw new UsageError(`not linted: ${given} is a declaration file or a minified bundle`);
     } else {
       throw new UsageError(`not a JavaScript or TypeScript file: ${given} (locksmith lints ${LINTED_EXTENSIONS.join(' ')})`);
+    }
+  }
+  // With nothing at all to lint the caller stops with its own error; otherwise no path named may
+  // contribute nothing without a word.
+  if (found.size > 0) {
+    for (const given of emptyDirectories) {
+      notify(`nothing to lint in ${given}: no JavaScript or TypeScript files outside skipped folders`);
     }
   }
   return [...found].sort();
 }
 
-function walk(directory: string, shownAs: string, gitignore: GitignoreStack, found: Set<string>): void {
+/** Whether a walk from `root` would skip `directory` or one of the directories on the way to it. */
+function isSkippedBelow(root: string, directory: string, gitignore: GitignoreStack): boolean {
+  const relative = path.relative(root, directory);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return false;
+  let current = root;
+  for (const segment of relative.split(path.sep)) {
+    current = path.join(current, segment);
+    if (SKIPPED_DIRECTORIES.has(segment) || gitignore.ignores(current, true)) return true;
+  }
+  return false;
+}
+
+/** Adds the files to lint below `directory` to `found`; returns how many it saw, already found or not. */
+function walk(directory: string, shownAs: string, gitignore: GitignoreStack, found: Set<string>): number {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(directory, { withFileTypes: true });
   } catch (error) {
     throw new UsageError(`cannot read directory ${shownAs}: ${describeFsError(error)}`);
   }
+  let seen = 0;
   for (const entry of entries) {
     const child = path.join(directory, entry.name);
     // Symbolic links are not followed: they can loop, and what they point to is linted where it lives.
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRECTORIES.has(entry.name) && !gitignore.ignores(child, true)) {
-        walk(child, path.join(shownAs, entry.name), gitignore, found);
+        seen += walk(child, path.join(shownAs, entry.name), gitignore, found);
       }
     } else if (entry.isFile() && isLintedFile(entry.name) && !gitignore.ignores(child, false)) {
       found.add(child);
+      seen += 1;
     }
   }
+  return seen;
 }
 
 function statOrExplain(absolute: string, given: string): fs.Stats {

@@ -4,19 +4,23 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import locksmith from '../index.js';
-import { parseCliArgs } from './args.js';
+import type { ESLint } from 'eslint';
+import { parseCliArgs, type CliOptions } from './args.js';
 import { effectiveSeverities, pluginRuleIds } from './config.js';
 import { EXIT_USAGE, exitCodeFor, tally } from './exit-code.js';
-import { collectFiles } from './files.js';
+import { collectFiles, isLintedFile, LINTED_EXTENSIONS } from './files.js';
 import { formatResults } from './format.js';
 import { helpText } from './help.js';
 import { lintWithLocksmith } from './lint.js';
+import { planProjectConfigs } from './project-configs.js';
 import { UsageError } from './usage-error.js';
 
 export interface CommandIo {
   cwd: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Standard input's whole text; the process's own when not given. */
+  readStdin?: () => string;
 }
 
 /** Runs the command and resolves to its exit code; never throws for a user's mistake. */
@@ -44,14 +48,41 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
     io.stdout(`${locksmith.meta.version}\n`);
     return 0;
   }
-  const files = collectFiles(options.paths, io.cwd);
-  if (files.length === 0) {
+  const given = options.stdin ? undefined : collectFiles(options.paths, io.cwd, (notice) => { io.stderr(`locksmith: ${notice}\n`); });
+  if (given !== undefined && given.length === 0) {
     throw new UsageError(`no JavaScript or TypeScript files to lint in ${options.paths.join(' ')}`);
   }
-  const { eslint, results } = await lintWithLocksmith(files, options.ruleOverrides, io.cwd);
-  const report = await formatResults(eslint, results, options.format, {
+  let stdin = options.stdin ? readStdin(options, io) : undefined;
+  // Text without a file name is linted as if it sat in the working directory, as ESLint does.
+  const stdinPath = stdin === undefined ? undefined : (stdin.filePath ?? path.join(io.cwd, '<text>'));
+  let named: string[] = [];
+  if (stdin === undefined) named = options.paths.map((typed) => path.resolve(io.cwd, typed));
+  else if (stdin.filePath !== undefined) named = [stdin.filePath];
+  const plan = planProjectConfigs({
+    files: given ?? (stdinPath === undefined ? [] : [stdinPath]),
+    named: new Set(named),
+    configFile: options.configFile,
+    configLookup: options.configLookup,
     cwd: io.cwd,
-    severities: effectiveSeverities(options.ruleOverrides),
+  });
+  if (options.warnIgnored) for (const notice of plan.ignoredNotices) io.stderr(`locksmith: ${notice}\n`);
+  const files = stdin === undefined ? plan.files : [];
+  // An ignored --stdin-filename: nothing is linted, as for an ignored file named on the command line.
+  if (stdin !== undefined && plan.files.length === 0) stdin = undefined;
+  const run = await lintWithLocksmith({
+    files,
+    stdin,
+    cwd: io.cwd,
+    config: { preset: options.preset, ruleOverrides: Object.fromEntries(options.ruleOverrides), projectConfig: plan.input },
+    typeAware: options.typeAware,
+    cache: options.cache ? { location: options.cacheLocation, strategy: options.cacheStrategy } : undefined,
+    concurrency: options.concurrency,
+  });
+  if (options.warnIgnored) for (const notice of run.notices) io.stderr(`locksmith: ${notice}\n`);
+  const results = options.quiet ? errorsOnly(run.results) : run.results;
+  const report = await formatResults(run.eslint, results, options.format, {
+    cwd: io.cwd,
+    severities: effectiveSeverities(options.ruleOverrides, options.preset),
   });
   if (options.outputFile === undefined) {
     io.stdout(report);
@@ -64,6 +95,37 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
     io.stderr(`locksmith: too many warnings (${counts.warnings}); --max-warnings allows ${options.maxWarnings}\n`);
   }
   return exitCodeFor(counts, options.maxWarnings);
+}
+
+function readStdin(options: CliOptions, io: CommandIo): { text: string; filePath: string | undefined } {
+  const shownAs = options.stdinFilename;
+  if (shownAs !== undefined && !isLintedFile(shownAs)) {
+    throw new UsageError(`--stdin-filename must name a JavaScript or TypeScript file (${LINTED_EXTENSIONS.join(' ')}), got '${shownAs}'`);
+  }
+  let text: string;
+  try {
+    text = (io.readStdin ?? (() => fs.readFileSync(0, 'utf8')))();
+  } catch (error) {
+    throw new UsageError(`cannot read standard input: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  return { text, filePath: shownAs === undefined ? undefined : path.resolve(io.cwd, shownAs) };
+}
+
+/** `--quiet`, as ESLint's: only errors are reported, files without any are left out, and warnings do not count. */
+function errorsOnly(results: readonly ESLint.LintResult[]): ESLint.LintResult[] {
+  const kept: ESLint.LintResult[] = [];
+  for (const result of results) {
+    if (result.errorCount === 0) continue;
+    const messages = result.messages.filter((message) => message.severity === 2);
+    kept.push({
+      ...result,
+      messages,
+      suppressedMessages: result.suppressedMessages.filter((message) => message.severity === 2),
+      warningCount: 0,
+      fixableWarningCount: 0,
+    });
+  }
+  return kept;
 }
 
 function writeReport(absolute: string, shownAs: string, report: string): void {

@@ -2,9 +2,24 @@
 
 import * as assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'mocha';
-import { CLI_SUITE_TIMEOUT_MS, lintedFiles, makeProject, runLocksmith } from './run-cli';
+import { CLI_SUITE_TIMEOUT_MS, lintedFiles, makeProject, parseJsonReport, runLocksmith } from './run-cli';
 
 const CODE = 'export const value = 1;\n';
+
+// A CommonJS package's lock helper, as shipped in node_modules: a plain `DEL` release.
+const UNSAFE_RELEASE_CJS = `'use strict';
+const Redis = require('ioredis');
+const redis = new Redis();
+module.exports = async function withLock(token, work) {
+  const acquired = await redis.set('lock:x', token, 'NX', 'PX', 30000);
+  if (acquired !== 'OK') return;
+  try {
+    await work();
+  } finally {
+    await redis.del('lock:x');
+  }
+};
+`;
 
 describe('locksmith file selection', function () {
   // Each test starts real `node` processes that load ESLint; on a busy machine one takes seconds.
@@ -73,9 +88,29 @@ describe('locksmith file selection', function () {
       'packages/web/src/app.js': CODE,
       'packages/web/legacy/old.js': CODE,
     });
-    const run = runLocksmith(`${root}/packages/web`, ['--format', 'json', 'src', 'legacy', '.']);
-    // `legacy` is named on the command line but is a directory: its contents are still .gitignored.
+    const run = runLocksmith(`${root}/packages/web`, ['--format', 'json', 'src', '.']);
     assert.deepEqual(lintedFiles(run, root), ['packages/web/src/app.js']);
+  });
+
+  it('walks a directory named on the command line even when a walk from above would skip it', () => {
+    const root = project({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      '.gitignore': 'legacy/\n*.gen.js\n',
+      'legacy/old.js': CODE,
+      'legacy/.gitignore': 'scratch/\n',
+      'legacy/scratch/tmp.js': CODE,
+      'legacy/dist/old.js': CODE,
+      'node_modules/pkg/package.json': '{}',
+      'node_modules/pkg/lib/index.js': CODE,
+      'node_modules/pkg/lib/schema.gen.js': CODE,
+      'node_modules/pkg/node_modules/dep/index.js': CODE,
+    });
+    const run = runLocksmith(root, ['--format', 'json', 'legacy', 'node_modules/pkg']);
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    // Below the named directory the usual skipping holds: its own .gitignore, node_modules and dist.
+    // The .gitignore above it is not read, since it ignores the named directory itself.
+    assert.deepEqual(lintedFiles(run, root), ['legacy/old.js', 'node_modules/pkg/lib/index.js', 'node_modules/pkg/lib/schema.gen.js']);
+    assert.equal(run.stderr, '');
   });
 
   it('lints a file named on the command line even where a directory walk would skip it', () => {
@@ -83,6 +118,57 @@ describe('locksmith file selection', function () {
     const run = runLocksmith(root, ['--format', 'json', 'dist/bundle.js', 'src']);
     assert.equal(run.status, 0);
     assert.deepEqual(lintedFiles(run, root), ['dist/bundle.js', 'src/app.js']);
+  });
+
+  it('says in one line which directory named contributed nothing, and still lints the others', () => {
+    const root = project({
+      'src/app.js': CODE,
+      'src/lib/util.js': CODE,
+      'node_modules/redlock/package.json': '{ "main": "dist/index.js" }\n',
+      'node_modules/redlock/dist/index.js': CODE,
+    });
+    const run = runLocksmith(root, ['--format', 'json', 'src', 'src/lib', 'node_modules/redlock']);
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.deepEqual(lintedFiles(run, root), ['src/app.js', 'src/lib/util.js']);
+    // `src/lib` overlaps `src` and is linted; only the package whose code sits in dist/ gave nothing.
+    assert.equal(run.stderr, 'locksmith: nothing to lint in node_modules/redlock: no JavaScript or TypeScript files outside skipped folders\n');
+  });
+
+  it('lints a file named inside node_modules, and reports its findings', () => {
+    const root = project({
+      'node_modules/lock-helper/package.json': '{ "name": "lock-helper", "main": "index.js" }\n',
+      'node_modules/lock-helper/index.js': UNSAFE_RELEASE_CJS,
+      'src/app.js': CODE,
+    });
+    const run = runLocksmith(root, ['--format', 'json', 'node_modules/lock-helper/index.js', 'src/app.js']);
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.equal(run.stderr, '');
+    assert.deepEqual(lintedFiles(run, root), ['node_modules/lock-helper/index.js', 'src/app.js']);
+    const messages = parseJsonReport(run).flatMap((result) => result.messages.map((message) => message.ruleId));
+    assert.deepEqual(messages, ['locksmith/no-unsafe-release']);
+  });
+
+  it('lints declaration files and minified bundles named explicitly, with the other files named', () => {
+    const declarations = {
+      'types/index.d.ts': 'export declare function run(): Promise<void>;\n',
+      'types/index.d.mts': 'export declare const ready: boolean;\n',
+      'types/index.d.cts': 'declare const ready: boolean;\nexport = ready;\n',
+    };
+    const bundles = {
+      'public/app.min.js': UNSAFE_RELEASE_CJS.replace(/\n\s*/g, ' '),
+      'public/app.min.mjs': CODE,
+      'public/app.min.cjs': 'module.exports=1;\n',
+    };
+    const root = project({ ...declarations, ...bundles, 'src/app.js': CODE });
+    const named = [...Object.keys(declarations), ...Object.keys(bundles), 'src/app.js'];
+    const run = runLocksmith(root, ['--format', 'json', ...named]);
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.equal(run.stderr, '');
+    assert.deepEqual(lintedFiles(run, root), [...named].sort());
+    const findings = parseJsonReport(run).flatMap((result) => result.messages.map((message) => `${message.ruleId ?? 'fatal'} ${result.filePath.slice(root.length + 1)}`));
+    assert.deepEqual(findings, ['locksmith/no-unsafe-release public/app.min.js']);
+    // A directory walk still leaves them out.
+    assert.deepEqual(lintedFiles(runLocksmith(root, ['--format', 'json', '.']), root), ['src/app.js']);
   });
 
   it('lints each file once when paths overlap', () => {

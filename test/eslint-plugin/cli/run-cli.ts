@@ -45,9 +45,12 @@ export function stderrLines(run: CliRun): string[] {
   return run.stderr.split('\n').filter((line) => line !== '');
 }
 
+export interface JsonMessage { ruleId: string | null; severity: number; fatal?: boolean; message: string; line: number }
+
 export interface JsonResult {
   filePath: string;
-  messages: { ruleId: string | null; severity: number; fatal?: boolean; message: string; line: number }[];
+  messages: JsonMessage[];
+  suppressedMessages: JsonMessage[];
   errorCount: number;
   warningCount: number;
 }
