@@ -67,7 +67,7 @@ export function freeName(sourceCode: SourceCode, preferred: string): string {
 // Every suggestion of a file asks for a free name: the file's names are gathered once, not per suggestion.
 const fileNames = new WeakMap<object, ReadonlySet<string>>();
 
-function namesInFile(sourceCode: SourceCode): ReadonlySet<string> {
+export function namesInFile(sourceCode: SourceCode): ReadonlySet<string> {
   const key = sourceCode.scopeManager ?? sourceCode;
   const cached = fileNames.get(key);
   if (cached) return cached;

@@ -3,7 +3,7 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { collectImports } from '../model/imports.js';
-import { moduleInsertionPoint } from './edits.js';
+import { moduleInsertionPoint, namesInFile } from './edits.js';
 
 const CRYPTO_MODULES = new Set(['crypto', 'node:crypto']);
 
@@ -50,9 +50,5 @@ function usesCommonJs(program: TSESTree.Program): boolean {
 }
 
 function isNameTaken(sourceCode: Readonly<TSESLint.SourceCode>, name: string): boolean {
-  for (const scope of sourceCode.scopeManager?.scopes ?? []) {
-    if (scope.set.has(name)) return true;
-    if (scope.through.some((reference) => reference.identifier.name === name)) return true;
-  }
-  return false;
+  return namesInFile(sourceCode).has(name);
 }

@@ -4,6 +4,7 @@
 // of the lock sites.
 
 import type { TSESTree } from '@typescript-eslint/utils';
+import type { ScopeOwner } from '../util/ast.js';
 import type { Acquisition, Expiry, RedisCommand, RedisModel, Release } from './redis-model.js';
 
 /** Where an item sits in the file: its node (an event's call, a command's call). */
@@ -18,6 +19,10 @@ export interface RedisIndex {
   readonly expiriesByKey: ReadonlyMap<string, readonly Expiry[]>;
   readonly commandsByKey: ReadonlyMap<string, readonly RedisCommand[]>;
   readonly commandByCall: ReadonlyMap<TSESTree.Node, RedisCommand>;
+  /** Commands by the function they run in, then by key signature (`undefined` for a key without one). */
+  readonly commandsByOwnerAndKey: ReadonlyMap<ScopeOwner, ReadonlyMap<string | undefined, readonly RedisCommand[]>>;
+  readonly hasUnsignedRelease: boolean;
+  readonly commandOrder: ReadonlyMap<RedisCommand, number>;
 }
 
 const redisIndexes = new WeakMap<RedisModel, RedisIndex>();
@@ -31,6 +36,9 @@ export function redisIndex(model: RedisModel): RedisIndex {
     expiriesByKey: groupByKey(model.expiries),
     commandsByKey: groupByKey(model.commands),
     commandByCall: new Map(model.commands.map((command) => [command.call, command])),
+    commandsByOwnerAndKey: groupByOwnerAndKey(model.commands),
+    hasUnsignedRelease: model.releases.some((release) => release.keySignature === undefined),
+    commandOrder: new Map(model.commands.map((command, order) => [command, order])),
   };
   redisIndexes.set(model, index);
   return index;
@@ -47,6 +55,27 @@ function groupByKey<T extends { readonly keySignature: string | undefined }>(eve
       groups.set(event.keySignature, group);
     }
     group.push(event);
+  }
+  return groups;
+}
+
+/** Commands gathered from several lists, back in the model's order. */
+export function inModelOrder(model: RedisModel, commands: readonly RedisCommand[]): RedisCommand[] {
+  const order = redisIndex(model).commandOrder;
+  return [...commands].sort((left, right) => order.get(left)! - order.get(right)!);
+}
+
+function groupByOwnerAndKey(commands: readonly RedisCommand[]): Map<ScopeOwner, Map<string | undefined, RedisCommand[]>> {
+  const groups = new Map<ScopeOwner, Map<string | undefined, RedisCommand[]>>();
+  for (const command of commands) {
+    let byKey = groups.get(command.owner);
+    if (!byKey) {
+      byKey = new Map();
+      groups.set(command.owner, byKey);
+    }
+    const list = byKey.get(command.keySignature);
+    if (list) list.push(command);
+    else byKey.set(command.keySignature, [command]);
   }
   return groups;
 }
