@@ -3,8 +3,8 @@
 // Without them each pairing scans every lock event of the file, and rule time grows with the square
 // of the lock sites.
 
-import type { TSESTree } from '@typescript-eslint/utils';
-import type { ScopeOwner } from '../util/ast.js';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { isFunctionLike, type ScopeOwner } from '../util/ast.js';
 import type { Acquisition, Expiry, RedisCommand, RedisModel, Release } from './redis-model.js';
 
 /** Where an item sits in the file: its node (an event's call, a command's call). */
@@ -20,10 +20,15 @@ export interface RedisIndex {
   readonly commandsByKey: ReadonlyMap<string, readonly RedisCommand[]>;
   readonly commandByCall: ReadonlyMap<TSESTree.Node, RedisCommand>;
   /** Commands by the function they run in, then by key signature (`undefined` for a key without one). */
-  readonly commandsByOwnerAndKey: ReadonlyMap<ScopeOwner, ReadonlyMap<string | undefined, readonly RedisCommand[]>>;
+  readonly commandsByOwnerAndKey: ByOwnerAndKey<RedisCommand>;
+  readonly acquisitionsByOwnerAndKey: ByOwnerAndKey<Acquisition>;
   readonly hasUnsignedRelease: boolean;
   readonly commandOrder: ReadonlyMap<RedisCommand, number>;
+  readonly acquisitionOrder: ReadonlyMap<Acquisition, number>;
 }
+
+/** Items by the function they run in, then by key signature (`undefined` for a key without one). */
+export type ByOwnerAndKey<T> = ReadonlyMap<ScopeOwner, ReadonlyMap<string | undefined, readonly T[]>>;
 
 const redisIndexes = new WeakMap<RedisModel, RedisIndex>();
 
@@ -37,8 +42,10 @@ export function redisIndex(model: RedisModel): RedisIndex {
     commandsByKey: groupByKey(model.commands),
     commandByCall: new Map(model.commands.map((command) => [command.call, command])),
     commandsByOwnerAndKey: groupByOwnerAndKey(model.commands),
+    acquisitionsByOwnerAndKey: groupByOwnerAndKey(model.acquisitions),
     hasUnsignedRelease: model.releases.some((release) => release.keySignature === undefined),
     commandOrder: new Map(model.commands.map((command, order) => [command, order])),
+    acquisitionOrder: new Map(model.acquisitions.map((acquisition, order) => [acquisition, order])),
   };
   redisIndexes.set(model, index);
   return index;
@@ -59,18 +66,28 @@ function groupByKey<T extends { readonly keySignature: string | undefined }>(eve
   return groups;
 }
 
-/** Commands gathered from several lists, back in the model's order. */
-export function inModelOrder(model: RedisModel, commands: readonly RedisCommand[]): RedisCommand[] {
-  const order = redisIndex(model).commandOrder;
-  return [...commands].sort((left, right) => order.get(left)! - order.get(right)!);
+/**
+ * The items of key `keySignature` that run in `owner` or in a function around it (the only ones
+ * whose function contains `owner`), in the model's order given by `order`.
+ */
+export function inEnclosingFunctions<T>(groups: ByOwnerAndKey<T>, order: ReadonlyMap<T, number>, owner: ScopeOwner, keySignature: string | undefined): T[] {
+  const found: T[] = [];
+  for (let current: TSESTree.Node | undefined = owner; current; current = current.parent) {
+    if (current !== owner && !isFunctionLike(current) && current.type !== AST_NODE_TYPES.Program) continue;
+    const group = groups.get(current as ScopeOwner)?.get(keySignature);
+    if (group) found.push(...group);
+  }
+  return found.length > 1 && found.length !== (groups.get(owner)?.get(keySignature)?.length ?? 0)
+    ? found.sort((left, right) => order.get(left)! - order.get(right)!)
+    : found;
 }
 
-function groupByOwnerAndKey(commands: readonly RedisCommand[]): Map<ScopeOwner, Map<string | undefined, RedisCommand[]>> {
-  const groups = new Map<ScopeOwner, Map<string | undefined, RedisCommand[]>>();
+function groupByOwnerAndKey<T extends { readonly owner: ScopeOwner; readonly keySignature: string | undefined }>(commands: readonly T[]): Map<ScopeOwner, Map<string | undefined, T[]>> {
+  const groups = new Map<ScopeOwner, Map<string | undefined, T[]>>();
   for (const command of commands) {
     let byKey = groups.get(command.owner);
     if (!byKey) {
-      byKey = new Map();
+      byKey = new Map<string | undefined, T[]>();
       groups.set(command.owner, byKey);
     }
     const list = byKey.get(command.keySignature);

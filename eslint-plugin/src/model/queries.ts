@@ -2,7 +2,7 @@
 
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { contains, isFunctionLike, skipTypeWrappers } from '../util/ast.js';
-import { redisIndex } from './indexes.js';
+import { eventNode, inEnclosingFunctions, redisIndex, within } from './indexes.js';
 import type { Acquisition, Expiry, RedisModel, Release } from './redis-model.js';
 
 /** True when `earlier` runs before `later` in the same function or in a function nested in it. */
@@ -29,13 +29,15 @@ export function splitAcquisitionOf(model: RedisModel, expiry: Expiry): Acquisiti
   if (expiry.kind !== 'expire' || expiry.keySignature === undefined) return undefined;
   const index = redisIndex(model);
   let match: Acquisition | undefined;
-  for (const acquisition of index.acquisitionsByKey.get(expiry.keySignature) ?? []) {
+  // An acquisition it completes runs in its function or holds it in a callback: in a function around it.
+  for (const acquisition of inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, expiry.owner, expiry.keySignature)) {
     if (acquisition.hasTtl || acquisition.library !== 'redis') continue;
     if (completesAcquisition(acquisition, expiry)) match = acquisition;
   }
   if (!match) return undefined;
   const acquisition = match;
-  const firstExpiry = index.expiriesByKey.get(expiry.keySignature)?.find((candidate) =>
+  // Those it completes run in the acquisition's function (nested callbacks included).
+  const firstExpiry = within(index.expiriesByKey.get(expiry.keySignature), acquisition.owner.range, eventNode).find((candidate) =>
     candidate.kind === 'expire' && completesAcquisition(acquisition, candidate));
   return firstExpiry === expiry ? acquisition : undefined;
 }
@@ -56,13 +58,14 @@ export function acquiredAt(model: RedisModel, event: Release | Expiry): { messag
 /** The acquisition of the same key that a release answers (the latest one before it, or in its class). */
 export function acquisitionForRelease(model: RedisModel, release: Release | Expiry): Acquisition | undefined {
   if (release.keySignature === undefined) return undefined;
+  const index = redisIndex(model);
+  // One that precedes it in scope runs in its function or in one around it; failing that, the
+  // first of the key (none of them precedes it then).
   let sameScope: Acquisition | undefined;
-  let elsewhere: Acquisition | undefined;
-  for (const acquisition of redisIndex(model).acquisitionsByKey.get(release.keySignature) ?? []) {
+  for (const acquisition of inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, release.owner, release.keySignature)) {
     if (precedesInScope(acquisition, release)) sameScope = acquisition;
-    else elsewhere ??= acquisition;
   }
-  return sameScope ?? elsewhere;
+  return sameScope ?? index.acquisitionsByKey.get(release.keySignature)?.[0];
 }
 
 /**

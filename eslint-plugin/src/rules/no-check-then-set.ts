@@ -5,11 +5,11 @@ import { isExpressionAvailableAt, removeStatement } from '../fixes/edits.js';
 import { DEFAULT_TTL_MS } from '../fixes/scripts.js';
 import { renderAtomicSet } from '../fixes/templates.js';
 import { getLockModel } from '../model/index.js';
-import { commandNode, inModelOrder, redisIndex, within } from '../model/indexes.js';
+import { commandNode, inEnclosingFunctions, redisIndex, within } from '../model/indexes.js';
 import { isInLockFunction } from '../model/lock-acquisitions.js';
 import { readDecidesWrite, type ReadDecision, type ReadResult, readResultOf } from '../model/read-decides.js';
 import type { RedisCommand, RedisModel } from '../model/redis-model.js';
-import { contains, expressionStatementOf, isFunctionLike, skipTypeWrappers } from '../util/ast.js';
+import { contains, expressionStatementOf, skipTypeWrappers } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
@@ -125,13 +125,8 @@ function readsKeyWhenPresent(model: RedisModel, decision: ReadDecision, write: R
  * write. In the model's order.
  */
 function readsAround(model: RedisModel, write: RedisCommand): RedisCommand[] {
-  const byOwner = redisIndex(model).commandsByOwnerAndKey;
-  const found: RedisCommand[] = [];
-  for (let owner: TSESTree.Node | undefined = write.owner; owner; owner = owner.parent) {
-    if (owner !== write.owner && !isFunctionLike(owner) && owner.type !== AST_NODE_TYPES.Program) continue;
-    found.push(...byOwner.get(owner)?.get(write.keySignature) ?? []);
-  }
-  return found.length > 1 ? inModelOrder(model, found) : found;
+  const index = redisIndex(model);
+  return inEnclosingFunctions(index.commandsByOwnerAndKey, index.commandOrder, write.owner, write.keySignature);
 }
 
 /** Source order, or the write inside the read's v3 callback. */
