@@ -74,7 +74,7 @@ export function inEnclosingFunctions<T>(groups: ByOwnerAndKey<T>, order: Readonl
   const found: T[] = [];
   for (let current: TSESTree.Node | undefined = owner; current; current = current.parent) {
     if (current !== owner && !isFunctionLike(current) && current.type !== AST_NODE_TYPES.Program) continue;
-    const group = groups.get(current as ScopeOwner)?.get(keySignature);
+    const group = groups.get(current)?.get(keySignature);
     if (group) found.push(...group);
   }
   return found.length > 1 && found.length !== (groups.get(owner)?.get(keySignature)?.length ?? 0)
