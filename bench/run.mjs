@@ -11,7 +11,9 @@
 // ESLint's `stats` (the data behind TIMING=all: create() plus listeners), so the ratio is
 // locksmith rule time / core rule time; parsing is shared by both and reported apart.
 // A rule that throws is a crash: caught per file, counted and printed (file, rule, message).
-// The last line is exactly `ratio=R files=N crashes=C` (C counts Locksmith crashes).
+// The last line is exactly `ratio=R files=N crashes=C` (C counts Locksmith crashes). Before it,
+// bench/scaling.mjs prints the rule time on generated lock-dense files of 1,000 and 3,000 lock sites
+// per file shape, and `scaling=R`, the worst ratio (linear cost: ≤ 3.5); `--no-scaling` skips it.
 //
 // To extend: add a run to RUNS, or a shared analysis (an exported function the rules call, compiled
 // into eslint-plugin/dist) to SHARED_ANALYSES; its time is measured while the Locksmith run lints.
@@ -22,6 +24,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { measureScaling, scalingLines } from './scaling.mjs';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const nodeModules = path.join(repositoryRoot, 'node_modules');
@@ -258,6 +261,10 @@ function main() {
   const crashes = results.filter((result) => result.run.countsCrashes).reduce((sum, result) => sum + result.crashes.length, 0);
   const ratio = core.ruleTotal > 0 ? plugin.ruleTotal / core.ruleTotal : Number.NaN;
   console.log(`\nlocksmith rules ${plugin.ruleTotal.toFixed(1)} ms / core rules ${core.ruleTotal.toFixed(1)} ms; core crashes ${core.crashes.length}`);
+  if (!process.argv.includes('--no-scaling')) {
+    console.log('');
+    for (const line of scalingLines(measureScaling({ repeats: 2 }))) console.log(line);
+  }
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify({
       ratio, files: linted, crashes,
@@ -265,7 +272,7 @@ function main() {
       shared: Object.fromEntries(sharedTimings.map((timing) => [timing.name, timing.exclusive])),
     }));
   }
-  // A crash is a bug; the ratio target (0.10) is reported, not enforced, as timings vary by machine.
+  // A crash is a bug; the ratio targets (0.10, scaling 3.5) are reported, not enforced, as timings vary by machine.
   if (crashes > 0) process.exitCode = 1;
   console.log(`ratio=${ratio.toFixed(3)} files=${linted} crashes=${crashes}`);
 }
