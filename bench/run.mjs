@@ -263,7 +263,7 @@ function main() {
   console.log(`\nlocksmith rules ${plugin.ruleTotal.toFixed(1)} ms / core rules ${core.ruleTotal.toFixed(1)} ms; core crashes ${core.crashes.length}`);
   if (!process.argv.includes('--no-scaling')) {
     console.log('');
-    for (const line of scalingLines(measureScaling({ repeats: 2 }))) console.log(line);
+    for (const line of scalingLines(measureScaling({ repeats: 3 }))) console.log(line);
   }
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify({

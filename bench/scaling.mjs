@@ -13,12 +13,15 @@
 //   sql             PostgreSQL advisory locks and lock-table rows only
 //
 // Times come from ESLint's `stats` (the data behind TIMING=all), rules only; each measurement is the
-// fastest of a few runs, after a warm-up, so one garbage collection does not decide the ratio.
+// fastest of a few runs, each from a collected heap, after a warm-up, so one garbage collection or a
+// busy moment of the machine does not decide the ratio.
 // `node bench/scaling.mjs` prints per-rule times too; `npm run bench` prints the summary lines only.
 
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -237,10 +240,16 @@ export function lintOnce(text) {
   return { perRule, total: [...perRule.values()].reduce((sum, time) => sum + time, 0), findings: messages.length };
 }
 
+// Each measurement starts from a collected heap, so garbage left by the previous file (larger for
+// the larger file) is not charged to the rules of the next one.
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc');
+
 /** The fastest of `repeats` lints of `text` (per rule: the times of the fastest run). */
 function measure(text, repeats) {
   let best;
   for (let run = 0; run < repeats; run += 1) {
+    collectGarbage();
     const result = lintOnce(text);
     if (!best || result.total < best.total) best = result;
   }
