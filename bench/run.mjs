@@ -17,6 +17,8 @@
 // Second, lock-dense corpus: the JS files (.js/.cjs/.mjs) of the real lock packages of corpus/package.json
 // (installed by corpus/files.mjs, the files `npm run corpus` lints), measured the same way (same runs, same
 // parser, same source-type rule) and printed as `dense_ratio`. Its files and crashes are counted in the last line.
+// Before the last line, bench/scaling.mjs prints the rule time on generated lock-dense files of 1,000 and
+// 3,000 lock sites per file shape, and `scaling=R`, the worst ratio (linear cost: ≤ 3.5); `--no-scaling` skips it.
 //
 // To extend: add a run to RUNS, or a shared analysis (an exported function the rules call, compiled
 // into eslint-plugin/dist) to SHARED_ANALYSES; its time is measured while the Locksmith run lints.
@@ -28,6 +30,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { collectCorpusFiles as collectLockCorpusFiles, corpusModules, ensureCorpusInstalled } from '../corpus/files.mjs';
+import { measureScaling, scalingLines } from './scaling.mjs';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const nodeModules = path.join(repositoryRoot, 'node_modules');
@@ -302,6 +305,10 @@ function main() {
   console.log(`\ndense corpus: ${describeFiles(denseFiles)}, the JS files of the real lock packages of corpus/package.json`);
   const dense = measure(denseFiles, { cwd: corpusModules });
 
+  if (!process.argv.includes('--no-scaling')) {
+    console.log('');
+    for (const line of scalingLines(measureScaling({ repeats: 3 }))) console.log(line);
+  }
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify({
       ratio, dense_ratio: dense.ratio, files: linted + dense.linted, crashes: crashes + dense.crashes,
@@ -310,7 +317,7 @@ function main() {
       shared: Object.fromEntries(sharedTimings.map((timing) => [timing.name, timing.exclusive])),
     }));
   }
-  // A crash is a bug; the ratio target (0.10) is reported, not enforced, as timings vary by machine.
+  // A crash is a bug; the ratio targets (0.10, scaling 3.5) are reported, not enforced, as timings vary by machine.
   const allCrashes = crashes + dense.crashes;
   if (allCrashes > 0) process.exitCode = 1;
   console.log(`ratio=${ratio.toFixed(3)} dense_ratio=${dense.ratio.toFixed(3)} files=${linted + dense.linted} crashes=${allCrashes}`);

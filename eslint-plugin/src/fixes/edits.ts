@@ -26,14 +26,25 @@ export function removeStatement(fixer: TSESLint.RuleFixer, sourceCode: SourceCod
 
 /** `preferred`, or `preferred2`, `preferred3`... whichever no scope in the file declares or reads. */
 export function freeName(sourceCode: SourceCode, preferred: string): string {
+  const taken = namesInFile(sourceCode);
+  if (!taken.has(preferred)) return preferred;
+  for (let suffix = 2; ; suffix++) if (!taken.has(`${preferred}${suffix}`)) return `${preferred}${suffix}`;
+}
+
+// Every suggestion of a file asks for a free name: the file's names are gathered once, not per suggestion.
+const fileNames = new WeakMap<object, ReadonlySet<string>>();
+
+export function namesInFile(sourceCode: SourceCode): ReadonlySet<string> {
+  const key = sourceCode.scopeManager ?? sourceCode;
+  const cached = fileNames.get(key);
+  if (cached) return cached;
   const taken = new Set<string>();
-  const scopeManager = sourceCode.scopeManager;
-  for (const scope of scopeManager?.scopes ?? []) {
+  for (const scope of sourceCode.scopeManager?.scopes ?? []) {
     for (const variable of scope.variables) taken.add(variable.name);
     for (const reference of scope.through) taken.add(reference.identifier.name);
   }
-  if (!taken.has(preferred)) return preferred;
-  for (let suffix = 2; ; suffix++) if (!taken.has(`${preferred}${suffix}`)) return `${preferred}${suffix}`;
+  fileNames.set(key, taken);
+  return taken;
 }
 
 /** True when a call's value is only ever tested for truthiness (or not used at all). */

@@ -44,8 +44,20 @@ function usesCommonJs(program: TSESTree.Program): boolean {
  * Reads of the global itself and globals the configuration declares (no definition) do not count.
  */
 function isNameDeclared(sourceCode: Readonly<TSESLint.SourceCode>, name: string): boolean {
+  return declaredNames(sourceCode).has(name);
+}
+
+// Every suggestion of a file asks: gather the file's declared names once, not per suggestion.
+const declaredNamesByFile = new WeakMap<object, ReadonlySet<string>>();
+
+function declaredNames(sourceCode: Readonly<TSESLint.SourceCode>): ReadonlySet<string> {
+  const key = sourceCode.scopeManager ?? sourceCode;
+  const cached = declaredNamesByFile.get(key);
+  if (cached) return cached;
+  const names = new Set<string>();
   for (const scope of sourceCode.scopeManager?.scopes ?? []) {
-    if ((scope.set.get(name)?.defs.length ?? 0) > 0) return true;
+    for (const variable of scope.variables) if (variable.defs.length > 0) names.add(variable.name);
   }
-  return false;
+  declaredNamesByFile.set(key, names);
+  return names;
 }

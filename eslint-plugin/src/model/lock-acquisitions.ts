@@ -3,6 +3,7 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isFunctionLike, propertyName } from '../util/ast.js';
+import { redisIndex } from './indexes.js';
 import { looksLikeLockKey } from './keys.js';
 import type { Acquisition, RedisModel } from './redis-model.js';
 
@@ -19,7 +20,7 @@ export function isLockAcquisition(
   acquisition: Acquisition,
 ): boolean {
   if (acquisition.key && looksLikeLockKey(sourceCode, acquisition.key, lockKeyPattern)) return true;
-  if (acquisition.keySignature !== undefined && model.releases.some((release) => release.keySignature === acquisition.keySignature)) return true;
+  if (acquisition.keySignature !== undefined && redisIndex(model).releasesByKey.has(acquisition.keySignature)) return true;
   return isInLockFunction(acquisition.node, lockKeyPattern);
 }
 

@@ -2,6 +2,7 @@
 
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { contains, isFunctionLike, skipTypeWrappers } from '../util/ast.js';
+import { eventNode, inEnclosingFunctions, redisIndex, within } from './indexes.js';
 import type { Acquisition, Expiry, RedisModel, Release } from './redis-model.js';
 
 /** True when `earlier` runs before `later` in the same function or in a function nested in it. */
@@ -26,15 +27,18 @@ export function runsBefore(earlier: TSESTree.CallExpression, later: TSESTree.Cal
  */
 export function splitAcquisitionOf(model: RedisModel, expiry: Expiry): Acquisition | undefined {
   if (expiry.kind !== 'expire' || expiry.keySignature === undefined) return undefined;
+  const index = redisIndex(model);
   let match: Acquisition | undefined;
-  for (const acquisition of model.acquisitions) {
-    if (acquisition.hasTtl || acquisition.library !== 'redis' || acquisition.keySignature !== expiry.keySignature) continue;
+  // An acquisition it completes runs in its function or holds it in a callback: in a function around it.
+  for (const acquisition of inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, expiry.owner, expiry.keySignature)) {
+    if (acquisition.hasTtl || acquisition.library !== 'redis') continue;
     if (completesAcquisition(acquisition, expiry)) match = acquisition;
   }
   if (!match) return undefined;
   const acquisition = match;
-  const firstExpiry = model.expiries.find((candidate) =>
-    candidate.kind === 'expire' && candidate.keySignature === expiry.keySignature && completesAcquisition(acquisition, candidate));
+  // Those it completes run in the acquisition's function (nested callbacks included).
+  const firstExpiry = within(index.expiriesByKey.get(expiry.keySignature), acquisition.owner.range, eventNode).find((candidate) =>
+    candidate.kind === 'expire' && completesAcquisition(acquisition, candidate));
   return firstExpiry === expiry ? acquisition : undefined;
 }
 
@@ -54,14 +58,14 @@ export function acquiredAt(model: RedisModel, event: Release | Expiry): { messag
 /** The acquisition of the same key that a release answers (the latest one before it, or in its class). */
 export function acquisitionForRelease(model: RedisModel, release: Release | Expiry): Acquisition | undefined {
   if (release.keySignature === undefined) return undefined;
+  const index = redisIndex(model);
+  // One that precedes it in scope runs in its function or in one around it; failing that, the
+  // first of the key (none of them precedes it then).
   let sameScope: Acquisition | undefined;
-  let elsewhere: Acquisition | undefined;
-  for (const acquisition of model.acquisitions) {
-    if (acquisition.keySignature !== release.keySignature) continue;
+  for (const acquisition of inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, release.owner, release.keySignature)) {
     if (precedesInScope(acquisition, release)) sameScope = acquisition;
-    else elsewhere ??= acquisition;
   }
-  return sameScope ?? elsewhere;
+  return sameScope ?? index.acquisitionsByKey.get(release.keySignature)?.[0];
 }
 
 /**
@@ -89,7 +93,8 @@ function comparedWithStoredValue(model: RedisModel, test: TSESTree.Node, keySign
   const isStoredRead = (side: TSESTree.Node): boolean => {
     let node = skipTypeWrappers(side);
     if (node.type === AST_NODE_TYPES.AwaitExpression) node = skipTypeWrappers(node.argument);
-    return model.commands.some((command) => command.call === node && command.name === 'GET' && command.keySignature === keySignature);
+    const command = redisIndex(model).commandByCall.get(node);
+    return command !== undefined && command.name === 'GET' && command.keySignature === keySignature;
   };
   // Only a comparison with the caller's own value is an owner check; `=== null` asks whether the
   // lock is free (the article's attempt 1), which says nothing of who holds it.

@@ -179,6 +179,8 @@ export function buildRedisModel(
 
   const acquiredKeys = new Set<string>();
   for (const acquisition of acquisitions) if (acquisition.keySignature !== undefined) acquiredKeys.add(acquisition.keySignature);
+  // Rules ask this of the same release keys again and again (once per acquisition they pair).
+  const lockKeyAnswers = new WeakMap<TSESTree.Node, boolean>();
 
   return {
     commands,
@@ -191,8 +193,13 @@ export function buildRedisModel(
     fileDialect,
     imports,
     isLockKey(node) {
-      const signature = keySignature(sourceCode, node);
-      return (signature !== undefined && acquiredKeys.has(signature)) || looksLikeLockKey(sourceCode, node, settings.lockKeyPattern);
+      let answer = lockKeyAnswers.get(node);
+      if (answer === undefined) {
+        const signature = keySignature(sourceCode, node);
+        answer = (signature !== undefined && acquiredKeys.has(signature)) || looksLikeLockKey(sourceCode, node, settings.lockKeyPattern);
+        lockKeyAnswers.set(node, answer);
+      }
+      return answer;
     },
   };
 }

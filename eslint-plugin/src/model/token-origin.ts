@@ -174,18 +174,39 @@ function isSingleton(sourceCode: SourceCode, classNode: TSESTree.ClassDeclaratio
     if (element.type === AST_NODE_TYPES.PropertyDefinition && element.static && /^instance$/iu.test(key ?? '')) return true;
     if (element.type === AST_NODE_TYPES.MethodDefinition && element.static && key === 'getInstance') return true;
   }
-  for (const statement of sourceCode.ast.body) {
-    const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
-    if (statement.type === AST_NODE_TYPES.ExportDefaultDeclaration && isNewOf(statement.declaration, className)) return true;
-    if (declaration?.type === AST_NODE_TYPES.VariableDeclaration && declaration.declarations.some((declarator) => declarator.init && isNewOf(declarator.init, className))) return true;
-    if (declaration?.type === AST_NODE_TYPES.ExpressionStatement && declaration.expression.type === AST_NODE_TYPES.AssignmentExpression && isNewOf(declaration.expression.right, className)) return true;
-  }
-  return false;
+  return instantiatedAtModuleLevel(sourceCode.ast).has(className);
 }
 
-function isNewOf(node: TSESTree.Node, className: string): boolean {
+const moduleLevelInstances = new WeakMap<TSESTree.Program, ReadonlySet<string>>();
+
+/**
+ * Names of the classes the module body instantiates (`export default new X()`, `const x = new X()`,
+ * `module.exports = new X()`), gathered once per file rather than once per class asked about.
+ */
+function instantiatedAtModuleLevel(program: TSESTree.Program): ReadonlySet<string> {
+  const cached = moduleLevelInstances.get(program);
+  if (cached) return cached;
+  const names = new Set<string>();
+  const note = (node: TSESTree.Node | null | undefined) => {
+    const name = node ? newOfName(node) : undefined;
+    if (name !== undefined) names.add(name);
+  };
+  for (const statement of program.body) {
+    const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
+    if (statement.type === AST_NODE_TYPES.ExportDefaultDeclaration) note(statement.declaration);
+    if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) for (const declarator of declaration.declarations) note(declarator.init);
+    if (declaration?.type === AST_NODE_TYPES.ExpressionStatement && declaration.expression.type === AST_NODE_TYPES.AssignmentExpression) note(declaration.expression.right);
+  }
+  moduleLevelInstances.set(program, names);
+  return names;
+}
+
+/** `X` of `new X(...)`. */
+function newOfName(node: TSESTree.Node): string | undefined {
   const expression = skipTypeWrappers(node);
-  return expression.type === AST_NODE_TYPES.NewExpression && isNamed(expression.callee, className);
+  if (expression.type !== AST_NODE_TYPES.NewExpression) return undefined;
+  const callee = skipTypeWrappers(expression.callee);
+  return callee.type === AST_NODE_TYPES.Identifier ? callee.name : undefined;
 }
 
 /** `randomUUID()`, `uuidv4()`, `nanoid()`, `crypto.randomBytes(16).toString('hex')`, `Math.random()`. */

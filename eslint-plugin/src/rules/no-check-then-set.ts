@@ -5,6 +5,7 @@ import { isExpressionAvailableAt, removeStatement } from '../fixes/edits.js';
 import { DEFAULT_TTL_MS } from '../fixes/scripts.js';
 import { renderAtomicSet } from '../fixes/templates.js';
 import { getLockModel } from '../model/index.js';
+import { commandNode, inEnclosingFunctions, redisIndex, within } from '../model/indexes.js';
 import { isInLockFunction } from '../model/lock-acquisitions.js';
 import { readDecidesWrite, type ReadDecision, type ReadResult, readResultOf } from '../model/read-decides.js';
 import type { RedisCommand, RedisModel } from '../model/redis-model.js';
@@ -81,7 +82,9 @@ function isPlainWrite(command: RedisCommand): boolean {
  * module, or written by a function named like a lock helper (`acquireLock(key)`).
  */
 function isLockKeyWrite(model: RedisModel, lockKeyPattern: RegExp, write: RedisCommand): boolean {
-  return model.isLockKey(write.key!) || model.releases.some((release) => release.keySignature === write.keySignature)
+  const index = redisIndex(model);
+  const released = write.keySignature === undefined ? index.hasUnsignedRelease : index.releasesByKey.has(write.keySignature);
+  return model.isLockKey(write.key!) || released
     || isInLockFunction(write.call, lockKeyPattern);
 }
 
@@ -94,8 +97,8 @@ interface Decider {
 /** The latest `GET`/`EXISTS` of the same key before the write whose result alone decides it. */
 function deciderOf(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, write: RedisCommand): Decider | undefined {
   let found: Decider | undefined;
-  for (const read of model.commands) {
-    if ((read.name !== 'GET' && read.name !== 'EXISTS') || read.keySignature !== write.keySignature) continue;
+  for (const read of readsAround(model, write)) {
+    if (read.name !== 'GET' && read.name !== 'EXISTS') continue;
     if (!contains(read.owner, write.call) || !runsFirst(read.call, write.call)) continue;
     const result = readResultOf(sourceCode, read);
     const decision = result ? readDecidesWrite(result, write.call) : undefined;
@@ -112,8 +115,18 @@ function readsKeyWhenPresent(model: RedisModel, decision: ReadDecision, write: R
   const statement = decision.statement;
   if (statement.type !== AST_NODE_TYPES.IfStatement) return false;
   const presentPath = decision.presentWhenTrue ? statement.consequent : statement.alternate;
-  return presentPath !== null && model.commands.some((command) =>
-    command.name === 'GET' && command.keySignature === write.keySignature && contains(presentPath, command.call));
+  return presentPath !== null && within(model.commands, presentPath.range, commandNode).some((command) =>
+    command.name === 'GET' && command.keySignature === write.keySignature);
+}
+
+/**
+ * The commands of the write's key (or, for a key without a signature, of keys without one) that run
+ * in the write's function or in a function around it: the only ones whose function contains the
+ * write. In the model's order.
+ */
+function readsAround(model: RedisModel, write: RedisCommand): RedisCommand[] {
+  const index = redisIndex(model);
+  return inEnclosingFunctions(index.commandsByOwnerAndKey, index.commandOrder, write.owner, write.keySignature);
 }
 
 /** Source order, or the write inside the read's v3 callback. */

@@ -2,6 +2,7 @@
 
 import type { TSESLint } from '@typescript-eslint/utils';
 import { freeName } from '../fixes/edits.js';
+import { within } from '../model/indexes.js';
 import { HANDLE_NAMES, renderCheckoutWrap, renderTransactionWrap, transactionLevelName, type TransactionHelperLibrary } from '../fixes/sql-templates.js';
 import { getSqlModel, type AdvisoryLockItem, type SqlModel } from '../model/sql/index.js';
 import { renderSpanBody, spanBetween, spanDeclarationsUsedAfter, spanLeavesCallback, type StatementSpan, type TextEdit } from '../model/sql/statement-span.js';
@@ -57,7 +58,7 @@ function lockedAndUnlockedInOneText(item: AdvisoryLockItem): boolean {
 }
 
 function matchingUnlock(model: SqlModel, lock: AdvisoryLockItem): AdvisoryLockItem | undefined {
-  return model.advisoryLocks.find((candidate) => candidate.call.scope === 'session' && candidate.call.action === 'unlock'
+  return within(model.advisoryLocks, lock.function.range, (item) => item.node).find((candidate) => candidate.call.scope === 'session' && candidate.call.action === 'unlock'
     && candidate.function === lock.function && candidate.range[0] > lock.range[1]
     && candidate.query.sender.identity === lock.query.sender.identity);
 }

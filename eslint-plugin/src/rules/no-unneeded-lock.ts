@@ -4,9 +4,10 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { getLockModel } from '../model/index.js';
 import type { RedisModel } from '../model/redis-model.js';
 import { heldLocks, type HeldLock } from '../model/sql/critical-sections.js';
-import { getSqlModel, type SqlModel, type SqlWrite } from '../model/sql/index.js';
+import { getSqlModel, type SqlModel, type SqlQuery, type SqlWrite } from '../model/sql/index.js';
 import { contains, isFunctionLike, methodCallParts, skipTypeWrappers } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
+import { childrenOverlapping } from '../util/ranges.js';
 import { relatedData } from '../util/related.js';
 
 export type MessageId = 'unneededLock' | 'dropLock';
@@ -69,33 +70,26 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
 function singleStatement(sourceCode: SourceCode, redis: RedisModel, sql: SqlModel, lock: HeldLock): { statement: string; table: string; node: TSESTree.Node } | undefined {
   const [from, to] = sectionRange(lock);
   const steps: TSESTree.Node[] = [];
-  const queryNodes = new Set<TSESTree.Node>(sql.queries.map((query) => query.node));
-  const writeByNode = new Map<TSESTree.Node, SqlWrite>(sql.writes.map((write) => [write.node, write]));
-  const redisCalls = new Set<TSESTree.Node>(redis.commands.map((command) => command.call));
+  const { queryByNode, writeByNode, redisCalls } = fileLookups(redis, sql);
   const visit = (node: TSESTree.Node): void => {
     if (node.range[1] <= from || node.range[0] >= to) return;
     const inside = node.range[0] >= from && node.range[1] <= to;
     if (inside && node !== lock.node && node !== lock.release && (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.TaggedTemplateExpression || node.type === AST_NODE_TYPES.NewExpression)) {
-      if (queryNodes.has(node) || writeByNode.has(node)) {
+      if (queryByNode.has(node) || writeByNode.has(node)) {
         steps.push(node);
         return;
       }
       if (!isMachinery(node, redisCalls)) steps.push(node);
     }
-    for (const key of sourceCode.visitorKeys[node.type] ?? []) {
-      const child = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(child)) {
-        for (const item of child) if (isNode(item)) visit(item);
-      } else if (isNode(child)) visit(child);
-    }
+    for (const child of childrenOverlapping(sourceCode.visitorKeys, node, from, to)) visit(child);
   };
   visit(lock.owner);
-  const meaningful = steps.filter((step) => !isTransactionControl(sql, step));
+  const meaningful = steps.filter((step) => !isTransactionControl(queryByNode.get(step)));
   if (meaningful.length !== 1) return undefined;
   const [only] = meaningful as [TSESTree.Node];
   const write = writeByNode.get(only);
   if (write?.orm) return write.table ? { statement: `\`${write.orm.method}\``, table: write.table, node: only } : undefined;
-  const query = sql.queries.find((candidate) => candidate.node === only);
+  const query = queryByNode.get(only);
   const statements = query?.statements;
   if (statements?.length !== 1) return undefined;
   const [statement] = statements as [NonNullable<typeof statements>[number]];
@@ -125,15 +119,39 @@ function isMachinery(node: TSESTree.Node, redisCalls: ReadonlySet<TSESTree.Node>
   return false;
 }
 
-function isTransactionControl(sql: SqlModel, node: TSESTree.Node): boolean {
-  const query = sql.queries.find((candidate) => candidate.node === node);
+interface FileLookups {
+  /** The first query sent by each node. */
+  readonly queryByNode: ReadonlyMap<TSESTree.Node, SqlQuery>;
+  readonly writeByNode: ReadonlyMap<TSESTree.Node, SqlWrite>;
+  readonly redisCalls: ReadonlySet<TSESTree.Node>;
+}
+
+const fileLookupsByModel = new WeakMap<SqlModel, WeakMap<RedisModel, FileLookups>>();
+
+/** What every lock's critical section is checked against, gathered once per file. */
+function fileLookups(redis: RedisModel, sql: SqlModel): FileLookups {
+  let byRedis = fileLookupsByModel.get(sql);
+  if (!byRedis) {
+    byRedis = new WeakMap();
+    fileLookupsByModel.set(sql, byRedis);
+  }
+  const cached = byRedis.get(redis);
+  if (cached) return cached;
+  const queryByNode = new Map<TSESTree.Node, SqlQuery>();
+  for (const query of sql.queries) if (!queryByNode.has(query.node)) queryByNode.set(query.node, query);
+  const lookups: FileLookups = {
+    queryByNode,
+    writeByNode: new Map<TSESTree.Node, SqlWrite>(sql.writes.map((write) => [write.node, write])),
+    redisCalls: new Set<TSESTree.Node>(redis.commands.map((command) => command.call)),
+  };
+  byRedis.set(redis, lookups);
+  return lookups;
+}
+
+function isTransactionControl(query: SqlQuery | undefined): boolean {
   const statements = query?.statements;
   return statements !== undefined && statements.length > 0
     && statements.every((statement) => statement.kind === 'begin' || statement.kind === 'commit' || statement.kind === 'rollback');
-}
-
-function isNode(value: unknown): value is TSESTree.Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
 /**

@@ -6,6 +6,7 @@ import { bindParameter } from '../fixes/sql-bindings.js';
 import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
 import { tokenByName } from '../fixes/token-by-name.js';
 import { getLockModel } from '../model/index.js';
+import { within } from '../model/indexes.js';
 import { acquiredAt, acquisitionForRelease, ownerCheckAround } from '../model/queries.js';
 import type { RedisModel, Release } from '../model/redis-model.js';
 import { EXPIRY_COLUMNS, getSqlModel, OWNER_COLUMNS, type LockTableAcquisition, type LockTableRelease, type SqlModel } from '../model/sql/index.js';
@@ -91,22 +92,49 @@ export default createRule<Options, MessageId>({
 function isUnownedRelease(model: SqlModel, release: LockTableRelease): boolean {
   const statement = release.statement;
   const columns = model.tableColumns.get(release.table);
-  const takenAsLock = model.lockTableAcquisitions.some((acquisition) => acquisition.table === release.table)
-    || OWNER_COLUMNS.some((column) => columns?.has(column));
+  const byTable = lockTables(model).get(release.table);
+  const takenAsLock = byTable !== undefined || OWNER_COLUMNS.some((column) => columns?.has(column));
   if (!takenAsLock) return false;
   if (!statement.hasWhere || statement.whereHasOr) return false;
   if (release.kind === 'update' && !statement.setNullColumns.some((column) => OWNER_COLUMNS.includes(column))) return false;
   if (statement.where.some((comparison) => EXPIRY_COLUMNS.includes(comparison.column))) return false;
-  const returned = new Set(model.lockTableAcquisitions.filter((acquisition) => acquisition.table === release.table).flatMap((acquisition) => acquisition.statement.returning));
-  if (statement.where.some((comparison) => returned.has(comparison.column))) return false;
+  const returned = byTable?.returned;
+  if (returned && statement.where.some((comparison) => returned.has(comparison.column))) return false;
   return statement.where.some((comparison) => comparison.operator === '=' && !OWNER_COLUMNS.includes(comparison.column));
 }
 
 /** The acquisition of the same table: the one earlier in the same function, else the file's only one. */
 function acquisitionOf(model: SqlModel, release: LockTableRelease): LockTableAcquisition | undefined {
-  const sameTable = model.lockTableAcquisitions.filter((acquisition) => acquisition.table === release.table);
-  return sameTable.filter((acquisition) => acquisition.function === release.function && acquisition.range[1] < release.range[0]).at(-1)
+  const sameTable = lockTables(model).get(release.table)?.acquisitions ?? [];
+  return within(sameTable, release.function.range, (acquisition) => acquisition.node)
+    .filter((acquisition) => acquisition.function === release.function && acquisition.range[1] < release.range[0]).at(-1)
     ?? (sameTable.length === 1 ? sameTable[0] : undefined);
+}
+
+interface LockTable {
+  readonly acquisitions: LockTableAcquisition[];
+  /** The columns the acquisitions return (`RETURNING id`): a handle naming this holder's row. */
+  readonly returned: Set<string>;
+}
+
+const lockTablesByModel = new WeakMap<SqlModel, ReadonlyMap<string, LockTable>>();
+
+/** The file's lock-table acquisitions by table, gathered once per file. */
+function lockTables(model: SqlModel): ReadonlyMap<string, LockTable> {
+  const cached = lockTablesByModel.get(model);
+  if (cached) return cached;
+  const tables = new Map<string, LockTable>();
+  for (const acquisition of model.lockTableAcquisitions) {
+    let table = tables.get(acquisition.table);
+    if (!table) {
+      table = { acquisitions: [], returned: new Set() };
+      tables.set(acquisition.table, table);
+    }
+    table.acquisitions.push(acquisition);
+    for (const column of acquisition.statement.returning) table.returned.add(column);
+  }
+  lockTablesByModel.set(model, tables);
+  return tables;
 }
 
 /**

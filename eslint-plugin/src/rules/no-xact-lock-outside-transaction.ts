@@ -2,6 +2,7 @@
 
 import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
 import { freeName } from '../fixes/edits.js';
+import { within } from '../model/indexes.js';
 import { HANDLE_NAMES, renderBeginCommit, renderTransactionWrap } from '../fixes/sql-templates.js';
 import { handleEdits, helperName } from '../model/sql/advisory-fixes.js';
 import { getSqlModel, type AdvisoryLockItem } from '../model/sql/index.js';
@@ -75,7 +76,7 @@ function suggestions(context: Context, item: AdvisoryLockItem): TSESLint.Suggest
   }
   // Transaction control sent through the pool is itself the bug; rewriting around it would keep it.
   const model = getSqlModel(context);
-  const inSpan = model.queries.filter((query) => query.node.range[0] >= span.first.range[0] && query.node.range[1] <= span.last.range[1]);
+  const inSpan = within(model.queries, [span.first.range[0], span.last.range[1]], (query) => query.node);
   if (inSpan.some((query) => query.statements?.some((statement) => statement.kind === 'begin' || statement.kind === 'commit' || statement.kind === 'rollback'))) return [];
   const handle = freeName(sourceCode, HANDLE_NAMES[library]);
   const body = renderSpanBody(span, sourceCode, workEdits(item, handle, span));

@@ -3,6 +3,7 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { getLockModel, type LockModel } from '../model/index.js';
+import { commandNode, redisIndex, within } from '../model/indexes.js';
 import { looksLikeLockKey } from '../model/keys.js';
 import { runsBefore } from '../model/queries.js';
 import type { Acquisition } from '../model/redis-model.js';
@@ -159,7 +160,7 @@ function isLockAcquisition(model: LockModel, sourceCode: Readonly<TSESLint.Sourc
   if (!acquisition.key) return false;
   if (looksLikeLockKey(sourceCode, acquisition.key, model.settings.lockKeyPattern)) return true;
   const signature = acquisition.keySignature;
-  return signature !== undefined && model.redis.releases.some((release) => release.keySignature === signature);
+  return signature !== undefined && redisIndex(model.redis).releasesByKey.has(signature);
 }
 
 function labelOf(acquisition: Acquisition): string {
@@ -174,8 +175,9 @@ function labelOf(acquisition: Acquisition): string {
 /** `SET k token NX` then `GET k` compared with the token: the holder checks ownership by reading back. */
 function isReadBackLater(model: LockModel, acquisition: Acquisition): boolean {
   if (acquisition.keySignature === undefined) return false;
-  return model.redis.commands.some((command) => command.name === 'GET' && command.resultUsed
-    && command.keySignature === acquisition.keySignature && command.owner === acquisition.owner && runsBefore(acquisition.node, command.call));
+  const sameKey = redisIndex(model.redis).commandsByKey.get(acquisition.keySignature);
+  return within(sameKey, acquisition.owner.range, commandNode).some((command) => command.name === 'GET' && command.resultUsed
+    && command.owner === acquisition.owner && runsBefore(acquisition.node, command.call));
 }
 
 function reportUnchecked(context: Readonly<TSESLint.RuleContext<MessageId, Options>>, acquisition: TryAcquisition): void {

@@ -6,6 +6,7 @@ import { FENCED_ACQUIRE_SCRIPT } from '../fixes/scripts.js';
 import { fenceInsertions, renderPlaceholder, type PlaceholderStyle } from '../fixes/sql-templates.js';
 import { asRedisStringArgument, renderEvalCall, renderScriptLiteral } from '../fixes/templates.js';
 import { getLockModel } from '../model/index.js';
+import { redisIndex } from '../model/indexes.js';
 import type { RedisModel } from '../model/redis-model.js';
 import { DEFAULT_FENCE_COLUMNS, readSharedSettings, type RawSharedSettings } from '../model/settings.js';
 import { heldLocks, writesUnder, type HeldLock } from '../model/sql/critical-sections.js';
@@ -139,7 +140,7 @@ function fenceMintedAfter(sourceCode: Readonly<TSESLint.SourceCode>, redis: Redi
     }
     if (expression.type === AST_NODE_TYPES.CallExpression) {
       const call = expression;
-      const command = redis.commands.find((candidate) => candidate.call === call);
+      const command = redisIndex(redis).commandByCall.get(call);
       return command !== undefined && (command.name === 'INCR' || command.name === 'INCRBY') && call.range[0] > lock.node.range[1];
     }
     return false;

@@ -5,6 +5,7 @@ import { DEFAULT_TTL_MS } from '../fixes/scripts.js';
 import { setnxToAtomicSet } from '../fixes/setnx-to-set.js';
 import { asRedisStringArgument, renderTtlOption, type RedisDialect } from '../fixes/templates.js';
 import { getLockModel, type LockModel } from '../model/index.js';
+import { eventNode, within } from '../model/indexes.js';
 import { isLockAcquisition } from '../model/lock-acquisitions.js';
 import { precedesInScope } from '../model/queries.js';
 import type { Acquisition, RedisCommand } from '../model/redis-model.js';
@@ -81,7 +82,7 @@ function redisAcquisitionsWithoutTtl(sourceCode: Readonly<TSESLint.SourceCode>, 
   const model = lockModel.redis;
   return model.acquisitions.filter((acquisition) => {
     if (acquisition.library !== 'redis' || acquisition.hasTtl || !acquisition.command) return false;
-    const expiredLater = model.expiries.some((expiry) =>
+    const expiredLater = within(model.expiries, acquisition.owner.range, eventNode).some((expiry) =>
       (expiry.keySignature === undefined || acquisition.keySignature === undefined || expiry.keySignature === acquisition.keySignature)
       && precedesInScope(acquisition, expiry));
     if (expiredLater) return false;
@@ -141,13 +142,18 @@ const TIME_COLUMN = /(?:_at|_until|_time|timestamp)$/u;
  */
 function lockRowsWithoutExpiry(model: SqlModel): { acquisition: LockTableAcquisition; release: LockTableRelease }[] {
   const result: { acquisition: LockTableAcquisition; release: LockTableRelease }[] = [];
-  const tables = new Set(model.lockTableAcquisitions.map((acquisition) => acquisition.table));
-  for (const table of tables) {
-    const release = model.lockTableReleases.find((candidate) => candidate.table === table && candidate.kind === 'delete');
+  const acquisitionsByTable = new Map<string, LockTableAcquisition[]>();
+  for (const acquisition of model.lockTableAcquisitions) {
+    const list = acquisitionsByTable.get(acquisition.table);
+    if (list) list.push(acquisition);
+    else acquisitionsByTable.set(acquisition.table, [acquisition]);
+  }
+  const firstDelete = new Map<string, LockTableRelease>();
+  for (const release of model.lockTableReleases) if (release.kind === 'delete' && !firstDelete.has(release.table)) firstDelete.set(release.table, release);
+  for (const [table, acquisitions] of acquisitionsByTable) {
+    const release = firstDelete.get(table);
     if (!release || hasExpiry(model, table)) continue;
-    for (const acquisition of model.lockTableAcquisitions) {
-      if (acquisition.table === table) result.push({ acquisition, release });
-    }
+    for (const acquisition of acquisitions) result.push({ acquisition, release });
   }
   return result;
 }

@@ -2,11 +2,13 @@
 
 import { AST_NODE_TYPES, AST_TOKEN_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { getLockModel } from '../model/index.js';
+import { commandNode, eventNode, redisIndex, within } from '../model/indexes.js';
 import { runsBefore } from '../model/queries.js';
 import type { Acquisition, RedisModel, Release } from '../model/redis-model.js';
 import { getSqlModel, type AdvisoryLockItem, type LockTableAcquisition, type SqlModel } from '../model/sql/index.js';
 import { contains, expressionStatementOf, findVariable, isFunctionLike, isInFinally, methodCallParts, type ScopeOwner, skipTypeWrappers, valueCarrier } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
+import { childrenOverlapping, indexOfContaining } from '../util/ranges.js';
 import { relatedData } from '../util/related.js';
 
 export type MessageId = 'releaseNotInFinally' | 'advisoryUnlockNotInFinally' | 'lockRowReleaseNotInFinally' | 'moveReleaseToFinally';
@@ -42,7 +44,7 @@ export default createRule<Options, MessageId>({
         const sourceCode = context.sourceCode;
         for (const acquisition of model.acquisitions) {
           if (!isScopedAcquisition(acquisition)) continue;
-          const releases = model.releases.filter((release) => releasesAcquisition(sourceCode, acquisition, release));
+          const releases = releasesOf(sourceCode, model, acquisition);
           if (releases.length === 0) continue;
           // A release in a nested function (`.finally(() => lock.release())`, an exit handler) is
           // a guarantee this rule cannot weigh: stay silent rather than guess.
@@ -111,12 +113,12 @@ function reportSql(
 function advisoryUnlocksOf(sourceCode: Readonly<TSESLint.SourceCode>, model: SqlModel, lock: AdvisoryLockItem): AdvisoryLockItem[] | undefined {
   if (lock.call.scope !== 'session' || lock.call.action !== 'lock') return undefined;
   const key = advisoryKeyText(sourceCode, lock);
-  const unlocks = model.advisoryLocks.filter((candidate) => candidate.call.scope === 'session' && candidate.call.action !== 'lock'
+  const unlocks = within(model.advisoryLocks, lock.function.range, sqlItemNode).filter((candidate) => candidate.call.scope === 'session' && candidate.call.action !== 'lock'
     && candidate.query.sender.identity === lock.query.sender.identity
-    && candidate.range[0] > lock.range[1] && contains(lock.function, candidate.node)
+    && candidate.range[0] > lock.range[1]
     // `pg_advisory_unlock(2)` does not release `pg_advisory_lock(1)`; unknown keys may match.
     && (candidate.call.action === 'unlock-all' || !differentKeys(key, advisoryKeyText(sourceCode, candidate))));
-  if (model.advisoryLocks.some((other) => other !== lock && other.query === lock.query && other.call.action !== 'lock')) return undefined;
+  if (sqlLookups(model).advisoryByQuery.get(lock.query)!.some((other) => other !== lock && other.call.action !== 'lock')) return undefined;
   return unlocks;
 }
 
@@ -171,14 +173,37 @@ function endsSessionInFinally(sourceCode: Readonly<TSESLint.SourceCode>, lock: A
   return false;
 }
 
+const sqlItemNode = (item: { readonly node: TSESTree.Node }): TSESTree.Node => item.node;
+
+interface SqlLookups {
+  readonly advisoryByQuery: ReadonlyMap<SqlModel['advisoryLocks'][number]['query'], readonly AdvisoryLockItem[]>;
+  readonly releaseQueries: ReadonlySet<SqlModel['lockTableReleases'][number]['query']>;
+}
+
+const sqlLookupsByModel = new WeakMap<SqlModel, SqlLookups>();
+
+function sqlLookups(model: SqlModel): SqlLookups {
+  const cached = sqlLookupsByModel.get(model);
+  if (cached) return cached;
+  const advisoryByQuery = new Map<AdvisoryLockItem['query'], AdvisoryLockItem[]>();
+  for (const item of model.advisoryLocks) {
+    const list = advisoryByQuery.get(item.query);
+    if (list) list.push(item);
+    else advisoryByQuery.set(item.query, [item]);
+  }
+  const lookups = { advisoryByQuery, releaseQueries: new Set(model.lockTableReleases.map((release) => release.query)) };
+  sqlLookupsByModel.set(model, lookups);
+  return lookups;
+}
+
 /**
  * A lock-table row's releases: a `DELETE` (or an `UPDATE` that clears the owner) of the same table
  * later in the same function body, through any client (the row outlives connections).
  */
 function lockRowReleasesOf(model: SqlModel, acquisition: LockTableAcquisition): LockStep[] | undefined {
-  if (model.lockTableReleases.some((release) => release.query === acquisition.query)) return undefined;
-  return model.lockTableReleases
-    .filter((release) => release.table === acquisition.table && release.range[0] > acquisition.range[1] && contains(acquisition.function, release.node)
+  if (sqlLookups(model).releaseQueries.has(acquisition.query)) return undefined;
+  return within(model.lockTableReleases, acquisition.function.range, sqlItemNode)
+    .filter((release) => release.table === acquisition.table && release.range[0] > acquisition.range[1]
       // A release names its row (`WHERE name = $1`); a sweep of expired rows or a reset is not this row's release.
       && release.statement.where.some((comparison) => comparison.operator === '=')
       && !release.statement.where.some((comparison) => comparison.comparedWithClock))
@@ -193,6 +218,61 @@ function isScopedAcquisition(acquisition: Acquisition): boolean {
   const declaration = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator ? carrier.parent.parent : undefined;
   // `using lock = ...` / `await using lock = ...`: disposal releases it on every path.
   return !(declaration && (declaration.kind === 'using' || declaration.kind === 'await using'));
+}
+
+/**
+ * The releases of this acquisition, in the model's order. Only those that can pass
+ * `releasesAcquisition` are weighed: the same key, a semaphore's release on the same receiver text,
+ * or a call on an identifier named like the handle; each inside the acquisition's function.
+ */
+function releasesOf(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, acquisition: Acquisition): Release[] {
+  const lookups = releaseLookups(sourceCode, model);
+  const candidates = new Set<Release>();
+  const add = (list: readonly Release[] | undefined) => {
+    for (const release of within(list, acquisition.owner.range, eventNode)) candidates.add(release);
+  };
+  if (acquisition.keySignature !== undefined) add(redisIndex(model).releasesByKey.get(acquisition.keySignature));
+  if (acquisition.library === 'redis-semaphore') {
+    const acquired = methodCallParts(acquisition.node)?.receiver;
+    if (acquired) add(lookups.semaphoreByReceiver.get(sourceCode.getText(acquired)));
+  }
+  const handle = handleDeclarator(acquisition);
+  if (handle?.id.type === AST_NODE_TYPES.Identifier) add(lookups.byTargetName.get(handle.id.name));
+  return [...candidates]
+    .filter((release) => releasesAcquisition(sourceCode, acquisition, release))
+    .sort((left, right) => lookups.order.get(left)! - lookups.order.get(right)!);
+}
+
+interface ReleaseLookups {
+  readonly order: ReadonlyMap<Release, number>;
+  /** redis-semaphore releases by their receiver's text. */
+  readonly semaphoreByReceiver: ReadonlyMap<string, readonly Release[]>;
+  /** Releases by the identifier they are called on or passed (`lock.release()`, `releaseLock(lock)`). */
+  readonly byTargetName: ReadonlyMap<string, readonly Release[]>;
+}
+
+const releaseLookupsByModel = new WeakMap<RedisModel, ReleaseLookups>();
+
+function releaseLookups(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel): ReleaseLookups {
+  const cached = releaseLookupsByModel.get(model);
+  if (cached) return cached;
+  const semaphoreByReceiver = new Map<string, Release[]>();
+  const byTargetName = new Map<string, Release[]>();
+  const push = (map: Map<string, Release[]>, name: string, release: Release) => {
+    const list = map.get(name);
+    if (list) list.push(release);
+    else map.set(name, [release]);
+  };
+  for (const release of model.releases) {
+    const receiver = methodCallParts(release.node)?.receiver;
+    if (release.library === 'redis-semaphore' && receiver) push(semaphoreByReceiver, sourceCode.getText(receiver), release);
+    const target = receiver ?? release.node.arguments[0];
+    const root = target ? skipTypeWrappers(target) : undefined;
+    if (root?.type === AST_NODE_TYPES.Identifier) push(byTargetName, root.name, release);
+  }
+  const lookups = { order: new Map(model.releases.map((release, index) => [release, index])), semaphoreByReceiver, byTargetName };
+  releaseLookupsByModel.set(model, lookups);
+  return lookups;
 }
 
 /** The release frees this acquisition's lock: the same key, or a call on the handle the acquisition returned. */
@@ -236,7 +316,8 @@ function isGuaranteed(release: LockStep): boolean {
 function lockMachinery(model: RedisModel, acquisition: Acquisition): ReadonlySet<TSESTree.Node> {
   const signature = acquisition.keySignature;
   if (signature === undefined) return new Set();
-  return new Set(model.commands.filter((command) => command.keySignature === signature).map((command) => command.call));
+  // Only nodes inside the acquisition's function are looked up in it.
+  return new Set(within(redisIndex(model).commandsByKey.get(signature), acquisition.owner.range, commandNode).map((command) => command.call));
 }
 
 /** Something between acquiring and releasing can throw: a call, an `await`, a `throw`. */
@@ -260,12 +341,7 @@ function hasWorkBetween(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: 
       if (rethrows(sourceCode, node.handler)) return true;
       continue;
     }
-    for (const key of sourceCode.visitorKeys[node.type] ?? []) {
-      const value = (node as unknown as Record<string, unknown>)[key];
-      for (const child of Array.isArray(value) ? value as unknown[] : [value]) {
-        if (child && typeof (child as TSESTree.Node).type === 'string') stack.push(child as TSESTree.Node);
-      }
-    }
+    stack.push(...childrenOverlapping(sourceCode.visitorKeys, node, from, to));
   }
   return false;
 }
@@ -299,10 +375,10 @@ function moveToFinallyFix(
   const releaseStatement = releaseStatementOf(release);
   const block = releaseStatement?.parent;
   if (!releaseStatement || block?.type !== AST_NODE_TYPES.BlockStatement) return undefined;
-  const releaseIndex = block.body.indexOf(releaseStatement);
+  const releaseIndex = indexOfContaining(block.body, releaseStatement);
 
   let start: number;
-  const acquisitionIndex = block.body.findIndex((statement) => contains(statement, acquisition.node));
+  const acquisitionIndex = indexOfContaining(block.body, acquisition.node);
   if (acquisitionIndex >= 0 && acquisitionIndex < releaseIndex) start = acquisitionIndex + 1;
   else if (block.parent.type === AST_NODE_TYPES.IfStatement && block.parent.consequent === block && contains(block.parent.test, acquisition.node)) start = 0;
   else return undefined;

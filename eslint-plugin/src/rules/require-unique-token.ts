@@ -3,12 +3,13 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { randomUuidCall } from '../fixes/random-uuid.js';
 import { getLockModel } from '../model/index.js';
+import { commandNode, within } from '../model/indexes.js';
 import { isInLockFunction, isLockAcquisition } from '../model/lock-acquisitions.js';
 import type { Acquisition, Expiry, RedisModel, Release } from '../model/redis-model.js';
 import { sharedTokenKind, type SharedTokenKind } from '../model/token-origin.js';
 import { contains, findVariable, propertyName, skipTypeWrappers, valueCarrier } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
-import { relatedData } from '../util/related.js';
+import { MAX_RELATED, relatedData } from '../util/related.js';
 
 export type MessageId = 'sharedValue' | 'hostValue' | 'timestampValue' | 'processToken' | 'useRandomToken';
 export type Options = [];
@@ -48,14 +49,14 @@ export default createRule<Options, MessageId>({
           const kind = sharedTokenKind(context.sourceCode, acquisition.value);
           if (kind === undefined || !isLockAcquisition(context.sourceCode, model, settings.lockKeyPattern, acquisition)) continue;
           const related = eventsOfSameLock(model, settings.lockKeyPattern, acquisition);
-          if (related.length === 0) continue;
-          const fix = related.every((event) => contains(acquisition.owner, event.node)) ? randomTokenFix(context.sourceCode, model, acquisition) : undefined;
+          if (related.count === 0) continue;
+          const fix = related.allInside(acquisition.owner) ? randomTokenFix(context.sourceCode, model, acquisition) : undefined;
           context.report({
             node: acquisition.value,
             messageId: MESSAGE_BY_KIND[kind],
             data: {
               value: abbreviate(context.sourceCode.getText(acquisition.value)),
-              ...relatedData(...related.map((event) => ({ message: 'This release or renewal cannot tell holders apart by the value', node: event.node }))),
+              ...relatedData(...related.first(MAX_RELATED).map((event) => ({ message: 'This release or renewal cannot tell holders apart by the value', node: event.node }))),
             },
             // A suggestion, not an autofix: it changes the value stored in Redis.
             suggest: fix ? [{ messageId: 'useRandomToken', fix }] : [],
@@ -72,13 +73,97 @@ export default createRule<Options, MessageId>({
  * once a minute") may store anything. A suggestion is offered only when all of them are in the
  * acquisition's function: a token minted there could not reach a release anywhere else.
  */
-function eventsOfSameLock(model: RedisModel, lockKeyPattern: RegExp, acquisition: Acquisition): (Release | Expiry)[] {
-  const mayBeThisLock = (event: Release | Expiry) => event.library === 'redis' && (
-    event.keySignature === undefined || acquisition.keySignature === undefined || event.keySignature === acquisition.keySignature
-    || (event.key !== undefined && model.isLockKey(event.key)) || isInLockFunction(event.node, lockKeyPattern));
-  return [...model.releases.filter(mayBeThisLock), ...model.expiries.filter(mayBeThisLock)];
+function eventsOfSameLock(model: RedisModel, lockKeyPattern: RegExp, acquisition: Acquisition): SameLockEvents {
+  const groups = eventGroups(model, lockKeyPattern);
+  if (acquisition.keySignature === undefined) return sameLockEvents([groups.all], groups.order);
+  const keyOnly = groups.keyOnly.get(acquisition.keySignature);
+  return sameLockEvents(keyOnly ? [groups.base, keyOnly] : [groups.base], groups.order);
 }
 
+/** Releases and renewals, as a list in the model's order (releases first) with its extent. */
+interface EventGroup {
+  readonly events: (Release | Expiry)[];
+  start: number;
+  end: number;
+}
+
+interface SameLockEvents {
+  readonly count: number;
+  /** Whether every event lies inside `owner`. */
+  allInside(owner: TSESTree.Node): boolean;
+  /** The first `limit` events, in the model's order (releases first). */
+  first(limit: number): (Release | Expiry)[];
+}
+
+interface EventGroups {
+  /** Every Redis release and renewal: the lock of an acquisition without a key signature may be any. */
+  readonly all: EventGroup;
+  /** Those that may be any lock's: no key signature, a lock-like key, or in a lock helper. */
+  readonly base: EventGroup;
+  /** By key signature, the others: events that are only the lock of the same key. */
+  readonly keyOnly: ReadonlyMap<string, EventGroup>;
+  readonly order: ReadonlyMap<Release | Expiry, number>;
+}
+
+const eventGroupsByModel = new WeakMap<RedisModel, EventGroups>();
+
+/**
+ * The releases and renewals that may be an acquisition's own lock fall in groups shared by every
+ * acquisition of the file (computed once): those that may be any lock's, and those of one key.
+ */
+function eventGroups(model: RedisModel, lockKeyPattern: RegExp): EventGroups {
+  const cached = eventGroupsByModel.get(model);
+  if (cached) return cached;
+  const emptyGroup = (): EventGroup => ({ events: [], start: Infinity, end: -Infinity });
+  const add = (group: EventGroup, event: Release | Expiry) => {
+    group.events.push(event);
+    group.start = Math.min(group.start, event.node.range[0]);
+    group.end = Math.max(group.end, event.node.range[1]);
+  };
+  const groups = { all: emptyGroup(), base: emptyGroup(), keyOnly: new Map<string, EventGroup>(), order: new Map<Release | Expiry, number>() };
+  for (const event of [...model.releases, ...model.expiries]) {
+    if (event.library !== 'redis') continue;
+    groups.order.set(event, groups.order.size);
+    add(groups.all, event);
+    if (event.keySignature === undefined || (event.key !== undefined && model.isLockKey(event.key)) || isInLockFunction(event.node, lockKeyPattern)) {
+      add(groups.base, event);
+      continue;
+    }
+    let keyGroup = groups.keyOnly.get(event.keySignature);
+    if (!keyGroup) {
+      keyGroup = emptyGroup();
+      groups.keyOnly.set(event.keySignature, keyGroup);
+    }
+    add(keyGroup, event);
+  }
+  eventGroupsByModel.set(model, groups);
+  return groups;
+}
+
+/** The union of disjoint groups, each in the model's order. */
+function sameLockEvents(parts: readonly EventGroup[], order: ReadonlyMap<Release | Expiry, number>): SameLockEvents {
+  return {
+    count: parts.reduce((sum, part) => sum + part.events.length, 0),
+    // A node outside the function ends before it, starts after it, or holds it: the extent shows it.
+    allInside: (owner) => parts.every((part) => part.events.length === 0 || (part.start >= owner.range[0] && part.end <= owner.range[1])),
+    first: (limit) => {
+      const merged: (Release | Expiry)[] = [];
+      const positions = parts.map(() => 0);
+      while (merged.length < limit) {
+        let next = -1;
+        for (let part = 0; part < parts.length; part++) {
+          const candidate = parts[part]!.events[positions[part]!];
+          if (candidate === undefined) continue;
+          if (next < 0 || order.get(candidate)! < order.get(parts[next]!.events[positions[next]!]!)!) next = part;
+        }
+        if (next < 0) break;
+        merged.push(parts[next]!.events[positions[next]!]!);
+        positions[next]! += 1;
+      }
+      return merged;
+    },
+  };
+}
 function abbreviate(text: string): string {
   const line = text.replace(/\s+/gu, ' ');
   return line.length > 40 ? `${line.slice(0, 37)}...` : line;
@@ -112,16 +197,11 @@ function randomTokenFix(
   const insideFunction = (node: TSESTree.Node) => contains(acquisition.owner, node) && node.range[0] >= statement.range[0];
 
   const replaced: TSESTree.Node[] = [value];
-  for (const event of [...model.releases, ...model.expiries]) {
-    if (!event.command || event.library !== 'redis') continue;
-    const args = event.command.script ? event.command.script.args : event.command.args;
-    for (const argument of args) {
-      if (sourceCode.getText(argument) !== valueText) continue;
-      // Key identity cannot follow `lock:${name}` across two methods: any release elsewhere that
-      // sends the same value may be this lock's, and it could not see a local token.
-      if (!insideFunction(argument)) return undefined;
-      if (event.keySignature === undefined || acquisition.keySignature === undefined || event.keySignature === acquisition.keySignature) replaced.push(argument);
-    }
+  for (const { event, argument } of argumentsByText(sourceCode, model).get(valueText) ?? []) {
+    // Key identity cannot follow `lock:${name}` across two methods: any release elsewhere that
+    // sends the same value may be this lock's, and it could not see a local token.
+    if (!insideFunction(argument)) return undefined;
+    if (event.keySignature === undefined || acquisition.keySignature === undefined || event.keySignature === acquisition.keySignature) replaced.push(argument);
   }
   // A named value (`TOKEN`, `this.owner`) is replaced at each of its reads after the new token.
   for (const reference of namedValueReads(sourceCode, value, acquisition.owner)) {
@@ -139,9 +219,35 @@ function randomTokenFix(
   };
 }
 
+interface EventArgument {
+  readonly event: Release | Expiry;
+  readonly argument: TSESTree.Node;
+}
+
+const argumentsByTextByModel = new WeakMap<RedisModel, ReadonlyMap<string, readonly EventArgument[]>>();
+
+/** The arguments of every Redis release and renewal, by their text, in the model's order: found once per file. */
+function argumentsByText(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel): ReadonlyMap<string, readonly EventArgument[]> {
+  const cached = argumentsByTextByModel.get(model);
+  if (cached) return cached;
+  const byText = new Map<string, EventArgument[]>();
+  for (const event of [...model.releases, ...model.expiries]) {
+    if (!event.command || event.library !== 'redis') continue;
+    const args = event.command.script ? event.command.script.args : event.command.args;
+    for (const argument of args) {
+      const text = sourceCode.getText(argument);
+      const list = byText.get(text);
+      if (list) list.push({ event, argument });
+      else byText.set(text, [{ event, argument }]);
+    }
+  }
+  argumentsByTextByModel.set(model, byText);
+  return byText;
+}
+
 function comparesStoredValue(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, acquisition: Acquisition, valueText: string): boolean {
-  return model.commands.some((command) => {
-    if (command.name !== 'GET' || !contains(acquisition.owner, command.call)) return false;
+  return within(model.commands, acquisition.owner.range, commandNode).some((command) => {
+    if (command.name !== 'GET') return false;
     if (command.keySignature !== undefined && acquisition.keySignature !== undefined && command.keySignature !== acquisition.keySignature) return false;
     const comparison = valueCarrier(command.call).parent;
     if (comparison?.type !== AST_NODE_TYPES.BinaryExpression) return false;
@@ -216,10 +322,18 @@ function namedValueReads(sourceCode: Readonly<TSESLint.SourceCode>, value: TSEST
 /** `preferred`, or `preferred2`..., a name no scope inside `owner` or around it declares or reads. */
 function freeLocalName(sourceCode: Readonly<TSESLint.SourceCode>, owner: TSESTree.Node, preferred: string): string {
   const taken = new Set<string>();
-  for (const scope of sourceCode.scopeManager?.scopes ?? []) {
+  // The scopes inside `owner` are the subtrees of its own scopes (the scope tree follows the AST).
+  const ownScope = sourceCode.scopeManager?.acquire(owner) ?? null;
+  const pending = ownScope ? [ownScope] : [...(sourceCode.scopeManager?.scopes ?? [])];
+  const seen = new Set<TSESLint.Scope.Scope>();
+  while (pending.length > 0) {
+    const scope = pending.pop()!;
+    if (seen.has(scope)) continue;
+    seen.add(scope);
     if (!contains(owner, scope.block)) continue;
     for (const variable of scope.variables) taken.add(variable.name);
     for (const reference of scope.through) taken.add(reference.identifier.name);
+    pending.push(...scope.childScopes);
   }
   let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(owner);
   while (scope) {

@@ -3,7 +3,9 @@
 // file with no sign of Redis or SQL no listeners at all.
 
 import { ESLintUtils } from '@typescript-eslint/utils';
+import type { TSESLint } from '@typescript-eslint/utils';
 import { fileMayHoldLocks } from '../model/screen.js';
+import { collectingListeners } from './collect-nodes.js';
 
 export const REPOSITORY_URL = 'https://github.com/locksmith-lint/locksmith';
 export const DOCS_BASE_URL = `${REPOSITORY_URL}/blob/main/rules-docs/`;
@@ -44,7 +46,19 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
         if (merged.size > 64) merged.clear();
         merged.set(key, options);
       }
-      return rule.create(context, options);
+      const listeners = rule.create(context, options);
+      const collecting = collectingListeners(context.sourceCode);
+      return collecting ? mergeListeners(collecting, listeners) : listeners;
     },
   };
+}
+
+/** Both sets of listeners; for an event both handle, `first`'s runs first. */
+function mergeListeners(first: TSESLint.RuleListener, second: TSESLint.RuleListener): TSESLint.RuleListener {
+  const merged: Record<string, (node: never) => void> = { ...(second as Record<string, (node: never) => void>) };
+  for (const [event, listener] of Object.entries(first as Record<string, (node: never) => void>)) {
+    const other = merged[event];
+    merged[event] = other ? (node) => { listener(node); other(node); } : listener;
+  }
+  return merged;
 }

@@ -9,7 +9,13 @@ export interface RelatedLocation {
   readonly node: TSESTree.Node;
 }
 
-/** `{ related: [...] }` for a report's data, leaving out the locations that are not known. */
+/**
+ * At most this many related locations per report: a shared value used by every release of a
+ * lock-dense file would otherwise carry every release into every report, the square of the sites.
+ */
+export const MAX_RELATED = 20;
+
+/** `{ related: [...] }` for a report's data, leaving out the locations that are not known (the first `MAX_RELATED`). */
 export function relatedData(...locations: readonly (RelatedLocation | false | undefined)[]): { related: RelatedLocation[] } {
-  return { related: locations.filter((location): location is RelatedLocation => !!location) };
+  return { related: locations.filter((location): location is RelatedLocation => !!location).slice(0, MAX_RELATED) };
 }

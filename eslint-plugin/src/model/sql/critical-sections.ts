@@ -4,6 +4,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { Acquisition, RedisModel } from '../redis-model.js';
 import { contains, type ScopeOwner } from '../../util/ast.js';
+import { eventNode, within } from '../indexes.js';
 import type { SqlModel, SqlQuery, SqlWrite } from './index.js';
 
 export interface HeldLock {
@@ -28,9 +29,11 @@ export interface HeldLock {
 export function heldLocks(sourceCode: Readonly<TSESLint.SourceCode>, redis: RedisModel, sql: SqlModel): HeldLock[] {
   const locks: HeldLock[] = [];
   for (const acquisition of redis.acquisitions) {
-    const release = redis.releases.find((candidate) => candidate.owner === acquisition.owner && candidate.node.range[0] > acquisition.node.range[1]
+    // The releases after it in its own function (a binary search): the first of the same key, or
+    // for Redlock's `lock.release()` and a Mutex's `release()`, which name the handle, not the key.
+    const release = within(redis.releases, [acquisition.node.range[1], acquisition.owner.range[1]], eventNode).find((candidate) => candidate.owner === acquisition.owner
+      && candidate.node.range[0] > acquisition.node.range[1]
       && ((candidate.keySignature !== undefined && candidate.keySignature === acquisition.keySignature)
-        // Redlock's `lock.release()` and a Mutex's `release()` name the handle, not the key.
         || (candidate.keySignature === undefined && candidate.library === acquisition.library && acquisition.library !== 'redis')));
     locks.push({
       node: acquisition.node,
@@ -46,7 +49,8 @@ export function heldLocks(sourceCode: Readonly<TSESLint.SourceCode>, redis: Redi
     });
   }
   for (const acquisition of sql.lockTableAcquisitions) {
-    const release = sql.lockTableReleases.find((candidate) => candidate.function === acquisition.function && candidate.range[0] > acquisition.range[1] && candidate.table === acquisition.table);
+    const release = within(sql.lockTableReleases, [acquisition.range[1], acquisition.function.range[1]], itemNode)
+      .find((candidate) => candidate.function === acquisition.function && candidate.range[0] > acquisition.range[1] && candidate.table === acquisition.table);
     locks.push({
       node: acquisition.node,
       owner: acquisition.function,
@@ -62,7 +66,8 @@ export function heldLocks(sourceCode: Readonly<TSESLint.SourceCode>, redis: Redi
   }
   for (const lock of sql.advisoryLocks) {
     if (lock.call.action !== 'lock') continue;
-    const unlock = sql.advisoryLocks.find((candidate) => candidate.call.action !== 'lock' && candidate.function === lock.function && candidate.range[0] > lock.range[1]);
+    const unlock = within(sql.advisoryLocks, [lock.range[1], lock.function.range[1]], itemNode)
+      .find((candidate) => candidate.call.action !== 'lock' && candidate.function === lock.function && candidate.range[0] > lock.range[1]);
     locks.push({
       node: lock.node,
       owner: lock.function,
@@ -82,14 +87,18 @@ export function heldLocks(sourceCode: Readonly<TSESLint.SourceCode>, redis: Redi
 
 /** Writes that run inside the lock's critical section. */
 export function writesUnder(lock: HeldLock, writes: readonly SqlWrite[]): SqlWrite[] {
-  return writes.filter((write) => write.range[0] > lock.from && write.range[1] <= lock.to && contains(lock.owner, write.node) && write.node !== lock.node);
+  return within(writes, [lock.from, lock.to], itemNode)
+    .filter((write) => write.range[0] > lock.from && write.range[1] <= lock.to && contains(lock.owner, write.node) && write.node !== lock.node);
 }
 
 /** SQL queries that run inside the lock's critical section, the lock's own queries left out. */
 export function queriesUnder(lock: HeldLock, queries: readonly SqlQuery[]): SqlQuery[] {
-  return queries.filter((query) => query.node.range[0] > lock.from && query.node.range[1] <= lock.to && contains(lock.owner, query.node)
-    && query.node !== lock.node && query.node !== lock.release);
+  return within(queries, [lock.from, lock.to], itemNode)
+    .filter((query) => query.node.range[0] > lock.from && query.node.range[1] <= lock.to && contains(lock.owner, query.node)
+      && query.node !== lock.node && query.node !== lock.release);
 }
+
+const itemNode = (item: { readonly node: TSESTree.Node }): TSESTree.Node => item.node;
 
 function keyText(sourceCode: Readonly<TSESLint.SourceCode>, key: TSESTree.Node): string {
   const text = sourceCode.getText(key);

@@ -4,6 +4,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { enclosingFunction, methodCallParts, type ScopeOwner } from '../../util/ast.js';
 import { collectImports } from '../imports.js';
+import { within } from '../indexes.js';
 import { collectNodes } from '../../util/collect-nodes.js';
 import {
   comparesColumn,
@@ -148,6 +149,13 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
   }
 
   markers.sort((left, right) => left.position - right.position);
+  // Each query asks about the markers of its own function only.
+  const markersByFunction = new Map<ScopeOwner, TransactionMarker[]>();
+  for (const marker of markers) {
+    const list = markersByFunction.get(marker.function);
+    if (list) list.push(marker);
+    else markersByFunction.set(marker.function, [marker]);
+  }
   const lazy = new Map<SqlQuery, PlainWrite>();
   const queries: SqlQuery[] = found.map(({ query, function: owner, statements, plainWrite }) => {
     const built: SqlQuery = {
@@ -156,7 +164,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
       function: owner,
       inTransaction: query.sender.inTransaction
         || (query.options !== undefined && objectProperty(query.options, 'transaction') !== undefined)
-        || (query.sender.kind !== 'pool' && openTransaction(markers, query.sender.identity, owner, query.node.range[0])),
+        || (query.sender.kind !== 'pool' && openTransaction(markersByFunction.get(owner) ?? [], query.sender.identity, owner, query.node.range[0])),
     };
     if (!plainWrite) return built;
     lazy.set(built, plainWrite);
@@ -320,5 +328,5 @@ function openTransaction(markers: readonly TransactionMarker[], identity: TSESLi
 
 /** Statements of a query that are writes under no transaction helper: what a critical section does. */
 export function queriesIn(model: SqlModel, owner: ScopeOwner, from: number, to: number): readonly SqlQuery[] {
-  return model.queries.filter((query) => query.function === owner && query.node.range[0] > from && query.node.range[1] <= to);
+  return within(model.queries, [from, to], (query) => query.node).filter((query) => query.function === owner && query.node.range[0] > from && query.node.range[1] <= to);
 }

@@ -1,0 +1,300 @@
+// Scaling check: Locksmith's rule time on generated lock-dense files of SMALL and 3×SMALL lock sites,
+// per file shape. Rule time must be linear in lock sites: `scaling` = time(3×) / time(1×), target ≤ 3.5.
+//
+// Shapes (each site: acquire with SET NX PX, work in try, plain DEL in finally, plus variations every
+// few sites so that each of the 13 rules has something to pair: a constant token, an owner check
+// before DEL, a GET-then-SET, a write under the lock, a split SETNX/EXPIRE, SQL advisory locks and
+// lock rows, a Redlock handle):
+//   functions       one function per site, distinct keys
+//   same-key        one function per site, the same key in every site
+//   class-methods   every site a method of one class
+//   iife            every site a function inside one IIFE
+//   leader-copies   a realistic leader-lock module (elect, renew, resign) copied N times
+//   sql             PostgreSQL advisory locks and lock-table rows only
+//
+// Times come from ESLint's `stats` (the data behind TIMING=all), rules only; each measurement is the
+// fastest of a few runs, each from a collected heap, after a warm-up, so one garbage collection or a
+// busy moment of the machine does not decide the ratio.
+// `node bench/scaling.mjs` prints per-rule times too; `npm run bench` prints the summary lines only.
+
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const { Linter } = require('eslint');
+const locksmith = require(path.join(repositoryRoot, 'eslint-plugin/dist/index.js'));
+
+export const SMALL = 1000;
+export const SCALE = 3;
+export const TARGET = 3.5;
+
+/** The body of site `i`: acquire, work in try, release in finally, with per-site variations. */
+function siteBody(i, key) {
+  const variant = i % 8;
+  const lines = [];
+  const token = variant === 1 ? `'worker'` : `randomUUID()`;
+  lines.push(`  const token = ${token};`);
+  if (variant === 2) {
+    // no-check-then-set: a read of the key decides a later write.
+    lines.push(`  if ((await redis.get(${key})) === null) await redis.set(${key}, token, 'PX', 30000);`);
+  } else if (variant === 3) {
+    // no-split-acquire: SETNX then EXPIRE.
+    lines.push(`  const ok = await redis.setnx(${key}, token);`);
+    lines.push(`  await redis.expire(${key}, 30);`);
+    lines.push(`  if (!ok) return false;`);
+  } else {
+    lines.push(`  const ok = await redis.set(${key}, token, 'NX', 'PX', 30000);`);
+    lines.push(`  if (!ok) return false;`);
+  }
+  if (variant === 4) {
+    // require-release-in-finally: released on the success path only.
+    lines.push(`  await db.query('UPDATE jobs SET done = true WHERE id = $1', [${i}]);`);
+    lines.push(`  await redis.del(${key});`);
+    lines.push(`  return true;`);
+    return lines;
+  }
+  lines.push(`  try {`);
+  // require-fencing-token: a write under the lock without a fence.
+  lines.push(variant === 5 ? `    await db.query('UPDATE accounts SET balance = balance + 1 WHERE id = $1', [${i}]);` : `    await work${i % 7}(${i});`);
+  if (variant === 6) lines.push(`    await redis.pexpire(${key}, 30000);`);
+  lines.push(`  } finally {`);
+  // no-unsafe-release: plain DEL, or an owner check then DEL (two commands).
+  lines.push(variant === 7 ? `    if ((await redis.get(${key})) === token) await redis.del(${key});` : `    await redis.del(${key});`);
+  lines.push(`  }`);
+  lines.push(`  return true;`);
+  return lines;
+}
+
+const HEADER = [
+  `import Redis from 'ioredis';`,
+  `import pg from 'pg';`,
+  `import Redlock from 'redlock';`,
+  `import { randomUUID } from 'node:crypto';`,
+  `const redis = new Redis();`,
+  `const db = new pg.Pool();`,
+  `const redlock = new Redlock([redis]);`,
+  ...Array.from({ length: 7 }, (_, n) => `async function work${n}(id) { return id + ${n}; }`),
+];
+
+function distinctKey(i) {
+  return `'lock:job:${i}'`;
+}
+
+function sameKey() {
+  return `'lock:job'`;
+}
+
+function functionsShape(sites, keyOf) {
+  const out = [...HEADER];
+  for (let i = 0; i < sites; i += 1) out.push(`export async function runJob${i}() {`, ...siteBody(i, keyOf(i)), `}`);
+  return out.join('\n');
+}
+
+function classShape(sites) {
+  const out = [...HEADER, `export class Jobs {`];
+  for (let i = 0; i < sites; i += 1) {
+    out.push(`  async runJob${i}() {`, ...siteBody(i, distinctKey(i)).map((line) => `  ${line}`), `  }`);
+  }
+  out.push(`}`);
+  return out.join('\n');
+}
+
+function iifeShape(sites) {
+  const out = [...HEADER, `(async () => {`];
+  for (let i = 0; i < sites; i += 1) {
+    out.push(`  async function runJob${i}() {`, ...siteBody(i, distinctKey(i)).map((line) => `  ${line}`), `  }`, `  await runJob${i}();`);
+  }
+  out.push(`})();`);
+  return out.join('\n');
+}
+
+/** A leader lock as real leader-election modules write it: elect with SET NX PX, renew, resign. */
+function leaderCopy(n) {
+  return `
+const ELECTION_KEY_${n} = 'leader:lock:${n}';
+export class LeaderElection${n} {
+  constructor(redis, options = {}) {
+    this.redis = redis;
+    this.id = randomUUID();
+    this.ttl = options.ttl ?? 10000;
+    this.wait = options.wait ?? 1000;
+    this.key = options.key ?? ELECTION_KEY_${n};
+    this.renewTimer = null;
+    this.electTimer = null;
+  }
+
+  async elect() {
+    const acquired = await this.redis.set(this.key, this.id, 'PX', this.ttl, 'NX');
+    if (acquired !== 'OK') {
+      this.electTimer = setTimeout(() => this.elect(), this.wait);
+      return false;
+    }
+    this.renewTimer = setInterval(() => this.renew(), this.ttl / 2);
+    try {
+      await this.onElected();
+    } finally {
+      await this.redis.del(this.key);
+    }
+    return true;
+  }
+
+  async renew() {
+    if ((await this.redis.get(this.key)) === this.id) {
+      await this.redis.pexpire(this.key, this.ttl);
+      return true;
+    }
+    clearInterval(this.renewTimer);
+    return false;
+  }
+
+  async isLeader() {
+    return (await this.redis.get(this.key)) === this.id;
+  }
+
+  async resign() {
+    clearInterval(this.renewTimer);
+    clearTimeout(this.electTimer);
+    if ((await this.redis.get(this.key)) === this.id) {
+      await this.redis.del(this.key);
+    }
+  }
+
+  async onElected() {
+    await db.query('UPDATE cluster SET leader = $1 WHERE id = ${n}', [this.id]);
+  }
+}
+`;
+}
+
+function leaderShape(sites) {
+  return [...HEADER, ...Array.from({ length: sites }, (_, n) => leaderCopy(n))].join('\n');
+}
+
+/** PostgreSQL sites: a session advisory lock with unlock in finally, and a lock-table row. */
+function sqlShape(sites) {
+  const out = [...HEADER];
+  for (let i = 0; i < sites; i += 1) {
+    if (i % 2 === 0) {
+      out.push(
+        `export async function migrate${i}(pool) {`,
+        `  const client = await pool.connect();`,
+        `  await client.query('SELECT pg_advisory_lock($1)', [${i}]);`,
+        `  try {`,
+        `    await client.query('UPDATE jobs SET state = $1 WHERE id = $2', ['done', ${i}]);`,
+        `  } finally {`,
+        `    await client.query('SELECT pg_advisory_unlock($1)', [${i}]);`,
+        `    client.release();`,
+        `  }`,
+        `}`,
+      );
+    } else {
+      out.push(
+        `export async function claim${i}(owner) {`,
+        `  const { rowCount } = await db.query('INSERT INTO locks (name, owner, expires_at) VALUES ($1, $2, now() + interval \\'30 seconds\\') ON CONFLICT (name) DO NOTHING', ['job${i}', owner]);`,
+        `  if (rowCount === 0) return false;`,
+        `  try {`,
+        `    await db.query('UPDATE jobs SET state = $1 WHERE id = $2', ['done', ${i}]);`,
+        `  } finally {`,
+        `    await db.query('DELETE FROM locks WHERE name = $1', ['job${i}']);`,
+        `  }`,
+        `  return true;`,
+        `}`,
+      );
+    }
+  }
+  return out.join('\n');
+}
+
+export const SHAPES = [
+  { name: 'functions', sitesPerUnit: 1, generate: (sites) => functionsShape(sites, distinctKey) },
+  { name: 'same-key', sitesPerUnit: 1, generate: (sites) => functionsShape(sites, sameKey) },
+  { name: 'class-methods', sitesPerUnit: 1, generate: classShape },
+  { name: 'iife', sitesPerUnit: 1, generate: iifeShape },
+  // One copy holds one acquisition and two releases; 1,000 copies is 3,000 lock calls.
+  { name: 'leader-copies', sitesPerUnit: 1, generate: leaderShape },
+  { name: 'sql', sitesPerUnit: 1, generate: sqlShape },
+];
+
+const linter = new Linter({ configType: 'flat' });
+const config = [{
+  files: ['**/*.js'],
+  languageOptions: { ecmaVersion: 'latest', sourceType: 'module' },
+  linterOptions: { reportUnusedDisableDirectives: 'off' },
+  plugins: { locksmith },
+  rules: locksmith.configs.strict.rules,
+}];
+
+/** Lints `text` once; rule times by rule id and the number of findings. */
+export function lintOnce(text) {
+  const { messages } = linter.verifyAndFix(text, config, { filename: 'generated.js', stats: true, fix: false });
+  const fatal = messages.find((message) => message.fatal);
+  if (fatal) throw new Error(`generated file does not parse: ${fatal.message} (line ${fatal.line})`);
+  const perRule = new Map();
+  for (const pass of linter.getTimes().passes) {
+    for (const [ruleId, { total }] of Object.entries(pass.rules ?? {})) perRule.set(ruleId, (perRule.get(ruleId) ?? 0) + total);
+  }
+  return { perRule, total: [...perRule.values()].reduce((sum, time) => sum + time, 0), findings: messages.length };
+}
+
+// Each measurement starts from a collected heap, so garbage left by the previous file (larger for
+// the larger file) is not charged to the rules of the next one.
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc');
+
+/** The fastest of `repeats` lints of `text` (per rule: the times of the fastest run). */
+function measure(text, repeats) {
+  let best;
+  for (let run = 0; run < repeats; run += 1) {
+    collectGarbage();
+    const result = lintOnce(text);
+    if (!best || result.total < best.total) best = result;
+  }
+  return best;
+}
+
+/** Measures every shape at `small` and `small × SCALE` sites. */
+export function measureScaling({ small = SMALL, repeats = 3, shapes = SHAPES } = {}) {
+  // Warm-up: the JIT, and ESLint's own lazily loaded parts, on a mid-sized file of each shape.
+  for (const shape of shapes) lintOnce(shape.generate(Math.max(50, Math.floor(small / 10))));
+  return shapes.map((shape) => {
+    const low = measure(shape.generate(small), repeats);
+    const high = measure(shape.generate(small * SCALE), repeats);
+    return { shape: shape.name, small, large: small * SCALE, low, high, ratio: high.total / low.total };
+  });
+}
+
+/** The lines `npm run bench` prints: one per shape, then the worst ratio. */
+export function scalingLines(results) {
+  const lines = results.map(({ shape, small, large, low, high, ratio }) =>
+    `scaling ${shape.padEnd(14)} ${String(small).padStart(5)} sites ${low.total.toFixed(1).padStart(8)} ms, ${String(large).padStart(5)} sites ${high.total.toFixed(1).padStart(8)} ms, findings ${low.findings}/${high.findings}: ${ratio.toFixed(2)}×`);
+  const worst = results.reduce((max, { ratio }) => Math.max(max, ratio), 0);
+  lines.push(`scaling=${worst.toFixed(2)} (worst of ${results.length} shapes, rule time at ×${SCALE} lock sites; target ≤ ${TARGET})`);
+  return lines;
+}
+
+function main() {
+  const smallArgument = process.argv.find((argument) => argument.startsWith('--sites='));
+  const only = process.argv.find((argument) => argument.startsWith('--shape='))?.slice('--shape='.length);
+  const small = smallArgument ? Number(smallArgument.slice('--sites='.length)) : SMALL;
+  const shapes = only ? SHAPES.filter((shape) => only.split(',').includes(shape.name)) : SHAPES;
+  const results = measureScaling({ small, shapes });
+  for (const { shape, low, high, ratio } of results) {
+    console.log(`\n${shape}: ${ratio.toFixed(2)}×`);
+    const rules = [...high.perRule.keys()].sort((left, right) => high.perRule.get(right) - high.perRule.get(left));
+    for (const rule of rules) {
+      const before = low.perRule.get(rule) ?? 0;
+      const after = high.perRule.get(rule);
+      console.log(`  ${rule.padEnd(44)} ${before.toFixed(1).padStart(8)} ms ${after.toFixed(1).padStart(8)} ms ${(before > 0 ? after / before : 0).toFixed(2).padStart(6)}×`);
+    }
+  }
+  console.log('');
+  for (const line of scalingLines(results)) console.log(line);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main();
+}

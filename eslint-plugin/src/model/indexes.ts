@@ -1,0 +1,140 @@
+// Lookups the rules' pairings make again and again (the acquisitions of a key, the command a call
+// is, the releases inside a function), indexed once per model and built only when first asked for.
+// Without them each pairing scans every lock event of the file, and rule time grows with the square
+// of the lock sites.
+
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { isFunctionLike, type ScopeOwner } from '../util/ast.js';
+import type { Acquisition, Expiry, RedisCommand, RedisModel, Release } from './redis-model.js';
+
+/** Where an item sits in the file: its node (an event's call, a command's call). */
+type NodeOf<T> = (item: T) => TSESTree.Node;
+
+export const eventNode = (event: { readonly node: TSESTree.Node }): TSESTree.Node => event.node;
+export const commandNode = (command: RedisCommand): TSESTree.Node => command.call;
+
+export interface RedisIndex {
+  readonly acquisitionsByKey: ReadonlyMap<string, readonly Acquisition[]>;
+  readonly releasesByKey: ReadonlyMap<string, readonly Release[]>;
+  readonly expiriesByKey: ReadonlyMap<string, readonly Expiry[]>;
+  readonly commandsByKey: ReadonlyMap<string, readonly RedisCommand[]>;
+  readonly commandByCall: ReadonlyMap<TSESTree.Node, RedisCommand>;
+  /** Commands by the function they run in, then by key signature (`undefined` for a key without one). */
+  readonly commandsByOwnerAndKey: ByOwnerAndKey<RedisCommand>;
+  readonly acquisitionsByOwnerAndKey: ByOwnerAndKey<Acquisition>;
+  readonly hasUnsignedRelease: boolean;
+  readonly commandOrder: ReadonlyMap<RedisCommand, number>;
+  readonly acquisitionOrder: ReadonlyMap<Acquisition, number>;
+}
+
+/** Items by the function they run in, then by key signature (`undefined` for a key without one). */
+export type ByOwnerAndKey<T> = ReadonlyMap<ScopeOwner, ReadonlyMap<string | undefined, readonly T[]>>;
+
+const redisIndexes = new WeakMap<RedisModel, RedisIndex>();
+
+export function redisIndex(model: RedisModel): RedisIndex {
+  const existing = redisIndexes.get(model);
+  if (existing) return existing;
+  const index: RedisIndex = {
+    acquisitionsByKey: groupByKey(model.acquisitions),
+    releasesByKey: groupByKey(model.releases),
+    expiriesByKey: groupByKey(model.expiries),
+    commandsByKey: groupByKey(model.commands),
+    commandByCall: new Map(model.commands.map((command) => [command.call, command])),
+    commandsByOwnerAndKey: groupByOwnerAndKey(model.commands),
+    acquisitionsByOwnerAndKey: groupByOwnerAndKey(model.acquisitions),
+    hasUnsignedRelease: model.releases.some((release) => release.keySignature === undefined),
+    commandOrder: new Map(model.commands.map((command, order) => [command, order])),
+    acquisitionOrder: new Map(model.acquisitions.map((acquisition, order) => [acquisition, order])),
+  };
+  redisIndexes.set(model, index);
+  return index;
+}
+
+/** Events grouped by key signature, each group in the model's order; events without one are left out. */
+function groupByKey<T extends { readonly keySignature: string | undefined }>(events: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const event of events) {
+    if (event.keySignature === undefined) continue;
+    let group = groups.get(event.keySignature);
+    if (!group) {
+      group = [];
+      groups.set(event.keySignature, group);
+    }
+    group.push(event);
+  }
+  return groups;
+}
+
+/**
+ * The items of key `keySignature` that run in `owner` or in a function around it (the only ones
+ * whose function contains `owner`), in the model's order given by `order`.
+ */
+export function inEnclosingFunctions<T>(groups: ByOwnerAndKey<T>, order: ReadonlyMap<T, number>, owner: ScopeOwner, keySignature: string | undefined): T[] {
+  const found: T[] = [];
+  for (let current: TSESTree.Node | undefined = owner; current; current = current.parent) {
+    if (current !== owner && !isFunctionLike(current) && current.type !== AST_NODE_TYPES.Program) continue;
+    const group = groups.get(current)?.get(keySignature);
+    if (group) found.push(...group);
+  }
+  return found.length > 1 && found.length !== (groups.get(owner)?.get(keySignature)?.length ?? 0)
+    ? found.sort((left, right) => order.get(left)! - order.get(right)!)
+    : found;
+}
+
+function groupByOwnerAndKey<T extends { readonly owner: ScopeOwner; readonly keySignature: string | undefined }>(commands: readonly T[]): Map<ScopeOwner, Map<string | undefined, T[]>> {
+  const groups = new Map<ScopeOwner, Map<string | undefined, T[]>>();
+  for (const command of commands) {
+    let byKey = groups.get(command.owner);
+    if (!byKey) {
+      byKey = new Map<string | undefined, T[]>();
+      groups.set(command.owner, byKey);
+    }
+    const list = byKey.get(command.keySignature);
+    if (list) list.push(command);
+    else byKey.set(command.keySignature, [command]);
+  }
+  return groups;
+}
+
+const sortedCopies = new WeakMap<readonly unknown[], readonly unknown[]>();
+
+/**
+ * The list in source order (by start offset), for `within`: the list itself when it already is,
+ * as the model collects almost everything, else a sorted copy (stable: equal starts keep their order).
+ */
+function inSourceOrder<T>(items: readonly T[], nodeOf: NodeOf<T>): readonly T[] {
+  const cached = sortedCopies.get(items) as readonly T[] | undefined;
+  if (cached) return cached;
+  let sorted: readonly T[] = items;
+  for (let index = 1; index < items.length; index++) {
+    if (nodeOf(items[index - 1]!).range[0] > nodeOf(items[index]!).range[0]) {
+      sorted = [...items].sort((left, right) => nodeOf(left).range[0] - nodeOf(right).range[0]);
+      break;
+    }
+  }
+  sortedCopies.set(items, sorted);
+  return sorted;
+}
+
+/**
+ * The items whose node lies inside `range`, in source order: the events inside a function, nested
+ * functions included. A binary search in the list's source-ordered copy (made once per list), then
+ * only the matches.
+ */
+export function within<T>(list: readonly T[] | undefined, range: readonly [number, number], nodeOf: NodeOf<T>): T[] {
+  if (!list || list.length === 0) return [];
+  const items = inSourceOrder(list, nodeOf);
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (nodeOf(items[middle]!).range[0] < range[0]) low = middle + 1;
+    else high = middle;
+  }
+  const found: T[] = [];
+  for (let index = low; index < items.length && nodeOf(items[index]!).range[0] < range[1]; index++) {
+    if (nodeOf(items[index]!).range[1] <= range[1]) found.push(items[index]!);
+  }
+  return found;
+}

@@ -1,0 +1,62 @@
+// Walking only the part of a function between two offsets. A lock's critical section is a small
+// stretch of what may be a huge function (every site of a bundle inside one IIFE): the walk must
+// cost what the stretch holds, not what the function holds, so statement lists are binary-searched.
+
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+
+function isNode(value: unknown): value is TSESTree.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+/** The first index in a source-ordered node list whose node ends after `offset`. */
+function firstEndingAfter(items: readonly unknown[], offset: number): number {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const item = items[middle];
+    // Holes (`[, a]`) and non-nodes cannot be ordered: fall back to a plain scan.
+    if (!isNode(item)) return 0;
+    if (item.range[1] <= offset) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * The children of `node` whose range overlaps `(from, to)`, in the order the visitor keys list them.
+ * A child list (a block's statements, a class body, arguments) is searched, not scanned.
+ */
+export function childrenOverlapping(
+  visitorKeys: TSESLint.SourceCode.VisitorKeys,
+  node: TSESTree.Node,
+  from: number,
+  to: number,
+): TSESTree.Node[] {
+  const children: TSESTree.Node[] = [];
+  for (const key of visitorKeys[node.type] ?? []) {
+    const value = (node as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(value)) {
+      for (let index = firstEndingAfter(value, from); index < value.length; index++) {
+        const child: unknown = value[index];
+        if (!isNode(child)) continue;
+        if (child.range[0] >= to) break;
+        if (child.range[1] > from) children.push(child);
+      }
+    } else if (isNode(value) && value.range[1] > from && value.range[0] < to) {
+      children.push(value);
+    }
+  }
+  return children;
+}
+
+/** The index of the statement of `body` that contains `node`, or -1: a binary search by offset. */
+export function indexOfContaining(body: readonly TSESTree.Node[], node: TSESTree.Node): number {
+  const index = firstEndingAfter(body, node.range[0]);
+  for (let at = index; at < body.length; at++) {
+    const statement = body[at]!;
+    if (statement.range[0] > node.range[0]) return -1;
+    if (statement.range[0] <= node.range[0] && node.range[1] <= statement.range[1]) return at;
+  }
+  return -1;
+}
