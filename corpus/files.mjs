@@ -10,10 +10,10 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanNpmEnvironment } from '../scripts/clean-npm-env.mjs';
 
 export const corpusDirectory = path.dirname(fileURLToPath(import.meta.url));
 export const corpusModules = path.join(corpusDirectory, 'node_modules');
+const WITHOUT_NPM_ENV = path.join(corpusDirectory, '..', 'scripts', 'without-npm-env.sh');
 const INSTALLED_MARKER = path.join(corpusModules, '.locksmith-corpus.sha256');
 // Everything npm ci reads: a change to any of them means a fresh install.
 const INSTALL_INPUTS = ['package.json', 'package-lock.json', '.npmrc'];
@@ -41,10 +41,9 @@ export function ensureCorpusInstalled({ log = (line) => console.error(line) } = 
   const wanted = installInputsHash();
   if (fs.existsSync(INSTALLED_MARKER) && fs.readFileSync(INSTALLED_MARKER, 'utf8').trim() === wanted) return false;
   log('corpus: installing corpus/package-lock.json (npm ci --ignore-scripts)…');
-  execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+  // Run from `npm test`, the outer npm's npm_config_* would otherwise become this install's configuration.
+  execFileSync('bash', [WITHOUT_NPM_ENV, 'npm', 'ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: corpusDirectory,
-    // Run from `npm test`, the outer npm's npm_config_* would otherwise become this install's configuration.
-    env: cleanNpmEnvironment(),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   fs.writeFileSync(INSTALLED_MARKER, `${wanted}\n`);
