@@ -13,8 +13,9 @@
 //   sql             PostgreSQL advisory locks and lock-table rows only
 //
 // Times come from ESLint's `stats` (the data behind TIMING=all), rules only; each measurement is the
-// fastest of a few runs, each from a collected heap, after a warm-up, so one garbage collection or a
-// busy moment of the machine does not decide the ratio.
+// median of a few runs (five by default), each from a collected heap, after a warm-up, with the two
+// sizes' runs interleaved, so one garbage collection or a busy moment of the machine does not decide
+// the ratio.
 // `node bench/scaling.mjs` prints per-rule times too; `npm run bench` prints the summary lines only.
 
 import { createRequire } from 'node:module';
@@ -245,24 +246,50 @@ export function lintOnce(text) {
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc');
 
-/** The fastest of `repeats` lints of `text` (per rule: the times of the fastest run). */
-function measure(text, repeats) {
-  let best;
-  for (let run = 0; run < repeats; run += 1) {
-    collectGarbage();
-    const result = lintOnce(text);
-    if (!best || result.total < best.total) best = result;
-  }
-  return best;
+/** The median of `values` (the mean of the middle two for an even count). */
+function median(values) {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-/** Measures every shape at `small` and `small × SCALE` sites. */
-export function measureScaling({ small = SMALL, repeats = 3, shapes = SHAPES } = {}) {
+/** One size's runs summarised: the median total, and per rule the median of that rule's times. */
+function summarise(runs) {
+  const perRule = new Map();
+  for (const ruleId of runs[0].perRule.keys()) perRule.set(ruleId, median(runs.map((run) => run.perRule.get(ruleId) ?? 0)));
+  return { perRule, total: median(runs.map((run) => run.total)), findings: runs[0].findings, runs: runs.map((run) => run.total) };
+}
+
+/**
+ * `rounds` lints of each text, interleaved (small, large, then large, small, ...), each from a
+ * collected heap. Interleaving spreads a busy moment of the shared machine over both sizes instead
+ * of charging it to whichever size ran then; the median keeps one slow run (or one lucky one) from
+ * deciding the ratio.
+ */
+function measurePair(smallText, largeText, rounds) {
+  // One untimed round first: the first lint of a shape at full size ran up to 3× slower than the
+  // next ones (the JIT meeting this shape's paths at this size), and as the first run is always the
+  // small file, counting it would lower the ratio.
+  lintOnce(smallText);
+  lintOnce(largeText);
+  const small = [];
+  const large = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const order = round % 2 === 0 ? [[smallText, small], [largeText, large]] : [[largeText, large], [smallText, small]];
+    for (const [text, runs] of order) {
+      collectGarbage();
+      runs.push(lintOnce(text));
+    }
+  }
+  return { low: summarise(small), high: summarise(large) };
+}
+
+/** Measures every shape at `small` and `small × SCALE` sites: the median of `repeats` interleaved rounds. */
+export function measureScaling({ small = SMALL, repeats = 5, shapes = SHAPES } = {}) {
   // Warm-up: the JIT, and ESLint's own lazily loaded parts, on a mid-sized file of each shape.
   for (const shape of shapes) lintOnce(shape.generate(Math.max(50, Math.floor(small / 10))));
   return shapes.map((shape) => {
-    const low = measure(shape.generate(small), repeats);
-    const high = measure(shape.generate(small * SCALE), repeats);
+    const { low, high } = measurePair(shape.generate(small), shape.generate(small * SCALE), repeats);
     return { shape: shape.name, small, large: small * SCALE, low, high, ratio: high.total / low.total };
   });
 }
@@ -281,9 +308,12 @@ function main() {
   const only = process.argv.find((argument) => argument.startsWith('--shape='))?.slice('--shape='.length);
   const small = smallArgument ? Number(smallArgument.slice('--sites='.length)) : SMALL;
   const shapes = only ? SHAPES.filter((shape) => only.split(',').includes(shape.name)) : SHAPES;
-  const results = measureScaling({ small, shapes });
+  const roundsArgument = process.argv.find((argument) => argument.startsWith('--rounds='));
+  const repeats = roundsArgument ? Number(roundsArgument.slice('--rounds='.length)) : undefined;
+  const results = measureScaling({ small, shapes, repeats });
   for (const { shape, low, high, ratio } of results) {
-    console.log(`\n${shape}: ${ratio.toFixed(2)}×`);
+    const runs = (summary) => summary.runs.map((time) => time.toFixed(0)).join(' ');
+    console.log(`\n${shape}: ${ratio.toFixed(2)}× (runs, ms: ${runs(low)} | ${runs(high)})`);
     const rules = [...high.perRule.keys()].sort((left, right) => high.perRule.get(right) - high.perRule.get(left));
     for (const rule of rules) {
       const before = low.perRule.get(rule) ?? 0;
