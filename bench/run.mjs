@@ -307,7 +307,7 @@ function main() {
 
   if (!process.argv.includes('--no-scaling')) {
     console.log('');
-    for (const line of scalingLines(measureScaling({ repeats: 3 }))) console.log(line);
+    for (const line of scalingLines(measureScaling())) console.log(line);
   }
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify({
