@@ -4,23 +4,42 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { collectImports } from './imports.js';
 import { mayUseRedis } from './redis-gate.js';
-import { readSharedSettings } from './settings.js';
+import { readSharedSettings, type SharedSettings } from './settings.js';
 import { mayContainSql } from './sql/prefilter.js';
 import { getTypeOracle } from './type-oracle.js';
 
 const answers = new WeakMap<TSESTree.Program, boolean>();
+
+interface HelperScreen {
+  readonly names: ReadonlySet<string>;
+  /** A helper given as a `/pattern/` may be named anything: no text can rule it out. */
+  readonly anyNameMatches: boolean;
+}
+
+// Settings objects are shared by every file of a configuration (settings.ts caches them), so their
+// helper names are gathered once per configuration rather than once per file.
+const helperScreens = new WeakMap<SharedSettings['lockWrappers'], HelperScreen>();
+
+function helperScreenOf(lockWrappers: SharedSettings['lockWrappers']): HelperScreen {
+  let screen = helperScreens.get(lockWrappers);
+  if (!screen) {
+    const names = [...lockWrappers.acquire, ...lockWrappers.release, ...lockWrappers.withLock];
+    screen = { names: new Set(names), anyNameMatches: names.some((name) => name.startsWith('/')) };
+    helperScreens.set(lockWrappers, screen);
+  }
+  return screen;
+}
 
 export function fileMayHoldLocks(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>): boolean {
   const sourceCode = context.sourceCode;
   const program = sourceCode.ast;
   const known = answers.get(program);
   if (known !== undefined) return known;
-  const { lockWrappers } = readSharedSettings(context);
-  const helperNames = [...lockWrappers.acquire, ...lockWrappers.release, ...lockWrappers.withLock];
-  const answer = helperNames.some((name) => name.startsWith('/'))
+  const helpers = helperScreenOf(readSharedSettings(context).lockWrappers);
+  const answer = helpers.anyNameMatches
     // With types any receiver may turn out to be a Redis client, whatever the text says.
     || getTypeOracle(context) !== null
-    || mayUseRedis(sourceCode, new Set(helperNames))
+    || mayUseRedis(sourceCode, helpers.names)
     || mayContainSql(sourceCode.text, collectImports(program));
   answers.set(program, answer);
   return answer;
