@@ -30,6 +30,16 @@ export default tseslint.config(
     ...eslintPlugin.configs.recommended,
   },
   {
+    // The model answers questions about locks; rules report and fixes edit. The model never
+    // reaches into either, so one analysis serves every rule and the editor alike.
+    files: ['eslint-plugin/src/model/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/fixes/*', '**/rules/*'], message: 'The model imports nothing from fixes/ or rules/.' }],
+      }],
+    },
+  },
+  {
     // Rule tests construct the shared RuleTester, which checks every suggestion's size bound.
     files: ['test/**/*.ts'],
     ignores: ['test/eslint-plugin/support/rule-tester.ts', 'test/support/setup.ts'],

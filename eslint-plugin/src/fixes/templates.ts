@@ -2,6 +2,7 @@
 // suggestions with these, and test/proofs runs the rendered code against a real Redis, so the two
 // cannot drift apart.
 
+import type { RedisDialect } from '../model/client-table.js';
 import { DEFAULT_TTL_MS } from './scripts.js';
 
 /**
@@ -12,7 +13,7 @@ import { DEFAULT_TTL_MS } from './scripts.js';
  * - `node-redis-v3`: callback style, positional options like ioredis, callback last;
  * - `upstash`: lowercase options (`{ nx: true, px: ms }`), `eval(script, keys, args)`.
  */
-export type RedisDialect = 'ioredis' | 'node-redis' | 'node-redis-v5' | 'node-redis-v3' | 'upstash';
+export type { RedisDialect };
 
 export interface ScriptCallParts {
   /** Source text of the client expression, e.g. `redis` or `this.client`. */

@@ -1,7 +1,12 @@
 // Which packages provide Redis clients and lock libraries, and how their clients are made.
 // Recognition is data: add a package here, not a branch in the analysis.
 
-import type { RedisDialect } from '../fixes/templates.js';
+
+/**
+ * How a client spells commands (see fixes/templates.ts for what each spelling looks like); the model
+ * decides it, fixes write in it.
+ */
+export type RedisDialect = 'ioredis' | 'node-redis' | 'node-redis-v5' | 'node-redis-v3' | 'upstash';
 
 export type LockLibrary = 'redlock' | 'redis-semaphore';
 export type ClientFamily = 'ioredis' | 'node-redis' | 'upstash' | LockLibrary;

@@ -2,7 +2,7 @@
 // callback and chain, so rules never look at argument conventions themselves.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { RedisDialect } from '../fixes/templates.js';
+import type { RedisDialect } from './client-table.js';
 import { methodCallParts, propertyName, skipTypeWrappers, staticString } from '../util/ast.js';
 import { GENERIC_COMMAND_METHODS, REDIS_METHODS } from './client-table.js';
 

@@ -2,7 +2,7 @@
 // rules ask about — acquisitions, releases and expiries — each tied to its key, client and function.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { RedisDialect } from '../fixes/templates.js';
+import type { RedisDialect } from './client-table.js';
 import type { LuaScriptSummary } from '../lua/analyze-script.js';
 import { isCompareAndDelete, isCompareAndExpire } from '../lua/analyze-script.js';
 import { enclosingFunction, methodCallParts, type ScopeOwner, skipTypeWrappers, staticString, valueCarrier } from '../util/ast.js';

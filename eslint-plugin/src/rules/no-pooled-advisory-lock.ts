@@ -6,7 +6,7 @@ import { within } from '../model/indexes.js';
 import { HANDLE_NAMES, renderCheckoutWrap, renderTransactionWrap, transactionLevelName, type TransactionHelperLibrary } from '../fixes/sql-templates.js';
 import { getSqlModel, type AdvisoryLockItem, type SqlModel } from '../model/sql/index.js';
 import { renderSpanBody, spanBetween, spanDeclarationsUsedAfter, spanLeavesCallback, type StatementSpan, type TextEdit } from '../model/sql/statement-span.js';
-import { advisoryFunctionRange, handleEdits, helperName, unlockStatementEdit } from '../model/sql/advisory-fixes.js';
+import { advisoryFunctionRange, handleEdits, helperName, unlockStatementEdit } from '../fixes/advisory-edits.js';
 import { createRule } from '../util/create-rule.js';
 
 export type MessageId = 'pooledLock' | 'pooledUnlock' | 'useDedicatedConnection' | 'useTransactionLock';

@@ -4,7 +4,7 @@ import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
 import { freeName } from '../fixes/edits.js';
 import { within } from '../model/indexes.js';
 import { HANDLE_NAMES, renderBeginCommit, renderTransactionWrap } from '../fixes/sql-templates.js';
-import { handleEdits, helperName } from '../model/sql/advisory-fixes.js';
+import { handleEdits, helperName } from '../fixes/advisory-edits.js';
 import { getSqlModel, type AdvisoryLockItem } from '../model/sql/index.js';
 import { renderSpanBody, spanLeavesCallback, spanToBlockEnd, type StatementSpan, type TextEdit } from '../model/sql/statement-span.js';
 import { contains } from '../util/ast.js';

@@ -2,10 +2,10 @@
 // query through another handle, and dropping the unlock a transaction-level lock no longer needs.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { skipTypeWrappers } from '../../util/ast.js';
-import type { TransactionHelperLibrary } from '../../fixes/sql-templates.js';
-import type { AdvisoryLockItem } from './index.js';
-import type { StatementSpan, TextEdit } from './statement-span.js';
+import { skipTypeWrappers } from '../util/ast.js';
+import type { TransactionHelperLibrary } from './sql-templates.js';
+import type { AdvisoryLockItem } from '../model/sql/index.js';
+import type { StatementSpan, TextEdit } from '../model/sql/statement-span.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
