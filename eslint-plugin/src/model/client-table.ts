@@ -21,6 +21,8 @@ export interface PackageEntry {
 
 export const CLIENT_PACKAGES: Readonly<Record<string, PackageEntry>> = {
   ioredis: { family: 'ioredis', makers: ['default', 'Redis', 'Cluster'], typeNames: ['Redis', 'Cluster', 'RedisOptions'] },
+  // iovalkey is Valkey's fork of ioredis: the same classes, options and command spelling.
+  iovalkey: { family: 'ioredis', makers: ['default', 'Redis', 'Cluster'], typeNames: ['Redis', 'Cluster', 'RedisOptions'] },
   redis: { family: 'node-redis', makers: ['createClient', 'createCluster'], typeNames: ['RedisClientType', 'RedisClusterType'] },
   '@redis/client': { family: 'node-redis', makers: ['createClient', 'createCluster'], typeNames: ['RedisClientType', 'RedisClusterType'] },
   '@upstash/redis': { family: 'upstash', makers: ['Redis'], typeNames: ['Redis'] },
@@ -38,6 +40,7 @@ export const CLIENT_PACKAGES: Readonly<Record<string, PackageEntry>> = {
 /** Where a declaration file lives tells which library declared a type (for the checker path). */
 export const DECLARATION_PATH_FAMILIES: readonly (readonly [RegExp, ClientFamily])[] = [
   [/[\\/]node_modules[\\/]ioredis[\\/]/u, 'ioredis'],
+  [/[\\/]node_modules[\\/]iovalkey[\\/]/u, 'ioredis'],
   [/[\\/]node_modules[\\/]@redis[\\/]/u, 'node-redis'],
   [/[\\/]node_modules[\\/]redis[\\/]/u, 'node-redis'],
   [/[\\/]node_modules[\\/]@upstash[\\/]redis[\\/]/u, 'upstash'],

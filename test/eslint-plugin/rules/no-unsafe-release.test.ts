@@ -64,6 +64,35 @@ const cases = {
   ],
   invalid: [
     {
+      // iovalkey (Valkey's ioredis fork): a client named `store` is known by its constructor alone.
+      code: `import Valkey from 'iovalkey';
+const store = new Valkey();
+async function runExclusive(work, token) {
+  if (!(await store.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  try {
+    await work();
+  } finally {
+    await store.del('lock:invoice');
+  }
+}`,
+      errors: [{
+        messageId: 'plainDelete', line: 8, column: 11,
+        suggestions: [{
+          messageId: 'useCompareAndDelete',
+          output: `import Valkey from 'iovalkey';
+const store = new Valkey();
+async function runExclusive(work, token) {
+  if (!(await store.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  try {
+    await work();
+  } finally {
+    await store.eval(${RELEASE_LITERAL}, 1, 'lock:invoice', token);
+  }
+}`,
+        }],
+      }],
+    },
+    {
       // ioredis: the article's plain DEL, token from the acquisition.
       code: `import Redis from 'ioredis';
 const redis = new Redis();
