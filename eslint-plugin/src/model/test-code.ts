@@ -67,6 +67,8 @@ function frameworkCallKind(sourceCode: Readonly<TSESLint.SourceCode>, call: TSES
   if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
   // `t.teardown(fn)` inside a test case whose first parameter is `t`.
   if (names.length === 1 && CONTEXT_HOOK_METHODS.has(names[0]!) && isTestContextParameter(sourceCode, callee, known)) return 'hook';
+  // Most calls are something else: only a framework name is worth resolving its binding.
+  if (!HOOK_NAMES.has(callee.name) && !CASE_NAMES.has(callee.name)) return undefined;
   const root = frameworkName(sourceCode, callee);
   if (root === undefined) return undefined;
   if (HOOK_NAMES.has(root)) return names.length === 0 ? 'hook' : undefined;
@@ -77,7 +79,8 @@ function frameworkCallKind(sourceCode: Readonly<TSESLint.SourceCode>, call: TSES
 
 /**
  * The framework's name for an identifier the framework binds: a global, an import from a test
- * module (by its imported name: `after as afterAll`), or a `require` of one destructured.
+ * module (by its imported name: mocha's `after as afterAll` is `after`), or a `require` of one
+ * destructured.
  */
 function frameworkName(sourceCode: Readonly<TSESLint.SourceCode>, identifier: TSESTree.Identifier): string | undefined {
   const variable = findVariable(sourceCode, identifier);
