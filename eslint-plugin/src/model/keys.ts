@@ -124,5 +124,26 @@ export function keyWords(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTr
 }
 
 export function looksLikeLockKey(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, pattern: RegExp): boolean {
-  return keyWords(sourceCode, node).some((word) => pattern.test(word));
+  return keyWords(sourceCode, node).some((word) => matchesLockPattern(word, pattern));
+}
+
+/**
+ * Whether a word (a key's text, an identifier, a function name) matches `lockKeyPattern`, as written
+ * or with its camelCase humps apart: the pattern is case-insensitive, so only the split form shows
+ * that `jobLock` and `syncLock` end in the word "lock" while `blockList` and `clockSkew` do not.
+ */
+export function matchesLockPattern(word: string, pattern: RegExp): boolean {
+  if (pattern.test(word)) return true;
+  const split = word.replace(/([a-z0-9])([A-Z])/gu, '$1 $2');
+  return split !== word && pattern.test(split);
+}
+
+/**
+ * A key signature without the declarations it names: the same key expression written in two
+ * functions, each with its own parameter (`lockoutKey(id)` in `setLockout(id)` and in
+ * `clearLockout(id)`), has one shape. Only used to recognise the same data key across functions,
+ * never to pair a release with an acquisition.
+ */
+export function keyShape(signature: string): string {
+  return signature.replace(/@-?\d+/gu, '');
 }

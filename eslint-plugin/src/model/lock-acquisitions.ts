@@ -4,7 +4,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isFunctionLike, propertyName } from '../util/ast.js';
 import { redisIndex } from './indexes.js';
-import { looksLikeLockKey } from './keys.js';
+import { looksLikeLockKey, matchesLockPattern } from './keys.js';
 import type { Acquisition, RedisModel } from './redis-model.js';
 
 /**
@@ -34,11 +34,11 @@ export function isInLockFunction(node: TSESTree.Node, lockKeyPattern: RegExp): b
   while (current) {
     if (isFunctionLike(current) && !sawNamedFunction) {
       const name = functionName(current);
-      if (name !== undefined && lockKeyPattern.test(name)) return true;
+      if (name !== undefined && matchesLockPattern(name, lockKeyPattern)) return true;
       sawNamedFunction = name !== undefined;
     }
     if ((current.type === AST_NODE_TYPES.ClassDeclaration || current.type === AST_NODE_TYPES.ClassExpression) && current.id) {
-      return lockKeyPattern.test(current.id.name);
+      return matchesLockPattern(current.id.name, lockKeyPattern);
     }
     current = current.parent;
   }

@@ -4,7 +4,8 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains, isFunctionLike, skipTypeWrappers, valueCarrier } from '../util/ast.js';
-import type { RedisCommand } from './redis-model.js';
+import { commandNode, inEnclosingFunctions, redisIndex, within } from './indexes.js';
+import type { RedisCommand, RedisModel } from './redis-model.js';
 
 /** What the truth of a condition says about the key: `present` when true means the key exists. */
 type Polarity = 'present' | 'absent';
@@ -209,4 +210,46 @@ function isDiagnosticUse(use: TSESTree.Node): boolean {
     current = current.parent;
   }
   return false;
+}
+
+/** A plain write of a key and the read of it whose result alone decides that write (check-then-set). */
+export interface Decider {
+  readonly read: RedisCommand;
+  readonly result: ReadResult;
+  readonly decision: ReadDecision;
+}
+
+/**
+ * The latest `GET`/`EXISTS` of the same key before the write whose result alone decides it: the
+ * write is then an attempt to take a lock (attempt 1), not a plain store of data.
+ */
+export function checkThenSetRead(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, write: RedisCommand): Decider | undefined {
+  let found: Decider | undefined;
+  const index = redisIndex(model);
+  // The reads that can decide it run in the write's function or in one around it.
+  for (const read of inEnclosingFunctions(index.commandsByOwnerAndKey, index.commandOrder, write.owner, write.keySignature)) {
+    if (read.name !== 'GET' && read.name !== 'EXISTS') continue;
+    if (!contains(read.owner, write.call) || !runsFirst(read.call, write.call)) continue;
+    const result = readResultOf(sourceCode, read);
+    const decision = result ? readDecidesWrite(result, write.call) : undefined;
+    if (result && decision && !readsKeyWhenPresent(model, decision, write)) found = { read, result, decision };
+  }
+  return found;
+}
+
+/**
+ * `if (await redis.exists(k)) return redis.get(k);` then a write: the path taken when the key is
+ * present reads it again, which is a cache hit, not a lock found held.
+ */
+function readsKeyWhenPresent(model: RedisModel, decision: ReadDecision, write: RedisCommand): boolean {
+  const statement = decision.statement;
+  if (statement.type !== AST_NODE_TYPES.IfStatement) return false;
+  const presentPath = decision.presentWhenTrue ? statement.consequent : statement.alternate;
+  return presentPath !== null && within(model.commands, presentPath.range, commandNode).some((command) =>
+    command.name === 'GET' && command.keySignature === write.keySignature);
+}
+
+/** Source order, or the write inside the read's v3 callback. */
+function runsFirst(read: TSESTree.CallExpression, write: TSESTree.CallExpression): boolean {
+  return read.range[1] <= write.range[0] || (contains(read, write) && read.arguments.some((argument) => contains(argument, write)));
 }

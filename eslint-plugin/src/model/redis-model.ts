@@ -14,7 +14,8 @@ import { mayUseRedis } from './redis-gate.js';
 import { ClientResolver, type ReceiverInfo } from './clients.js';
 import { readCommandShape, propertyValue, type SetOptions } from './commands.js';
 import { collectImports, type ImportTable } from './imports.js';
-import { keySignature, looksLikeLockKey } from './keys.js';
+import { dataKeyShapes, HASH_WRITE_METHODS, type HashWrite, isHousekeeping } from './housekeeping.js';
+import { keyShape, keySignature, looksLikeLockKey } from './keys.js';
 import { type ResolvedScript, ScriptResolver } from './scripts.js';
 import { matchesName, type SharedSettings } from './settings.js';
 import type { TypeOracle } from './type-oracle.js';
@@ -95,7 +96,15 @@ export interface RedisModel {
   readonly definedCommands: ReadonlyMap<string, { readonly summary: LuaScriptSummary | undefined; readonly numberOfKeys: number | undefined }>;
   readonly fileDialect: RedisDialect | undefined;
   readonly imports: ImportTable;
+  /** `HSET`/`HMSET` calls: not lock commands, only a sign that their key holds data. */
+  readonly hashWrites: readonly HashWrite[];
+  /**
+   * A key is a lock when something in this module acquires it, or when its name matches
+   * `lockKeyPattern` and the module never stores data under it with a plain `SET`/`HSET`.
+   */
   isLockKey(node: TSESTree.Node): boolean;
+  /** A plain release or renewal that is a test's setup or teardown, or deletes its own plain write. */
+  isHousekeeping(event: Release | Expiry): boolean;
 }
 
 const LIBRARY_ACQUIRE_METHODS = new Set(['acquire', 'lock', 'using', 'tryAcquire']);
@@ -118,11 +127,15 @@ export function buildRedisModel(
   // resolving a receiver is the expensive step, and most calls in most files are something else.
   const definingCalls: TSESTree.CallExpression[] = [];
   const candidates: { call: TSESTree.CallExpression; name: string }[] = [];
+  const hashWrites: HashWrite[] = [];
   for (const call of collectNodes(sourceCode).calls) {
     const name = calleeName(call);
     if (name === undefined) continue;
     if (name === 'defineCommand' || name === 'defineScript') definingCalls.push(call);
-    else candidates.push({ call, name });
+    else if (HASH_WRITE_METHODS.has(name)) {
+      const key = call.callee.type === AST_NODE_TYPES.MemberExpression ? call.arguments[0] : undefined;
+      if (key) hashWrites.push({ call, keySignature: keySignature(sourceCode, key), owner: enclosingFunction(call) });
+    } else candidates.push({ call, name });
   }
   const definedCommands = collectDefinedCommands(sourceCode, definingCalls, scripts);
   for (const name of definedCommands.keys()) extraNames.add(name);
@@ -182,7 +195,7 @@ export function buildRedisModel(
   // Rules ask this of the same release keys again and again (once per acquisition they pair).
   const lockKeyAnswers = new WeakMap<TSESTree.Node, boolean>();
 
-  return {
+  const model: RedisModel = {
     commands,
     acquisitions,
     releases,
@@ -192,16 +205,20 @@ export function buildRedisModel(
     definedCommands,
     fileDialect,
     imports,
+    hashWrites,
     isLockKey(node) {
       let answer = lockKeyAnswers.get(node);
       if (answer === undefined) {
         const signature = keySignature(sourceCode, node);
-        answer = (signature !== undefined && acquiredKeys.has(signature)) || looksLikeLockKey(sourceCode, node, settings.lockKeyPattern);
+        answer = (signature !== undefined && acquiredKeys.has(signature))
+          || (looksLikeLockKey(sourceCode, node, settings.lockKeyPattern) && (signature === undefined || !dataKeyShapes(sourceCode, model).has(keyShape(signature))));
         lockKeyAnswers.set(node, answer);
       }
       return answer;
     },
+    isHousekeeping: (event) => isHousekeeping(sourceCode, model, event),
   };
+  return model;
 }
 
 /** Method (or plain function) names that can take part in a lock: commands, chains, libraries. */
@@ -223,8 +240,9 @@ function calleeName(call: TSESTree.CallExpression): string | undefined {
 function emptyModel(imports: ImportTable, settings: SharedSettings, sourceCode: Readonly<TSESLint.SourceCode>): RedisModel {
   return {
     commands: [], acquisitions: [], releases: [], expiries: [], acquiredKeys: new Set(),
-    scriptConstants: { release: undefined, extend: undefined }, definedCommands: new Map(), fileDialect: undefined, imports,
+    scriptConstants: { release: undefined, extend: undefined }, definedCommands: new Map(), fileDialect: undefined, imports, hashWrites: [],
     isLockKey: (node) => looksLikeLockKey(sourceCode, node, settings.lockKeyPattern),
+    isHousekeeping: () => false,
   };
 }
 

@@ -28,12 +28,18 @@ export interface RawSharedSettings {
   lockWrappers?: Partial<Record<keyof LockWrappers, string[]>>;
 }
 
-export const DEFAULT_LOCK_KEY_PATTERN = 'lock';
+/**
+ * "lock" as a word of the key, not inside another word: `lock:job`, `jobLock`, `locks:42`, `mylock`
+ * and `{redlock}a` match; `block`, `clock`, `unlock`, `deadlock`, `lockout` and `locked` (a blocklist,
+ * a clock, an account lockout, a `user:locked` flag) do not. Words are also tried with their camelCase
+ * humps apart (`jobLock` as `job Lock`), hence the optional space before `out`.
+ */
+export const DEFAULT_LOCK_KEY_PATTERN = '(?<![bc]|un|dead)lock(?! ?out|ed)';
 export const DEFAULT_FENCE_COLUMNS: readonly string[] = ['fence', 'fencing_token'];
 
 /** JSON schema fragment for `settings.locksmith`-style shared options, reused by rule schemas. */
 export const sharedOptionSchema = {
-  lockKeyPattern: { type: 'string', description: 'Regular expression (case-insensitive) that marks a key as a lock key. Default: `lock`.' },
+  lockKeyPattern: { type: 'string', description: 'Regular expression (case-insensitive) that marks a key as a lock key, tested against each word of the key (literal text, names) as written and with camelCase humps apart. Default: `lock` as a word, not inside `block`, `clock`, `unlock`, `deadlock`, `lockout` or `locked`.' },
   lockWrappers: {
     type: 'object',
     description: 'Names or /patterns/ of your own lock helpers, seen as acquisitions, releases, and run-with-lock functions.',

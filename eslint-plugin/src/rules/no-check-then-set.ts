@@ -5,9 +5,10 @@ import { isExpressionAvailableAt, removeStatement } from '../fixes/edits.js';
 import { DEFAULT_TTL_MS } from '../fixes/scripts.js';
 import { renderAtomicSet } from '../fixes/templates.js';
 import { getLockModel } from '../model/index.js';
-import { commandNode, inEnclosingFunctions, redisIndex, within } from '../model/indexes.js';
+import { redisIndex } from '../model/indexes.js';
+import { isPlainWrite } from '../model/housekeeping.js';
 import { isInLockFunction } from '../model/lock-acquisitions.js';
-import { readDecidesWrite, type ReadDecision, type ReadResult, readResultOf } from '../model/read-decides.js';
+import { checkThenSetRead, type Decider } from '../model/read-decides.js';
 import type { RedisCommand, RedisModel } from '../model/redis-model.js';
 import { contains, expressionStatementOf, skipTypeWrappers } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
@@ -15,8 +16,6 @@ import { relatedData } from '../util/related.js';
 
 export type MessageId = 'checkThenSet' | 'useAtomicSet';
 export type Options = [{ defaultTtlMs?: number }];
-
-const PLAIN_WRITES = new Set(['SET', 'SETEX', 'PSETEX']);
 
 export default createRule<Options, MessageId>({
   name: 'no-check-then-set',
@@ -51,7 +50,7 @@ export default createRule<Options, MessageId>({
         for (const write of model.commands) {
           if (!isPlainWrite(write) || !write.key || write.keySignature === undefined) continue;
           if (!isLockKeyWrite(model, settings.lockKeyPattern, write)) continue;
-          const found = deciderOf(context.sourceCode, model, write);
+          const found = checkThenSetRead(context.sourceCode, model, write);
           if (!found) continue;
           const fix = atomicSetFix(context.sourceCode, write, found, String(defaultTtlMs));
           context.report({
@@ -71,12 +70,6 @@ export default createRule<Options, MessageId>({
   },
 });
 
-function isPlainWrite(command: RedisCommand): boolean {
-  if (!PLAIN_WRITES.has(command.name)) return false;
-  const set = command.set;
-  return !set || (!set.nx && !set.xx && !set.get && !set.opaque);
-}
-
 /**
  * A lock key by name (`lockKeyPattern`), by an `NX` acquisition of it or a release of it in this
  * module, or written by a function named like a lock helper (`acquireLock(key)`).
@@ -86,52 +79,6 @@ function isLockKeyWrite(model: RedisModel, lockKeyPattern: RegExp, write: RedisC
   const released = write.keySignature === undefined ? index.hasUnsignedRelease : index.releasesByKey.has(write.keySignature);
   return model.isLockKey(write.key!) || released
     || isInLockFunction(write.call, lockKeyPattern);
-}
-
-interface Decider {
-  readonly read: RedisCommand;
-  readonly result: ReadResult;
-  readonly decision: ReadDecision;
-}
-
-/** The latest `GET`/`EXISTS` of the same key before the write whose result alone decides it. */
-function deciderOf(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, write: RedisCommand): Decider | undefined {
-  let found: Decider | undefined;
-  for (const read of readsAround(model, write)) {
-    if (read.name !== 'GET' && read.name !== 'EXISTS') continue;
-    if (!contains(read.owner, write.call) || !runsFirst(read.call, write.call)) continue;
-    const result = readResultOf(sourceCode, read);
-    const decision = result ? readDecidesWrite(result, write.call) : undefined;
-    if (result && decision && !readsKeyWhenPresent(model, decision, write)) found = { read, result, decision };
-  }
-  return found;
-}
-
-/**
- * `if (await redis.exists(k)) return redis.get(k);` then a write: the path taken when the key is
- * present reads it again, which is a cache hit, not a lock found held.
- */
-function readsKeyWhenPresent(model: RedisModel, decision: ReadDecision, write: RedisCommand): boolean {
-  const statement = decision.statement;
-  if (statement.type !== AST_NODE_TYPES.IfStatement) return false;
-  const presentPath = decision.presentWhenTrue ? statement.consequent : statement.alternate;
-  return presentPath !== null && within(model.commands, presentPath.range, commandNode).some((command) =>
-    command.name === 'GET' && command.keySignature === write.keySignature);
-}
-
-/**
- * The commands of the write's key (or, for a key without a signature, of keys without one) that run
- * in the write's function or in a function around it: the only ones whose function contains the
- * write. In the model's order.
- */
-function readsAround(model: RedisModel, write: RedisCommand): RedisCommand[] {
-  const index = redisIndex(model);
-  return inEnclosingFunctions(index.commandsByOwnerAndKey, index.commandOrder, write.owner, write.keySignature);
-}
-
-/** Source order, or the write inside the read's v3 callback. */
-function runsFirst(read: TSESTree.CallExpression, write: TSESTree.CallExpression): boolean {
-  return read.range[1] <= write.range[0] || (contains(read, write) && read.arguments.some((argument) => contains(argument, write)));
 }
 
 interface AtomicSetFix {

@@ -39,6 +39,8 @@ export default createRule<Options, MessageId>({
         const model = getLockModel(context).redis;
         for (const expiry of model.expiries) {
           if (!isUnsafeRenewal(context.sourceCode, model, expiry)) continue;
+          // A test's setup or teardown, or `SET` then `EXPIRE`: a write with an expiry, not a renewal.
+          if (model.isHousekeeping(expiry)) continue;
           const checkedBy = expiry.kind === 'expire' ? ownerCheckAround(model, expiry) : undefined;
           if (!checkedBy && !model.isLockKey(expiry.key!)) continue;
           const command = expiry.command!;

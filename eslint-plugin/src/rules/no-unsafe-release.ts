@@ -41,6 +41,8 @@ export default createRule<Options, MessageId>({
         const model = getLockModel(context).redis;
         for (const release of model.releases) {
           if (release.safe || release.library !== 'redis' || !release.command || !release.key) continue;
+          // A test's setup or teardown, or the deletion of a value its own function just wrote.
+          if (model.isHousekeeping(release)) continue;
           const checkedBy = release.kind === 'del' ? ownerCheckAround(model, release) : undefined;
           // Comparing the stored value with a token before deleting is itself the mark of a lock.
           if (!checkedBy && !model.isLockKey(release.key)) continue;

@@ -412,3 +412,55 @@ export async function renew(token: string) {
     }],
   }],
 });
+
+// A plain write followed by an expiry, and test code: an expiry that renews nobody's lock.
+ruleTester.run('no-unsafe-extend (writes with an expiry, test code)', rule, {
+  valid: [
+    // yennanliu/SpringPlayground springAdvance/DistributionLock/.../redis_expire_time_lock.sql, the
+    // demo's `set lock 111` then `expire lock 20`, in JavaScript: a write with an expiry.
+    `const Redis = require('ioredis'); const redis = new Redis();
+     async function demo() { await redis.set('lock', '111'); await redis.expire('lock', 20); return redis.ttl('lock'); }`,
+    // The same split over a node_redis v3 callback.
+    `const redis = require('redis'); const client = redis.createClient();
+     client.set('lock:banner', 'on', () => { client.expire('lock:banner', 60); });`,
+    // A hash written and given an expiry.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function track(room, user) { await redis.hset(\`locks:\${room}\`, user, Date.now()); await redis.pexpire(\`locks:\${room}\`, 60000); }`,
+    // vitest: a hook shortens the TTL of the lock the module's helper takes, so the next test starts free.
+    `import { afterEach, it, expect } from 'vitest';
+     import Redis from 'ioredis';
+     const redis = new Redis();
+     const take = (token) => redis.set('lock:seed', token, 'NX', 'PX', 5000);
+     afterEach(async () => { await redis.pexpire('lock:seed', 1); });
+     it('takes the lock', async () => { expect(await take('t1')).toBe('OK'); });`,
+  ],
+  invalid: [
+    {
+      // A plain SET in one function, but the key is also taken with SET NX elsewhere: a lock, and
+      // the heartbeat's plain PEXPIRE (after no write of its own) renews whoever holds it.
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function take(token) { return redis.set('lock:sync', token, 'NX', 'PX', 30000); }
+export async function reset() { await redis.set('lock:sync', 'free'); }
+export function heartbeat() { return setInterval(() => redis.pexpire('lock:sync', 30000), 10000); }`,
+      errors: [{ messageId: 'plainExtend' as const, line: 5, suggestions: [] }],
+    },
+    {
+      // A test case that takes the lock with SET NX and renews it with a plain PEXPIRE exercises that renewal.
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+it('renews', async () => {
+  const token = crypto.randomUUID();
+  await redis.set('lock:renew', token, 'NX', 'PX', 1000);
+  await redis.pexpire('lock:renew', 5000);
+});`,
+      errors: [{ messageId: 'plainExtend' as const, line: 6, suggestions: [{ messageId: 'useCompareAndExpire', output: `import Redis from 'ioredis';
+const redis = new Redis();
+it('renews', async () => {
+  const token = crypto.randomUUID();
+  await redis.set('lock:renew', token, 'NX', 'PX', 1000);
+  await redis.eval(${EXTEND_LITERAL}, 1, 'lock:renew', token, 5000);
+});` }] }],
+    },
+  ],
+});

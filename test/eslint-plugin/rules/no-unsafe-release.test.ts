@@ -490,3 +490,190 @@ ruleTester.run('no-unsafe-release (lock tables)', rule, {
 
 suggestionsClearFindings('no-unsafe-release', rule, pgInvalid);
 proveSuggestions('no-unsafe-release', rule, pgInvalid);
+
+// Test code and data keys: what a DEL deletes when it is not a held lock. Each real shape is
+// rewritten here, with the repository and file it comes from.
+const housekeeping = {
+  valid: [
+    // mike-marcacci/node-redlock src/multi.test.ts: the test seeds a competing value with a plain SET
+    // on one instance so that the Redlock acquisition loses there, then deletes that value.
+    `import test from 'ava';
+     import Redis from 'ioredis';
+     import Redlock from './index.js';
+     function suite(name, redisA, redisB, redisC) {
+       test(name + ' - a minority of instances refuse', async (t) => {
+         const redlock = new Redlock([redisA, redisB, redisC]);
+         await redisC.set('{redlock}seeded', 'someone-else');
+         const lock = await redlock.acquire(['{redlock}seeded'], 10000);
+         t.is(await redisC.get('{redlock}seeded'), 'someone-else');
+         await lock.release();
+         await redisC.del('{redlock}seeded');
+       });
+       test(name + ' - a majority of instances refuse', async (t) => {
+         await redisB.set('{redlock}taken', 'other-1');
+         await redisC.set('{redlock}taken', 'other-2');
+         try { await new Redlock([redisA, redisB, redisC]).acquire(['{redlock}taken'], 10000); } catch { t.pass(); }
+         await redisB.del('{redlock}taken');
+         await redisC.del('{redlock}taken');
+       });
+     }
+     suite('instance', new Redis(), new Redis(), new Redis());`,
+    // The same test against the published package: the acquisition is seen, and the DEL still
+    // deletes the value its own test wrote with a plain SET.
+    `import test from 'ava';
+     import Redis from 'ioredis';
+     import Redlock from 'redlock';
+     const a = new Redis(); const b = new Redis();
+     test('the lock survives one refusing instance', async (t) => {
+       await b.set('lock:report', 'other');
+       const lock = await new Redlock([a, b]).acquire(['lock:report'], 5000);
+       t.truthy(lock);
+       await lock.release();
+       await b.del('lock:report');
+     });`,
+    // mocha teardown of a key the module's own helper takes with SET NX: between tests nothing holds it.
+    `import Redis from 'ioredis';
+     const redis = new Redis();
+     async function takeLock(token) { return redis.set('lock:billing', token, 'NX', 'PX', 5000); }
+     describe('billing', () => {
+       afterEach(() => redis.del('lock:billing'));
+       it('takes the lock', async () => { await takeLock('t1'); });
+     });`,
+    // jest: beforeEach seeds the keys, afterAll deletes them, flushall resets the instance.
+    `import { beforeEach, afterAll, test, expect } from '@jest/globals';
+     import Redis from 'ioredis';
+     const redis = new Redis();
+     beforeEach(async () => { await redis.set('lock:seed', 'holder'); });
+     afterAll(async () => { await redis.del('lock:seed'); await redis.flushall(); });
+     test('reads the seed', async () => { expect(await redis.get('lock:seed')).toBe('holder'); });`,
+    // mike-marcacci/node-redlock test.js (v4): a local \`test(name, clients)\` around mocha's globals;
+    // the hooks delete the resource on every client, and a hook passed by name does the same.
+    `const redis = require('redis');
+     const Redlock = require('redlock');
+     function test(name, client) {
+       const redlock = new Redlock([client]);
+       const resource = 'Redlock:test:resource';
+       function clearResource(done) { client.del(resource, done); }
+       describe('Redlock: ' + name, function () {
+         before(function (done) { client.del(resource, done); });
+         after(clearResource);
+         it('locks a resource', function (done) { redlock.lock(resource, 200, done); });
+       });
+     }
+     test('node_redis', redis.createClient());`,
+    // swarthy/redis-semaphore test/src/RedisMutex.test.ts, with a project that counts \`mutex\` as a
+    // lock word: the test deletes the library's key to simulate an expiry between refreshes.
+    {
+      code: `import { Mutex } from 'redis-semaphore';
+        import Redis from 'ioredis';
+        const client = new Redis();
+        describe('Mutex', () => {
+          it('re-acquires a lock that expired between refreshes', async () => {
+            const mutex = new Mutex(client, 'key', { lockTimeout: 300, refreshInterval: 80 });
+            await mutex.acquire();
+            await client.del('mutex:key');
+            await mutex.release();
+          });
+        });`,
+      settings: { locksmith: { lockKeyPattern: 'lock|mutex' } },
+    },
+    // node:test: t.after on the test's context.
+    `import { test } from 'node:test';
+     import Redis from 'ioredis';
+     const redis = new Redis();
+     test('reports the holder', async (t) => {
+       t.after(() => redis.del('lock:holder'));
+       await redis.set('lock:holder', 'me', 'NX', 'PX', 1000);
+     });`,
+    // maianhvan04-coder/SHOPHOAQUAHEHBEHEHE backend/src/scripts/unblock-localhost.js: "block", not "lock".
+    `const redis = require('../infra/redis/redis.client');
+     async function run() {
+       await redis.del('login:block:ip:127.0.0.1');
+       await redis.del('login:block:ip:::1');
+     }
+     run();`,
+    // A login-lockout helper (backend/utils/loginLockout.js, found through the code search): a
+    // lockout is an account state, and resetting it is no release.
+    `import { getRedisClient } from '../config/redis.js';
+     function lockoutKey(id) { return \`login:lockout:\${id}\`; }
+     export async function lockOut(id) { const client = await getRedisClient(); await client.set(lockoutKey(id), '1', { PX: 300000 }); }
+     export async function resetLoginAttempts(id) { const client = await getRedisClient(); await client.del(lockoutKey(id)); }`,
+    // A failed-login counter that marks the account with SET lockKey "locked" EX (the shape of a
+    // public incrementFailedAttempts helper), and a sibling that clears it: the module stores data
+    // under that key with a plain SET, each function with its own \`lockKey\` parameter.
+    `import { createClient } from 'redis';
+     const redisClient = createClient();
+     export async function incrementFailedAttempts(attemptsKey: string, lockKey: string) {
+       const attempts = await redisClient.incr(attemptsKey);
+       if (attempts >= 5) await redisClient.set(lockKey, 'locked', { EX: 600 });
+     }
+     export async function clearFailedAttempts(attemptsKey: string, lockKey: string) {
+       await redisClient.del(attemptsKey);
+       await redisClient.del(lockKey);
+     }`,
+    // Flags and clocks named with "lock" inside another word.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function unlockAccount(id) { await redis.del(\`user:\${id}:locked\`); await redis.del('clock:skew'); await redis.del(\`deadlock:count:\${id}\`); }`,
+    // A presence hash named "locks": written with HSET, cleared with DEL.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function join(room, user) { await redis.hset(\`locks:\${room}\`, user, Date.now()); }
+     export async function closeRoom(room) { await redis.del(\`locks:\${room}\`); }`,
+  ],
+  invalid: [
+    {
+      // A test case that takes the lock itself with SET NX and frees it with a plain DEL exercises
+      // that unsafe release: it stays a finding (it is the code a holder would copy).
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+describe('report lock', () => {
+  it('runs once', async () => {
+    const token = crypto.randomUUID();
+    await redis.set('lock:report', token, 'NX', 'PX', 1000);
+    await redis.del('lock:report');
+  });
+});`,
+      errors: [{ messageId: 'plainDelete', line: 7, suggestions: [{ messageId: 'useCompareAndDelete', output: `import Redis from 'ioredis';
+const redis = new Redis();
+describe('report lock', () => {
+  it('runs once', async () => {
+    const token = crypto.randomUUID();
+    await redis.set('lock:report', token, 'NX', 'PX', 1000);
+    await redis.eval(${RELEASE_LITERAL}, 1, 'lock:report', token);
+  });
+});` }] }],
+    },
+    {
+      // lodash's after(n, fn) is not a test hook: the release in it is production code.
+      code: `import Redis from 'ioredis';
+import { after } from 'lodash';
+const redis = new Redis();
+export async function runBatch(jobs, token) {
+  if (!(await redis.set('lock:batch', token, 'NX', 'PX', 30000))) return;
+  const done = after(jobs.length, async () => { await redis.del('lock:batch'); });
+  for (const job of jobs) job.run().then(done);
+}`,
+      errors: [{ messageId: 'plainDelete', line: 6, suggestions: [{ messageId: 'useCompareAndDelete', output: `import Redis from 'ioredis';
+import { after } from 'lodash';
+const redis = new Redis();
+export async function runBatch(jobs, token) {
+  if (!(await redis.set('lock:batch', token, 'NX', 'PX', 30000))) return;
+  const done = after(jobs.length, async () => { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:batch', token); });
+  for (const job of jobs) job.run().then(done);
+}` }] }],
+    },
+    {
+      // The naive lock: a GET decides the plain SET, so the SET takes the lock (however badly),
+      // and the DEL after it still frees a lock.
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function nightly() {
+  if (await redis.get('lock:nightly')) return;
+  await redis.set('lock:nightly', '1');
+  try { await work(); } finally { await redis.del('lock:nightly'); }
+}`,
+      errors: [{ messageId: 'plainDelete', line: 6, suggestions: [] }],
+    },
+  ],
+} satisfies Parameters<typeof ruleTester.run<MessageId, []>>[2];
+
+ruleTester.run('no-unsafe-release (test code and data keys)', rule, housekeeping);
