@@ -4,6 +4,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { buildRedisModel, type RedisModel } from './redis-model.js';
 import { readSharedSettings, type SharedSettings } from './settings.js';
+import { testCodeOf } from './test-code.js';
 import { getTypeOracle, type TypeOracle } from './type-oracle.js';
 
 export type { Acquisition, Expiry, RedisCommand, RedisModel, Release, ScriptCall } from './redis-model.js';
@@ -13,6 +14,8 @@ export interface LockModel {
   readonly redis: RedisModel;
   readonly settings: SharedSettings;
   readonly typeOracle: TypeOracle | null;
+  /** True when `node` runs inside a test case or a setup/teardown hook of a test framework. */
+  inTestCode(node: TSESTree.Node): boolean;
 }
 
 type AnyRuleContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
@@ -35,6 +38,7 @@ export function getLockModel(context: AnyRuleContext): LockModel {
     redis: buildRedisModel(sourceCode, context.filename, typeOracle, settings),
     settings,
     typeOracle,
+    inTestCode: (node) => testCodeOf(sourceCode).callbackAround(node) !== undefined,
   };
   perSettings.set(settings, model);
   return model;

@@ -40,10 +40,14 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
-        const model = getLockModel(context).redis;
+        const lockModel = getLockModel(context);
+        const model = lockModel.redis;
         const sourceCode = context.sourceCode;
+        // A test case that takes a lock and fails mid-way leaves it to expire in a throwaway server:
+        // test hygiene, not the production leak this rule is about.
+        const inTest = (node: TSESTree.Node): boolean => lockModel.inTestCode(node);
         for (const acquisition of model.acquisitions) {
-          if (!isScopedAcquisition(acquisition)) continue;
+          if (!isScopedAcquisition(acquisition) || inTest(acquisition.node)) continue;
           const releases = releasesOf(sourceCode, model, acquisition);
           if (releases.length === 0) continue;
           // A release in a nested function (`.finally(() => lock.release())`, an exit handler) is
@@ -63,12 +67,12 @@ export default createRule<Options, MessageId>({
         const sql = getSqlModel(context);
         for (const lock of sql.advisoryLocks) {
           const unlocks = advisoryUnlocksOf(sourceCode, sql, lock);
-          if (!unlocks || endsSessionInFinally(sourceCode, lock)) continue;
+          if (!unlocks || inTest(lock.node) || endsSessionInFinally(sourceCode, lock)) continue;
           reportSql(context, asStep(lock), unlocks.map(asStep), 'advisoryUnlockNotInFinally', 'Unlocked here, on the success path only');
         }
         for (const acquisition of sql.lockTableAcquisitions) {
           const releases = lockRowReleasesOf(sql, acquisition);
-          if (!releases) continue;
+          if (!releases || inTest(acquisition.node)) continue;
           reportSql(context, asStep(acquisition), releases, 'lockRowReleaseNotInFinally', 'Deleted here, on the success path only');
         }
       },

@@ -10,6 +10,11 @@ const ruleTester = new RuleTester();
 const RELEASE = `const RELEASE = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end';`;
 
 const valid = [
+  // A consumer's test of redis-semaphore (the shape of swarthy/redis-semaphore's test/src tests,
+  // which import the package): a failed expectation leaves the lock to expire in the test server.
+  `import { describe, it } from 'mocha'; import { Mutex } from 'redis-semaphore'; import Redis from 'ioredis';
+   const mutex = new Mutex(new Redis(), 'lock:a');
+   describe('Mutex', () => { it('acquires', async () => { await mutex.acquire(); expect(await isLocked()).to.equal(true); await mutex.release(); }); });`,
   // The release in `finally`, ioredis.
   `import Redis from 'ioredis'; const redis = new Redis(); ${RELEASE}
    async function f(token) { if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
