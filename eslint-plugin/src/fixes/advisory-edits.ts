@@ -89,3 +89,33 @@ export function helperName(library: TransactionHelperLibrary, client: string): s
       return `${client}.transaction`;
   }
 }
+
+/** Lock functions returning `void`, which Prisma's `$queryRaw` cannot deserialise. */
+const VOID_LOCK_FUNCTIONS: ReadonlySet<string> = new Set([
+  'pg_advisory_lock', 'pg_advisory_lock_shared', 'pg_advisory_xact_lock', 'pg_advisory_xact_lock_shared', 'pg_advisory_unlock_all',
+]);
+
+const EXECUTE_FORM: Readonly<Record<string, string>> = { $queryRaw: '$executeRaw', $queryRawUnsafe: '$executeRawUnsafe' };
+
+/**
+ * Prisma runs a statement whose lock function returns `void` only through `$executeRaw`: `$queryRaw`
+ * fails to deserialise the `void` column. When a fix leaves `item` calling such a function (after any
+ * rename) through `$queryRaw` whose rows nobody reads, this switches the method. Functions whose
+ * boolean answer is read (`pg_try_*`, `pg_advisory_unlock`) stay on `$queryRaw`.
+ */
+export function prismaExecuteEdits(item: AdvisoryLockItem, functionName: string): TextEdit[] {
+  if (item.query.sender.library !== 'prisma' || !VOID_LOCK_FUNCTIONS.has(functionName)) return [];
+  const node = item.query.node;
+  const target = node.type === AST_NODE_TYPES.TaggedTemplateExpression ? node.tag : node.callee;
+  if (target.type !== AST_NODE_TYPES.MemberExpression || target.computed || target.property.type !== AST_NODE_TYPES.Identifier) return [];
+  const replacement = EXECUTE_FORM[target.property.name];
+  if (replacement === undefined || !isStatementOfItsOwn(node)) return [];
+  return [{ range: target.property.range, text: replacement }];
+}
+
+/** `await prisma.$queryRaw\`...\`;` as a whole statement: its rows are not read. */
+function isStatementOfItsOwn(node: TSESTree.Node): boolean {
+  let parent = node.parent;
+  if (parent?.type === AST_NODE_TYPES.AwaitExpression) parent = parent.parent;
+  return parent?.type === AST_NODE_TYPES.ExpressionStatement;
+}

@@ -6,7 +6,7 @@ import { within } from '../model/indexes.js';
 import { HANDLE_NAMES, renderCheckoutWrap, renderTransactionWrap, transactionLevelName, type TransactionHelperLibrary } from '../fixes/sql-templates.js';
 import { getSqlModel, type AdvisoryLockItem, type SqlModel } from '../model/sql/index.js';
 import { renderSpanBody, spanBetween, spanDeclarationsUsedAfter, spanLeavesCallback, type StatementSpan, type TextEdit } from '../model/sql/statement-span.js';
-import { advisoryFunctionRange, handleEdits, helperName, unlockStatementEdit } from '../fixes/advisory-edits.js';
+import { advisoryFunctionRange, handleEdits, helperName, prismaExecuteEdits, unlockStatementEdit } from '../fixes/advisory-edits.js';
 import { createRule } from '../util/create-rule.js';
 
 export type MessageId = 'pooledLock' | 'pooledUnlock' | 'useDedicatedConnection' | 'useTransactionLock';
@@ -96,7 +96,7 @@ function transactionLockFix(
   if (!rename || !unlockEdit) return undefined;
   const handle = freeName(sourceCode, HANDLE_NAMES[library]);
   const xact = transactionLevelName(lock.call.functionName);
-  const edits: TextEdit[] = [{ range: rename, text: xact }, ...handleEdits(lock, handle), unlockEdit];
+  const edits: TextEdit[] = [{ range: rename, text: xact }, ...prismaExecuteEdits(lock, xact), ...handleEdits(lock, handle), unlockEdit];
   const body = renderSpanBody(span, sourceCode, edits);
   const text = renderTransactionWrap(library, { client: lock.query.sender.text, handle, body, indent: span.indent });
   return { messageId: 'useTransactionLock', data: { xact, helper: helperName(library, lock.query.sender.text) }, fix: (fixer) => replaceSpan(fixer, span, text) };

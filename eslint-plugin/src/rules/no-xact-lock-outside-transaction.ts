@@ -4,7 +4,7 @@ import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
 import { freeName } from '../fixes/edits.js';
 import { within } from '../model/indexes.js';
 import { HANDLE_NAMES, renderBeginCommit, renderTransactionWrap } from '../fixes/sql-templates.js';
-import { handleEdits, helperName } from '../fixes/advisory-edits.js';
+import { handleEdits, helperName, prismaExecuteEdits } from '../fixes/advisory-edits.js';
 import { getSqlModel, type AdvisoryLockItem } from '../model/sql/index.js';
 import { renderSpanBody, spanLeavesCallback, spanToBlockEnd, type StatementSpan, type TextEdit } from '../model/sql/statement-span.js';
 import { contains } from '../util/ast.js';
@@ -79,7 +79,7 @@ function suggestions(context: Context, item: AdvisoryLockItem): TSESLint.Suggest
   const inSpan = within(model.queries, [span.first.range[0], span.last.range[1]], (query) => query.node);
   if (inSpan.some((query) => query.statements?.some((statement) => statement.kind === 'begin' || statement.kind === 'commit' || statement.kind === 'rollback'))) return [];
   const handle = freeName(sourceCode, HANDLE_NAMES[library]);
-  const body = renderSpanBody(span, sourceCode, workEdits(item, handle, span));
+  const body = renderSpanBody(span, sourceCode, [...prismaExecuteEdits(item, item.call.functionName), ...workEdits(item, handle, span)]);
   const text = renderTransactionWrap(library, { client: sender.text, handle, body, indent: span.indent });
   const helper = library === 'pg' ? `${sender.text}.connect()` + ' with BEGIN … COMMIT' : helperName(library, sender.text);
   return [{ messageId: 'wrapInTransaction', data: { helper }, fix: (fixer) => fixer.replaceTextRange([span.first.range[0], span.last.range[1]], text) }];

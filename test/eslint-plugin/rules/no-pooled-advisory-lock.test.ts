@@ -147,6 +147,37 @@ async function run(id: number) {
     ],
   },
   {
+    // Prisma through $queryRaw: the transaction-level lock returns `void`, so the suggestion sends it
+    // with $executeRaw (Prisma's $queryRaw cannot deserialise `void`).
+    code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+async function run(id: number) {
+  await prisma.$queryRaw\`SELECT pg_advisory_lock(\${id})\`;
+  try {
+    await doWork(id);
+  } finally {
+    await prisma.$queryRaw\`SELECT pg_advisory_unlock(\${id})\`;
+  }
+}`,
+    errors: [
+      {
+        messageId: 'pooledLock', line: 4, column: 9,
+        suggestions: [{
+          messageId: 'useTransactionLock',
+          output: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+async function run(id: number) {
+  await prisma.$transaction(async (tx) => {
+    await tx.$executeRaw\`SELECT pg_advisory_xact_lock(\${id})\`;
+    await doWork(id);
+  });
+}`,
+        }],
+      },
+      { messageId: 'pooledUnlock', line: 8, column: 11 },
+    ],
+  },
+  {
     // knex raw with ? bindings.
     code: `import knex from 'knex';
 const db = knex({ client: 'pg' });

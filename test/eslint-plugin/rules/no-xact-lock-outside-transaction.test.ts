@@ -111,6 +111,30 @@ async function run(id: number) {
     }],
   },
   {
+    // Prisma: the void lock function was sent with $queryRaw, which cannot deserialise `void`; the
+    // suggestion sends it with $executeRaw inside the transaction.
+    code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+async function run(id: number) {
+  await prisma.$queryRaw\`SELECT pg_advisory_xact_lock(\${id})\`;
+  await prisma.job.update({ where: { id }, data: { state: 'running' } });
+}`,
+    errors: [{
+      messageId: 'xactLockOutsideTransaction', line: 4, column: 9,
+      suggestions: [{
+        messageId: 'wrapInTransaction',
+        output: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+async function run(id: number) {
+  await prisma.$transaction(async (tx) => {
+    await tx.$executeRaw\`SELECT pg_advisory_xact_lock(\${id})\`;
+    await tx.job.update({ where: { id }, data: { state: 'running' } });
+  });
+}`,
+      }],
+    }],
+  },
+  {
     // Prisma: the try form, result checked.
     code: `import { PrismaClient } from '@prisma/client';
 const prisma = new PrismaClient();
