@@ -8,6 +8,35 @@ const ruleTester = new RuleTester();
 
 const invalid: InvalidTestCase<MessageId, Options>[] = [
   {
+    // pg's Pool with max: 1 still closes its idle client after 10 s, and the session lock with it.
+    code: `import { Pool } from 'pg';
+const pool = new Pool({ max: 1 });
+async function run(jobId: number) {
+  await pool.query('SELECT pg_advisory_lock($1)', [jobId]);
+  await pool.query('SELECT pg_advisory_unlock($1)', [jobId]);
+}`,
+    errors: [
+      {
+        messageId: 'pooledLock', line: 4, column: 9,
+        suggestions: [{
+          messageId: 'useDedicatedConnection',
+          output: `import { Pool } from 'pg';
+const pool = new Pool({ max: 1 });
+async function run(jobId: number) {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [jobId]);
+    await client.query('SELECT pg_advisory_unlock($1)', [jobId]);
+  } finally {
+    client.release();
+  }
+}`,
+        }],
+      },
+      { messageId: 'pooledUnlock', line: 5, column: 9 },
+    ],
+  },
+  {
     // pg Pool: lock and unlock each on whichever connection is free.
     code: `import { Pool } from 'pg';
 const pool = new Pool();
@@ -338,6 +367,20 @@ async function run(id: number) {
 
 ruleTester.run('no-pooled-advisory-lock', rule, {
   valid: [
+    // postgres.js with max: 1 is one session (codebuff's leader lock, packages/internal/src/db).
+    `import postgres from 'postgres';
+     const lockSql = postgres(process.env.DATABASE_URL, { max: 1 });
+     async function lead(id: number) {
+       await lockSql\`SELECT pg_advisory_lock(\${id})\`;
+       try { await doWork(id); } finally { await lockSql\`SELECT pg_advisory_unlock(\${id})\`; }
+     }`,
+    // pg's Pool with one client that it never closes for idling.
+    `import { Pool } from 'pg';
+     const lockPool = new Pool({ max: 1, idleTimeoutMillis: 0 });
+     async function run(id: number) {
+       await lockPool.query('SELECT pg_advisory_lock($1)', [id]);
+       try { await doWork(id); } finally { await lockPool.query('SELECT pg_advisory_unlock($1)', [id]); }
+     }`,
     // pg: one dedicated client, unlock in finally, client released.
     `import { Pool } from 'pg';
      const pool = new Pool();

@@ -2,6 +2,7 @@
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, isFunctionLike, propertyName, skipTypeWrappers } from '../../util/ast.js';
+import { propertyValue } from '../commands.js';
 import type { ImportTable } from '../imports.js';
 import {
   CHECKOUT_METHODS,
@@ -138,7 +139,10 @@ export class SenderResolver {
   private createdHandle(expression: TSESTree.NewExpression | TSESTree.CallExpression, depth: number): SqlHandle {
     const callee = skipTypeWrappers(expression.callee);
     const factory = this.factoryOf(callee, expression.type === AST_NODE_TYPES.NewExpression ? 'new' : 'call');
-    if (factory) return { kind: factory.kind, library: factory.library, inTransaction: false };
+    if (factory) {
+      const kind = factory.kind === 'pool' && isSingleSessionPool(factory.library, expression) ? 'connection' : factory.kind;
+      return { kind, library: factory.library, inTransaction: false };
+    }
     if (expression.type !== AST_NODE_TYPES.CallExpression || callee.type !== AST_NODE_TYPES.MemberExpression) return UNKNOWN;
     const method = propertyName(callee);
     if (method === undefined) return UNKNOWN;
@@ -172,6 +176,29 @@ export class SenderResolver {
     const exported = member !== undefined && (binding.imported === 'default' || binding.imported === '*') ? member : binding.imported;
     return entries.find((entry) => entry.create === create && entry.exports.includes(exported));
   }
+}
+
+/**
+ * A pool that can only ever hold one session and does not close it for idling: every query and the
+ * unlock run on the lock's session, so a session lock through it is not handed to other callers.
+ * postgres.js with `max: 1` (its `idle_timeout` is off unless set); pg's `Pool` with `max: 1` only
+ * with `idleTimeoutMillis: 0`, since by default it closes the idle client after 10 s, and the lock
+ * with it. (postgres.js still retires a connection after `max_lifetime`, 30–60 min by default.)
+ */
+function isSingleSessionPool(library: SqlFactory['library'], creation: TSESTree.NewExpression | TSESTree.CallExpression): boolean {
+  const options = creation.arguments.map((argument) => skipTypeWrappers(argument)).find((argument) => argument.type === AST_NODE_TYPES.ObjectExpression);
+  if (options?.type !== AST_NODE_TYPES.ObjectExpression || !isLiteralNumber(propertyValue(options, 'max'), 1)) return false;
+  if (library === 'postgres') {
+    const idle = propertyValue(options, 'idle_timeout');
+    return idle === undefined || isLiteralNumber(idle, 0);
+  }
+  if (library === 'pg') return isLiteralNumber(propertyValue(options, 'idleTimeoutMillis'), 0);
+  return false;
+}
+
+function isLiteralNumber(node: TSESTree.Node | undefined, value: number): boolean {
+  const literal = node && skipTypeWrappers(node);
+  return literal?.type === AST_NODE_TYPES.Literal && literal.value === value;
 }
 
 function handleByName(name: string): SqlHandle {
