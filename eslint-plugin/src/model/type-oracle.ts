@@ -37,18 +37,31 @@ function verdictForType(checker: ts.TypeChecker, type: ts.Type): TypeVerdict {
   const parts = type.isUnion() ? type.types : [type];
   let sawOther = false;
   for (const part of parts) {
-    const apparent = checker.getApparentType(part);
-    const symbol = apparent.getSymbol() ?? apparent.aliasSymbol;
     if ((part.flags & ANY_OR_UNKNOWN_FLAGS) !== 0) return 'unknown';
+    const family = declaringFamily(checker, part);
+    if (family) return family;
+    // null/undefined members of a union (`Redis | undefined`) say nothing either way.
+    const nullish = (part.flags & (32768 | 65536)) !== 0;
+    if (!nullish) sawOther = true;
+  }
+  return sawOther ? 'other' : 'unknown';
+}
+
+/**
+ * The family whose declaration files declare `type`: through its alias (`RedisClientType`), its
+ * symbol, or, for an intersection (node-redis's client type is one, and has no symbol of its own),
+ * any of its members.
+ */
+function declaringFamily(checker: ts.TypeChecker, type: ts.Type): ClientFamily | undefined {
+  const apparent = checker.getApparentType(type);
+  const members = apparent.isIntersection() ? apparent.types : [];
+  for (const symbol of [type.aliasSymbol, apparent.getSymbol(), apparent.aliasSymbol, ...members.map((member) => member.getSymbol() ?? member.aliasSymbol)]) {
     for (const declaration of symbol?.declarations ?? []) {
       const fileName = declaration.getSourceFile().fileName;
       for (const [pattern, family] of DECLARATION_PATH_FAMILIES) {
         if (pattern.test(fileName)) return family;
       }
     }
-    // null/undefined members of a union (`Redis | undefined`) say nothing either way.
-    const nullish = (part.flags & (32768 | 65536)) !== 0;
-    if (!nullish) sawOther = true;
   }
-  return sawOther ? 'other' : 'unknown';
+  return undefined;
 }
