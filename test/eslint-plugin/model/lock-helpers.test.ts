@@ -26,13 +26,21 @@ function modelOf(code: string): LockModel {
   return model!;
 }
 
-function summaries(code: string): Record<string, Omit<LockHelperSummary, 'fn' | 'event'>> {
-  const result: Record<string, Omit<LockHelperSummary, 'fn' | 'event'>> = {};
+type SummaryData = Omit<LockHelperSummary, 'fn' | 'event'>;
+
+/** The summaries by helper name, without their AST nodes. */
+function summaries(code: string): Partial<Record<string, SummaryData>> {
+  const result: Partial<Record<string, SummaryData>> = {};
   for (const summary of modelOf(code).redis.lockHelpers.values()) {
-    const { fn: _fn, event: _event, ...data } = summary;
-    result[summary.name ?? '?'] = data;
+    result[summary.name ?? '?'] = Object.fromEntries(Object.entries(summary).filter(([field]) => field !== 'fn' && field !== 'event')) as unknown as SummaryData;
   }
   return result;
+}
+
+function named(found: Partial<Record<string, SummaryData>>, name: string): SummaryData {
+  const summary = found[name];
+  assert.ok(summary, `no summary for ${name}`);
+  return summary;
 }
 
 const COMPARE_AND_DELETE = `'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end'`;
@@ -76,9 +84,9 @@ export const acquireLock = async (key, ttl = 5000) => {
   return { key, ttl };
 };
 export const releaseLock = async (key) => { await redis.del(key); };`);
-    assert.equal(found['acquireLock']?.isTry, false);
-    assert.equal(found['releaseLock']?.role, 'release');
-    assert.equal(found['releaseLock']?.safe, false);
+    assert.equal(named(found, 'acquireLock').isTry, false);
+    assert.equal(named(found, 'releaseLock').role, 'release');
+    assert.equal(named(found, 'releaseLock').safe, false);
   });
 
   it('class methods: the key the instance holds, the extend method, the with-lock method and its callback', () => {
@@ -94,15 +102,15 @@ export async function withLock(redis, key, fn) {
   if (!(await redis.set(key, 'x', 'NX', 'PX', 10000))) return;
   try { return await fn(); } finally { await redis.del(key); }
 }`);
-    assert.equal(found['acquire']?.keyOfInstance, true);
-    assert.equal(found['acquire']?.isTry, true);
-    assert.equal(found['acquire']?.returns, 'result');
-    assert.equal(found['extend']?.role, 'extend');
-    assert.equal(found['extend']?.safe, true);
-    assert.equal(found['release']?.role, 'release');
-    assert.equal(found['withLock']?.role, 'with-lock');
-    assert.equal(found['withLock']?.callbackParameter, 2);
-    assert.deepEqual(found['withLock']?.keyParameters, [{ index: 1, property: undefined }]);
+    assert.equal(named(found, 'acquire').keyOfInstance, true);
+    assert.equal(named(found, 'acquire').isTry, true);
+    assert.equal(named(found, 'acquire').returns, 'result');
+    assert.equal(named(found, 'extend').role, 'extend');
+    assert.equal(named(found, 'extend').safe, true);
+    assert.equal(named(found, 'release').role, 'release');
+    assert.equal(named(found, 'withLock').role, 'with-lock');
+    assert.equal(named(found, 'withLock').callbackParameter, 2);
+    assert.deepEqual(named(found, 'withLock').keyParameters, [{ index: 1, property: undefined }]);
   });
 
   it('a lock() that returns its unlock function, and a destructured key', () => {
@@ -113,10 +121,10 @@ export async function lock({ key, ttlSeconds }) {
   if (!(await redis.set(\`mutex:\${key}\`, token, 'EX', ttlSeconds, 'NX'))) return null;
   return async () => { await redis.eval(${COMPARE_AND_DELETE}, 1, \`mutex:\${key}\`, token); };
 }`);
-    assert.equal(found['lock']?.returns, 'handle');
-    assert.deepEqual(found['lock']?.handleRelease, ['call']);
-    assert.deepEqual(found['lock']?.keyParameters, [{ index: 0, property: 'key' }]);
-    assert.deepEqual(found['lock']?.ttlParameter, { index: 0, property: 'ttlSeconds' });
+    assert.equal(named(found, 'lock').returns, 'handle');
+    assert.deepEqual(named(found, 'lock').handleRelease, ['call']);
+    assert.deepEqual(named(found, 'lock').keyParameters, [{ index: 0, property: 'key' }]);
+    assert.deepEqual(named(found, 'lock').ttlParameter, { index: 0, property: 'ttlSeconds' });
   });
 
   it('lookalikes are no helpers: a cache, a cache-clearing helper, a rate limiter, a reader, a job that works under its lock', () => {
