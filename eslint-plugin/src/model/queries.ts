@@ -109,3 +109,10 @@ function couldBeToken(node: TSESTree.Node): boolean {
   if (expression.type === AST_NODE_TYPES.Literal) return false;
   return !(expression.type === AST_NODE_TYPES.Identifier && expression.name === 'undefined');
 }
+
+/** The releases and renewals of an acquisition's key (any library: a helper's call, a command), in the model's order. */
+export function releasesOfSameKey(model: RedisModel, acquisition: Acquisition): (Release | Expiry)[] {
+  if (acquisition.keySignature === undefined) return [];
+  const index = redisIndex(model);
+  return [...(index.releasesByKey.get(acquisition.keySignature) ?? []), ...(index.expiriesByKey.get(acquisition.keySignature) ?? [])];
+}

@@ -327,9 +327,38 @@ export async function run(id: string) {
   }],
 });
 
+/** Helpers whose caller chooses the token (the client and the value as parameters, a shape common in public code). */
+const TOKEN_HELPERS = `import Redis from 'ioredis';
+const redis = new Redis();
+async function acquireLock(client: Redis, key: string, value: string, ttlSeconds: number) {
+  return (await client.set(key, value, 'NX', 'EX', ttlSeconds)) === 'OK';
+}
+async function releaseLock(client: Redis, key: string, value: string) {
+  return client.eval(${RELEASE}, 1, key, value);
+}`;
+
 ruleTester.run('require-unique-token (lock helpers)', requireUniqueToken, {
-  valid: [LOOKALIKE_USES],
+  valid: [
+    LOOKALIKE_USES,
+    `${TOKEN_HELPERS}
+export async function rebuild() {
+  const token = crypto.randomUUID();
+  if (!(await acquireLock(redis, 'lock:rebuild', token, 60))) return;
+  try { await work(); } finally { await releaseLock(redis, 'lock:rebuild', token); }
+}`,
+    // Never released or renewed here: the value is never compared.
+    `${TOKEN_HELPERS}
+export async function hourly() { if (!(await acquireLock(redis, 'lock:hourly', 'x', 3600))) return; await work(); }`,
+  ],
   invalid: [{
+    // The caller's value is the same for every holder: reported at the call, not in the helper.
+    code: `${TOKEN_HELPERS}
+export async function rebuild() {
+  if (!(await acquireLock(redis, 'lock:rebuild', 'worker', 60))) return;
+  try { await work(); } finally { await releaseLock(redis, 'lock:rebuild', 'worker'); }
+}`,
+    errors: [{ messageId: 'sharedValue', data: { value: "'worker'" }, line: 10, suggestions: [] }],
+  }, {
     // A literal value in a class's acquire, released by its release(): reported once, in the body.
     code: `${LOCK_CLASS.replace('crypto.randomUUID()', "'locked'")}
 export async function job(id: string) {
