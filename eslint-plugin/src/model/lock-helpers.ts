@@ -14,6 +14,7 @@
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { enclosingFunction, type FunctionLike, isFunctionLike, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers, valueCarrier } from '../util/ast.js';
+import { eventNode, within } from './indexes.js';
 import { keySignature, looksLikeLockKey } from './keys.js';
 import { functionName, isInLockFunction } from './lock-acquisitions.js';
 import type { Acquisition, Expiry, RedisCommand, Release } from './redis-model.js';
@@ -405,7 +406,8 @@ function returnKind(
   acquisition: Acquisition,
   releases: readonly Release[],
 ): { kind: HelperReturn; handleRelease: readonly string[] } {
-  const releasesIn = (node: TSESTree.Node) => releases.some((release) => release.node.range[0] >= node.range[0] && release.node.range[1] <= node.range[1]);
+  // A binary search in the module's releases, not a scan per returned function.
+  const releasesIn = (node: TSESTree.Node) => within(releases, node.range, eventNode).length > 0;
   const returned = body.returns.filter((argument): argument is TSESTree.Expression => argument !== null).map((argument) => unwrapReturned(sourceCode, argument));
   for (const argument of returned) {
     if (isFunctionLike(argument) && releasesIn(argument)) return { kind: 'handle', handleRelease: ['call'] };
@@ -750,7 +752,8 @@ export function withLockHelpers(
   const seen = new Set<TSESTree.Node>(handled);
   let added = false;
   for (let round = 0; round < HELPER_ROUNDS; round++) {
-    const next = summarizeLockHelpers(sourceCode, { commands: events.commands, acquisitions, releases, expiries }, lockKeyPattern, summaries);
+    // Copies: the lists grow between rounds, and `within` caches a sorted copy per list.
+    const next = summarizeLockHelpers(sourceCode, { commands: events.commands, acquisitions: [...acquisitions], releases: [...releases], expiries: [...expiries] }, lockKeyPattern, summaries);
     const fresh = new Set([...next.values()].filter((summary) => !summaries.has(summary.fn)));
     summaries = next;
     if (fresh.size === 0) break;
