@@ -609,7 +609,9 @@ export function helperCallEvents(sourceCode: SourceCode, call: TSESTree.CallExpr
   const owner = enclosingFunction(call);
   const signature = callSiteSignature(sourceCode, call, summary);
   const firstKey = summary.keyParameters[0];
-  const key = (firstKey ? argumentAt(call, firstKey) : undefined) ?? (summary.keyParameters.length === 0 ? summary.event.key : undefined);
+  // A key the helper fixes (`'lock:nightly'`) is the body's node, usable only in the helper's own module.
+  const bodyKey = summary.keyParameters.length === 0 && programOf(summary.fn) === sourceCode.ast ? summary.event.key : undefined;
+  const key = (firstKey ? argumentAt(call, firstKey) : undefined) ?? bodyKey;
   const base = { node: call, library: 'helper' as const, command: undefined, key, keySignature: signature, owner, helper: summary };
   const result: HelperCallEvents = { acquisitions: [], releases: [], expiries: [] };
   if (summary.role === 'acquire' || summary.role === 'with-lock') {
@@ -631,6 +633,12 @@ export function helperCallEvents(sourceCode: SourceCode, call: TSESTree.CallExpr
   if (summary.role === 'release') result.releases.push({ ...base, kind: 'helper', safe: summary.safe });
   else result.expiries.push({ ...base, kind: 'helper', safe: summary.safe });
   return result;
+}
+
+function programOf(node: TSESTree.Node): TSESTree.Node {
+  let current = node;
+  while (current.parent) current = current.parent;
+  return current;
 }
 
 /** The caller's key: the pattern with each parameter replaced by the argument's signature; a method's instance key is qualified by the receiver. */
@@ -740,6 +748,7 @@ export function withLockHelpers(
   events: ModuleEvents,
   lockKeyPattern: RegExp,
   handled: ReadonlySet<TSESTree.Node>,
+  importedHelper?: (call: TSESTree.CallExpression) => LockHelperSummary | undefined,
 ): ModuleHelpers {
   const split = <T extends Acquisition | Release | Expiry>(event: T): T => {
     const splitKey = splitKeyOf(sourceCode, event, lockKeyPattern);
@@ -750,7 +759,25 @@ export function withLockHelpers(
   const expiries = events.expiries.map(split);
   let summaries: ReadonlyMap<FunctionLike, LockHelperSummary> = new Map();
   const seen = new Set<TSESTree.Node>(handled);
-  let added = false;
+  const baseCount = acquisitions.length + releases.length + expiries.length;
+  const addCall = (call: TSESTree.CallExpression, summary: LockHelperSummary) => {
+    seen.add(call);
+    const found = helperCallEvents(sourceCode, call, summary);
+    for (const event of found.acquisitions) acquisitions.push(split(event));
+    for (const event of found.releases) {
+      if (seen.has(event.node) && event.node !== call) continue;
+      seen.add(event.node);
+      releases.push(split(event));
+    }
+    for (const event of found.expiries) expiries.push(split(event));
+  };
+  // Helpers another module exports (the project summaries resolve the call), before this module's own.
+  if (importedHelper) {
+    for (const call of calls) {
+      const summary = seen.has(call) ? undefined : importedHelper(call);
+      if (summary) addCall(call, summary);
+    }
+  }
   for (let round = 0; round < HELPER_ROUNDS; round++) {
     // Copies: the lists grow between rounds, and `within` caches a sorted copy per list.
     const next = summarizeLockHelpers(sourceCode, { commands: events.commands, acquisitions: [...acquisitions], releases: [...releases], expiries: [...expiries] }, lockKeyPattern, summaries);
@@ -763,19 +790,10 @@ export function withLockHelpers(
       if (seen.has(call) || !names.has(calledName(call) ?? '')) continue;
       const summary = helperCalled(sourceCode, call, summaries);
       if (!summary || !fresh.has(summary) || summary.fn === enclosingFunction(call)) continue;
-      seen.add(call);
-      const found = helperCallEvents(sourceCode, call, summary);
-      for (const event of found.acquisitions) acquisitions.push(split(event));
-      for (const event of found.releases) {
-        if (seen.has(event.node) && event.node !== call) continue;
-        seen.add(event.node);
-        releases.push(split(event));
-      }
-      for (const event of found.expiries) expiries.push(split(event));
-      added = true;
+      addCall(call, summary);
     }
   }
-  if (added) {
+  if (acquisitions.length + releases.length + expiries.length > baseCount) {
     // Stable: events of one call (a chain's links) keep their order.
     for (const list of [acquisitions, releases, expiries] as (Acquisition | Release | Expiry)[][]) list.sort((left, right) => left.node.range[0] - right.node.range[0]);
   }
