@@ -91,6 +91,7 @@ export function summarizeLockHelpers(
   events: ModuleEvents,
   lockKeyPattern: RegExp,
   previous: ReadonlyMap<FunctionLike, LockHelperSummary> = new Map(),
+  onlyOwners?: ReadonlySet<ScopeOwner>,
 ): Map<FunctionLike, LockHelperSummary> {
   const evidence = lockEvidence(sourceCode, events, lockKeyPattern);
   const byOwner = new Map<FunctionLike, { acquisitions: Acquisition[]; releases: Release[]; expiries: Expiry[] }>();
@@ -110,7 +111,7 @@ export function summarizeLockHelpers(
   const eventNodes = new Set<TSESTree.Node>([...events.commands.map((command) => command.call), ...events.acquisitions.map((event) => event.node),
     ...events.releases.map((event) => event.node), ...events.expiries.map((event) => event.node)]);
   for (const [fn, found] of byOwner) {
-    if (summaries.has(fn)) continue;
+    if (summaries.has(fn) || (onlyOwners && !onlyOwners.has(fn))) continue;
     const summary = summarize(sourceCode, fn, found, evidence, eventNodes, events.releases);
     if (summary) summaries.set(fn, summary);
   }
@@ -154,10 +155,14 @@ function summarize(
   eventNodes: ReadonlySet<TSESTree.Node>,
   allReleases: readonly Release[],
 ): LockHelperSummary | undefined {
+  const acquisition = found.acquisitions.find((candidate) => evidence.isLockAcquisition(candidate));
+  const release = acquisition ? undefined : found.releases.find((candidate) => evidence.isLockRelease(candidate));
+  const expiry = acquisition || release ? undefined : found.expiries.find((candidate) => evidence.isLockRelease(candidate));
+  // Most functions holding a command hold no lock: they are not read any further.
+  if (!acquisition && !release && !expiry) return undefined;
   const name = functionName(fn);
   const parameters = parameterBindings(sourceCode, fn);
   const body = readBody(sourceCode, fn, parameters);
-  const acquisition = found.acquisitions.find((candidate) => evidence.isLockAcquisition(candidate));
   if (acquisition) {
     const releasedHere = found.releases.some((release) => release.keySignature !== undefined && release.keySignature === acquisition.keySignature);
     const callback = body.calledParameters.find((index) => body.calls.some((call) => call.range[0] > acquisition.node.range[1] && calledParameter(call, parameters) === index));
@@ -188,8 +193,6 @@ function summarize(
       event: acquisition,
     };
   }
-  const release = found.releases.find((candidate) => evidence.isLockRelease(candidate));
-  const expiry = release ? undefined : found.expiries.find((candidate) => evidence.isLockRelease(candidate));
   const event = release ?? expiry;
   if (!event || body.calledParameters.length > 0) return undefined;
   if (doesWorkAfter(body, fn, eventNodes, name) && !RELEASE_NAME.test(name ?? '')) return undefined;
@@ -760,8 +763,10 @@ export function withLockHelpers(
   let summaries: ReadonlyMap<FunctionLike, LockHelperSummary> = new Map();
   const seen = new Set<TSESTree.Node>(handled);
   const baseCount = acquisitions.length + releases.length + expiries.length;
+  let addedOwners = new Set<ScopeOwner>();
   const addCall = (call: TSESTree.CallExpression, summary: LockHelperSummary) => {
     seen.add(call);
+    addedOwners.add(enclosingFunction(call));
     const found = helperCallEvents(sourceCode, call, summary);
     for (const event of found.acquisitions) acquisitions.push(split(event));
     for (const event of found.releases) {
@@ -778,9 +783,11 @@ export function withLockHelpers(
       if (summary) addCall(call, summary);
     }
   }
+  // After the first round, only functions that gained events (calls to the helpers just found) can become helpers.
+  let changedOwners: Set<ScopeOwner> | undefined;
   for (let round = 0; round < HELPER_ROUNDS; round++) {
     // Copies: the lists grow between rounds, and `within` caches a sorted copy per list.
-    const next = summarizeLockHelpers(sourceCode, { commands: events.commands, acquisitions: [...acquisitions], releases: [...releases], expiries: [...expiries] }, lockKeyPattern, summaries);
+    const next = summarizeLockHelpers(sourceCode, { commands: events.commands, acquisitions: [...acquisitions], releases: [...releases], expiries: [...expiries] }, lockKeyPattern, summaries, changedOwners);
     const fresh = new Set([...next.values()].filter((summary) => !summaries.has(summary.fn)));
     summaries = next;
     if (fresh.size === 0) break;
@@ -792,6 +799,8 @@ export function withLockHelpers(
       if (!summary || !fresh.has(summary) || summary.fn === enclosingFunction(call)) continue;
       addCall(call, summary);
     }
+    changedOwners = addedOwners;
+    addedOwners = new Set();
   }
   if (acquisitions.length + releases.length + expiries.length > baseCount) {
     // Stable: events of one call (a chain's links) keep their order.
