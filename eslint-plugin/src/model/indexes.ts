@@ -23,6 +23,9 @@ export interface RedisIndex {
   readonly commandsByOwnerAndKey: ByOwnerAndKey<RedisCommand>;
   readonly acquisitionsByOwnerAndKey: ByOwnerAndKey<Acquisition>;
   readonly hasUnsignedRelease: boolean;
+  /** A lock split over functions: events by their key with the parameter part abstracted (lock-helpers.ts `splitKeyOf`). */
+  readonly acquisitionsBySplitKey: ReadonlyMap<string, readonly Acquisition[]>;
+  readonly releasesBySplitKey: ReadonlyMap<string, readonly Release[]>;
   readonly commandOrder: ReadonlyMap<RedisCommand, number>;
   readonly acquisitionOrder: ReadonlyMap<Acquisition, number>;
 }
@@ -43,7 +46,10 @@ export function redisIndex(model: RedisModel): RedisIndex {
     commandByCall: new Map(model.commands.map((command) => [command.call, command])),
     commandsByOwnerAndKey: groupByOwnerAndKey(model.commands),
     acquisitionsByOwnerAndKey: groupByOwnerAndKey(model.acquisitions),
-    hasUnsignedRelease: model.releases.some((release) => release.keySignature === undefined),
+    // A helper's call without a key signature is paired through its handle, not by any key.
+    hasUnsignedRelease: model.releases.some((release) => release.keySignature === undefined && release.library !== 'helper'),
+    acquisitionsBySplitKey: groupBySplitKey(model.acquisitions),
+    releasesBySplitKey: groupBySplitKey(model.releases),
     commandOrder: new Map(model.commands.map((command, order) => [command, order])),
     acquisitionOrder: new Map(model.acquisitions.map((acquisition, order) => [acquisition, order])),
   };
@@ -64,6 +70,37 @@ function groupByKey<T extends { readonly keySignature: string | undefined }>(eve
     group.push(event);
   }
   return groups;
+}
+
+function groupBySplitKey<T extends { readonly splitKey?: string }>(events: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const event of events) {
+    if (event.splitKey === undefined) continue;
+    const group = groups.get(event.splitKey);
+    if (group) group.push(event);
+    else groups.set(event.splitKey, [event]);
+  }
+  return groups;
+}
+
+/**
+ * Whether the module releases the lock an acquisition takes: a release of the same key, or, for a
+ * lock split over functions, of the same key built from another function's parameter.
+ */
+export function isReleasedInModule(model: RedisModel, acquisition: Acquisition): boolean {
+  const index = redisIndex(model);
+  return (acquisition.keySignature !== undefined && index.releasesByKey.has(acquisition.keySignature))
+    || (acquisition.splitKey !== undefined && index.releasesBySplitKey.has(acquisition.splitKey));
+}
+
+/**
+ * The acquisitions of another function that a release or renewal pairs with because both build the
+ * key the same way from their own parameters (`acquire(name)` and `release(name)` of a class),
+ * in the model's order. Empty when the event's key reads no parameter.
+ */
+export function splitAcquisitionsOf(model: RedisModel, event: Release | Expiry): readonly Acquisition[] {
+  if (event.splitKey === undefined) return [];
+  return (redisIndex(model).acquisitionsBySplitKey.get(event.splitKey) ?? []).filter((acquisition) => acquisition.owner !== event.owner);
 }
 
 /**

@@ -3,7 +3,7 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isFunctionLike, propertyName } from '../util/ast.js';
-import { redisIndex } from './indexes.js';
+import { isReleasedInModule } from './indexes.js';
 import { looksLikeLockKey, matchesLockPattern } from './keys.js';
 import type { Acquisition, RedisModel } from './redis-model.js';
 
@@ -20,7 +20,7 @@ export function isLockAcquisition(
   acquisition: Acquisition,
 ): boolean {
   if (acquisition.key && looksLikeLockKey(sourceCode, acquisition.key, lockKeyPattern)) return true;
-  if (acquisition.keySignature !== undefined && redisIndex(model).releasesByKey.has(acquisition.keySignature)) return true;
+  if (isReleasedInModule(model, acquisition)) return true;
   return isInLockFunction(acquisition.node, lockKeyPattern);
 }
 
@@ -45,7 +45,8 @@ export function isInLockFunction(node: TSESTree.Node, lockKeyPattern: RegExp): b
   return false;
 }
 
-function functionName(fn: TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression): string | undefined {
+/** The name a function is called by: its own, its variable's, its method's or property's. */
+export function functionName(fn: TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression): string | undefined {
   if (fn.id) return fn.id.name;
   const parent = fn.parent;
   if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;

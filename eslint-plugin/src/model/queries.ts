@@ -2,7 +2,7 @@
 
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { contains, isFunctionLike, skipTypeWrappers } from '../util/ast.js';
-import { eventNode, inEnclosingFunctions, redisIndex, within } from './indexes.js';
+import { eventNode, inEnclosingFunctions, redisIndex, splitAcquisitionsOf, within } from './indexes.js';
 import type { Acquisition, Expiry, RedisModel, Release } from './redis-model.js';
 
 /** True when `earlier` runs before `later` in the same function or in a function nested in it. */
@@ -55,9 +55,10 @@ export function acquiredAt(model: RedisModel, event: Release | Expiry): { messag
   return acquisition && { message: 'The lock is acquired here', node: acquisition.node };
 }
 
-/** The acquisition of the same key that a release answers (the latest one before it, or in its class). */
+/** The acquisition of the same key that a release answers (the latest one before it, or in its class, or in a sibling function that builds the key alike). */
 export function acquisitionForRelease(model: RedisModel, release: Release | Expiry): Acquisition | undefined {
-  if (release.keySignature === undefined) return undefined;
+  // A lock split over functions: the release in `release(name)`, the acquisition in `acquire(name)`.
+  if (release.keySignature === undefined) return splitAcquisitionsOf(model, release)[0];
   const index = redisIndex(model);
   // One that precedes it in scope runs in its function or in one around it; failing that, the
   // first of the key (none of them precedes it then).
@@ -65,7 +66,7 @@ export function acquisitionForRelease(model: RedisModel, release: Release | Expi
   for (const acquisition of inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, release.owner, release.keySignature)) {
     if (precedesInScope(acquisition, release)) sameScope = acquisition;
   }
-  return sameScope ?? index.acquisitionsByKey.get(release.keySignature)?.[0];
+  return sameScope ?? index.acquisitionsByKey.get(release.keySignature)?.[0] ?? splitAcquisitionsOf(model, release)[0];
 }
 
 /**
@@ -107,4 +108,11 @@ function couldBeToken(node: TSESTree.Node): boolean {
   const expression = skipTypeWrappers(node);
   if (expression.type === AST_NODE_TYPES.Literal) return false;
   return !(expression.type === AST_NODE_TYPES.Identifier && expression.name === 'undefined');
+}
+
+/** The releases and renewals of an acquisition's key (any library: a helper's call, a command), in the model's order. */
+export function releasesOfSameKey(model: RedisModel, acquisition: Acquisition): (Release | Expiry)[] {
+  if (acquisition.keySignature === undefined) return [];
+  const index = redisIndex(model);
+  return [...(index.releasesByKey.get(acquisition.keySignature) ?? []), ...(index.expiriesByKey.get(acquisition.keySignature) ?? [])];
 }

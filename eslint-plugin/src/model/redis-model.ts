@@ -5,7 +5,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import type { RedisDialect } from './client-table.js';
 import type { LuaScriptSummary } from '../lua/analyze-script.js';
 import { isCompareAndDelete, isCompareAndExpire } from '../lua/analyze-script.js';
-import { enclosingFunction, methodCallParts, type ScopeOwner, skipTypeWrappers, staticString, valueCarrier } from '../util/ast.js';
+import { enclosingFunction, type FunctionLike, methodCallParts, type ScopeOwner, skipTypeWrappers, staticString, valueCarrier } from '../util/ast.js';
 import {
   CHAIN_METHODS, CLIENT_LIKE_NAME, CLIENT_PACKAGES, type ClientFamily, dialectOfFamily, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS,
 } from './client-table.js';
@@ -15,6 +15,7 @@ import { ClientResolver, type ReceiverInfo } from './clients.js';
 import { readCommandShape, propertyValue, type SetOptions } from './commands.js';
 import { collectImports, type ImportTable } from './imports.js';
 import { dataKeyShapes, HASH_WRITE_METHODS, type HashWrite, isHousekeeping } from './housekeeping.js';
+import { type LockHelperSummary, withLockHelpers } from './lock-helpers.js';
 import { keyShape, keySignature, looksLikeLockKey } from './keys.js';
 import { type ResolvedScript, ScriptResolver } from './scripts.js';
 import { matchesName, type SharedSettings } from './settings.js';
@@ -50,7 +51,8 @@ export interface RedisCommand {
   readonly script: ScriptCall | undefined;
 }
 
-export type LockLibraryKind = 'redis' | 'redlock' | 'redis-semaphore' | 'wrapper';
+/** `helper`: a call to one of the project's own lock helpers, summarised from its body (lock-helpers.ts). */
+export type LockLibraryKind = 'redis' | 'redlock' | 'redis-semaphore' | 'wrapper' | 'helper';
 
 interface LockEventBase {
   readonly node: TSESTree.CallExpression;
@@ -59,10 +61,14 @@ interface LockEventBase {
   readonly key: TSESTree.Node | undefined;
   readonly keySignature: string | undefined;
   readonly owner: ScopeOwner;
+  /** The key with its function's parameters abstracted, for a lock split over functions (lock-helpers.ts). */
+  readonly splitKey?: string;
+  /** For a call to a lock helper: the helper's summary. */
+  readonly helper?: LockHelperSummary;
 }
 
 export interface Acquisition extends LockEventBase {
-  readonly kind: 'set-nx' | 'setnx' | 'script' | 'redlock' | 'semaphore' | 'wrapper';
+  readonly kind: 'set-nx' | 'setnx' | 'script' | 'redlock' | 'semaphore' | 'wrapper' | 'helper';
   readonly value: TSESTree.Node | undefined;
   /** The acquisition itself sets an expiry (PX/EX, a script's SET NX PX, library TTLs). */
   readonly hasTtl: boolean;
@@ -73,13 +79,13 @@ export interface Acquisition extends LockEventBase {
 }
 
 export interface Release extends LockEventBase {
-  readonly kind: 'del' | 'script' | 'library' | 'wrapper';
+  readonly kind: 'del' | 'script' | 'library' | 'wrapper' | 'helper';
   /** Compares the owner atomically before deleting (compare-and-delete, library release). */
   readonly safe: boolean;
 }
 
 export interface Expiry extends LockEventBase {
-  readonly kind: 'expire' | 'script' | 'library';
+  readonly kind: 'expire' | 'script' | 'library' | 'helper';
   readonly safe: boolean;
 }
 
@@ -90,6 +96,8 @@ export interface RedisModel {
   readonly expiries: readonly Expiry[];
   /** Key signatures some acquisition in this module takes. */
   readonly acquiredKeys: ReadonlySet<string>;
+  /** The module's own lock helpers, by function (lock-helpers.ts). */
+  readonly lockHelpers: ReadonlyMap<FunctionLike, LockHelperSummary>;
   /** Module-level constants holding a compare-and-delete or compare-and-expire script, by kind. */
   readonly scriptConstants: { readonly release: string | undefined; readonly extend: string | undefined };
   /** Commands registered with `defineCommand`/`defineScript` whose script is safe, by kind. */
@@ -160,15 +168,17 @@ export function buildRedisModel(
   const hasLockLibrary = importedFamilies.has('redlock') || importedFamilies.has('redis-semaphore');
 
   const commands: RedisCommand[] = [];
-  const acquisitions: Acquisition[] = [];
-  const releases: Release[] = [];
-  const expiries: Expiry[] = [];
+  const baseAcquisitions: Acquisition[] = [];
+  const baseReleases: Release[] = [];
+  const baseExpiries: Expiry[] = [];
+  const wrapperCalls = new Set<TSESTree.Node>();
 
   for (const call of calls) {
     const wrapper = wrapperEvent(sourceCode, call, settings);
     if (wrapper) {
-      if (wrapper.kind === 'acquire') acquisitions.push({ ...wrapper.base, kind: 'wrapper', value: call.arguments[1], hasTtl: true, isTry: false, mintsFence: false });
-      else releases.push({ ...wrapper.base, kind: 'wrapper', safe: true });
+      wrapperCalls.add(call);
+      if (wrapper.kind === 'acquire') baseAcquisitions.push({ ...wrapper.base, kind: 'wrapper', value: call.arguments[1], hasTtl: true, isTry: false, mintsFence: false });
+      else baseReleases.push({ ...wrapper.base, kind: 'wrapper', safe: true });
       continue;
     }
     const parts = methodCallParts(call);
@@ -178,20 +188,28 @@ export function buildRedisModel(
 
     if (receiverInfo.family === 'redlock' || receiverInfo.family === 'redis-semaphore' || (hasLockLibrary && receiverInfo.family === undefined)) {
       const event = libraryEvent(sourceCode, call, parts.method, receiverInfo);
-      if (event?.type === 'acquire') { acquisitions.push(event.acquisition); continue; }
-      if (event?.type === 'release') { releases.push(event.release); continue; }
-      if (event?.type === 'extend') { expiries.push(event.expiry); continue; }
+      if (event?.type === 'acquire') { baseAcquisitions.push(event.acquisition); continue; }
+      if (event?.type === 'release') { baseReleases.push(event.release); continue; }
+      if (event?.type === 'extend') { baseExpiries.push(event.expiry); continue; }
       if (receiverInfo.family !== undefined) continue;
     }
 
     const command = readCommand(sourceCode, call, parts.method, receiverInfo, scripts, definedCommands, fileDialect, fileUsesV5Options);
     if (!command) continue;
     commands.push(command);
-    classify(command, acquisitions, releases, expiries);
+    classify(command, baseAcquisitions, baseReleases, baseExpiries);
   }
+
+  // Calls to the module's own lock helpers are lock events too.
+  const { acquisitions, releases, expiries, helpers } = withLockHelpers(
+    sourceCode, candidates.map((candidate) => candidate.call), { commands, acquisitions: baseAcquisitions, releases: baseReleases, expiries: baseExpiries }, settings.lockKeyPattern, wrapperCalls);
 
   const acquiredKeys = new Set<string>();
   for (const acquisition of acquisitions) if (acquisition.keySignature !== undefined) acquiredKeys.add(acquisition.keySignature);
+  const acquiredSplitKeys = new Set<string>();
+  for (const acquisition of acquisitions) if (acquisition.splitKey !== undefined) acquiredSplitKeys.add(acquisition.splitKey);
+  const splitKeyOfKey = new Map<TSESTree.Node, string>();
+  for (const event of [...releases, ...expiries]) if (event.splitKey !== undefined && event.key) splitKeyOfKey.set(event.key, event.splitKey);
   // Rules ask this of the same release keys again and again (once per acquisition they pair).
   const lockKeyAnswers = new WeakMap<TSESTree.Node, boolean>();
 
@@ -201,6 +219,7 @@ export function buildRedisModel(
     releases,
     expiries,
     acquiredKeys,
+    lockHelpers: helpers,
     scriptConstants: findScriptConstants(sourceCode, program),
     definedCommands,
     fileDialect,
@@ -210,7 +229,8 @@ export function buildRedisModel(
       let answer = lockKeyAnswers.get(node);
       if (answer === undefined) {
         const signature = keySignature(sourceCode, node);
-        answer = (signature !== undefined && acquiredKeys.has(signature))
+        const splitKey = splitKeyOfKey.get(node);
+        answer = (signature !== undefined && acquiredKeys.has(signature)) || (splitKey !== undefined && acquiredSplitKeys.has(splitKey))
           || (looksLikeLockKey(sourceCode, node, settings.lockKeyPattern) && (signature === undefined || !dataKeyShapes(sourceCode, model).has(keyShape(signature))));
         lockKeyAnswers.set(node, answer);
       }
@@ -239,7 +259,7 @@ function calleeName(call: TSESTree.CallExpression): string | undefined {
 
 function emptyModel(imports: ImportTable, settings: SharedSettings, sourceCode: Readonly<TSESLint.SourceCode>): RedisModel {
   return {
-    commands: [], acquisitions: [], releases: [], expiries: [], acquiredKeys: new Set(),
+    commands: [], acquisitions: [], releases: [], expiries: [], acquiredKeys: new Set(), lockHelpers: new Map(),
     scriptConstants: { release: undefined, extend: undefined }, definedCommands: new Map(), fileDialect: undefined, imports, hashWrites: [],
     isLockKey: (node) => looksLikeLockKey(sourceCode, node, settings.lockKeyPattern),
     isHousekeeping: () => false,

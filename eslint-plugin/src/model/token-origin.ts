@@ -2,15 +2,18 @@
 // ends up storing the same one: a literal, a constant, a hostname or pid, a timestamp, or a token
 // minted once per process (at module scope, or in a singleton's constructor).
 
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, methodCallParts, propertyName, skipTypeWrappers } from '../util/ast.js';
 
 /**
  * - `literal`: `'1'`, `'locked'`, `true`, `1`;
  * - `constant`: a module constant holding such a value, or a configuration value;
  * - `host`: the hostname or the pid alone;
- * - `timestamp`: `Date.now()`, `new Date()`;
- * - `process`: a value minted once per process (module scope, a singleton's constructor, `hostname:pid`).
+ * - `timestamp`: any value computed from a clock read (`Date.now()`, `new Date()`, `performance.now()`,
+ *   `process.hrtime()`) through arithmetic, rounding or conversion (`Math.floor(Date.now() / 1000)`,
+ *   `(Date.now() + ttl).toString()`, `+new Date()`);
+ * - `process`: a value fixed once per process, whatever it is built from: computed at module scope,
+ *   set once in a singleton's constructor or field, `hostname:pid`.
  */
 export type SharedTokenKind = 'literal' | 'constant' | 'host' | 'timestamp' | 'process';
 
@@ -19,8 +22,20 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
 const RANDOM_MINT = /uuid|random|nanoid|cuid|ulid|ksuid|objectid/iu;
 const HOST_ENV = /host|pod|instance|node|machine|worker/iu;
 const TIMESTAMP_METHODS = new Set(['getTime', 'toISOString', 'toJSON', 'valueOf', 'toUTCString', 'toString']);
-/** Calls that only re-spell their argument (`String(pid)`, `pid.toString()`). */
-const CONVERSIONS = new Set(['String', 'Number', 'toString', 'valueOf', 'JSON.stringify']);
+/** Calls that only re-spell their argument (`String(pid)`, `pid.toString()`, `Math.floor(now / 1000)`). */
+const CONVERSIONS = new Set([
+  'String', 'Number', 'BigInt', 'parseInt', 'parseFloat', 'toString', 'valueOf', 'toFixed', 'toPrecision', 'JSON.stringify',
+  'Math.floor', 'Math.ceil', 'Math.round', 'Math.trunc', 'Math.abs',
+]);
+/** The conversions that are methods of the value they convert. */
+const RESPELLING_METHODS = new Set(['toString', 'valueOf', 'toFixed', 'toPrecision']);
+/** Operators whose result is a number (or bigint) computed from both sides. */
+const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '|', '&', '^', '<<', '>>', '>>>']);
+/**
+ * A name that holds a duration or offset: `Date.now() + ttl` is arithmetic, not string concatenation
+ * (which types would tell; without them the name must).
+ */
+const DURATION_NAME = /ttl|timeout|ms$|millis|second|secs?$|duration|expir|lease|interval|delay|offset|period|window/iu;
 
 /** The kind of shared value `value` always holds, or undefined when it may be unique (or is unknown). */
 export function sharedTokenKind(sourceCode: SourceCode, value: TSESTree.Node): SharedTokenKind | undefined {
@@ -38,14 +53,23 @@ function classify(sourceCode: SourceCode, node: TSESTree.Node, depth: number, mo
       if (expression.expressions.length === 0) return moduleLevel ? 'constant' : 'literal';
       return combine(expression.expressions.map((hole) => classify(sourceCode, hole, depth + 1, moduleLevel)));
     case AST_NODE_TYPES.BinaryExpression:
-      if (expression.operator !== '+') return undefined;
-      return combine([classify(sourceCode, expression.left, depth + 1, moduleLevel), classify(sourceCode, expression.right, depth + 1, moduleLevel)]);
+      return classifyBinary(sourceCode, expression, depth, moduleLevel);
+    case AST_NODE_TYPES.UnaryExpression:
+      // `+new Date()`, `-x`, `~~x`: a number re-spelt.
+      return expression.operator === '+' || expression.operator === '-' || expression.operator === '~'
+        ? classify(sourceCode, expression.argument, depth + 1, moduleLevel)
+        : undefined;
     case AST_NODE_TYPES.ObjectExpression: {
       const values = expression.properties.map((property) => property.type === AST_NODE_TYPES.Property ? classify(sourceCode, property.value, depth + 1, moduleLevel) : undefined);
       return values.length === 0 ? undefined : combine(values);
     }
-    case AST_NODE_TYPES.NewExpression:
-      return isNamed(expression.callee, 'Date') && expression.arguments.length === 0 ? perProcess('timestamp', moduleLevel) : undefined;
+    case AST_NODE_TYPES.NewExpression: {
+      if (!isNamed(expression.callee, 'Date')) return undefined;
+      // `new Date()`, or `new Date(Date.now() + ttl)`: a point in time read from the clock.
+      const [instant] = expression.arguments;
+      if (expression.arguments.length === 0) return perProcess('timestamp', moduleLevel);
+      return expression.arguments.length === 1 && instant && isTimestamp(classify(sourceCode, instant, depth + 1, moduleLevel)) ? perProcess('timestamp', moduleLevel) : undefined;
+    }
     case AST_NODE_TYPES.CallExpression:
       return classifyCall(sourceCode, expression, depth, moduleLevel);
     case AST_NODE_TYPES.MemberExpression:
@@ -62,17 +86,72 @@ function classifyCall(sourceCode: SourceCode, call: TSESTree.CallExpression, dep
   if (name === undefined) return undefined;
   if (CONVERSIONS.has(name)) {
     const parts = methodCallParts(call);
-    const converted = parts && (name === 'toString' || name === 'valueOf') ? parts.receiver : call.arguments[0];
+    const converted = parts && RESPELLING_METHODS.has(name) ? parts.receiver : call.arguments[0];
     return converted ? classify(sourceCode, converted, depth + 1, moduleLevel) : undefined;
   }
   if (name === 'hostname' || name === 'os.hostname') return perProcess('host', moduleLevel);
-  if (name === 'Date.now' || name === 'performance.now') return perProcess('timestamp', moduleLevel);
+  if (name === 'Date.now' || name === 'performance.now' || name === 'process.hrtime' || isHrtimeBigint(call.callee)) return perProcess('timestamp', moduleLevel);
   const parts = methodCallParts(call);
-  if (parts && TIMESTAMP_METHODS.has(parts.method)) {
-    const receiver = skipTypeWrappers(parts.receiver);
-    if (receiver.type === AST_NODE_TYPES.NewExpression && isNamed(receiver.callee, 'Date') && receiver.arguments.length === 0) return perProcess('timestamp', moduleLevel);
-  }
+  // `new Date().getTime()`, `new Date(Date.now() + ttl).toISOString()`.
+  if (parts && TIMESTAMP_METHODS.has(parts.method) && isTimestamp(classify(sourceCode, parts.receiver, depth + 1, moduleLevel))) return perProcess('timestamp', moduleLevel);
   return undefined;
+}
+
+/**
+ * `a + b` joins strings or adds numbers; every other arithmetic operator computes a number. A number
+ * computed from a clock read is a timestamp whatever the other side is (`Date.now() + ttl`,
+ * `Math.floor(Date.now() / 1000)`), unless that side is random (`Date.now() * Math.random()`).
+ */
+function classifyBinary(sourceCode: SourceCode, expression: TSESTree.BinaryExpression, depth: number, moduleLevel: boolean): SharedTokenKind | undefined {
+  if (expression.left.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
+  const left = classify(sourceCode, expression.left, depth + 1, moduleLevel);
+  const right = classify(sourceCode, expression.right, depth + 1, moduleLevel);
+  const clockSide = isTimestamp(left) ? expression.right : isTimestamp(right) ? expression.left : undefined;
+  if (expression.operator === '+') {
+    const joined = combine([left, right]);
+    if (joined !== undefined || !clockSide) return joined;
+    return isNumeric(clockSide) && !mintsRandomly(clockSide) ? perProcess('timestamp', moduleLevel) : undefined;
+  }
+  if (!ARITHMETIC.has(expression.operator) || !clockSide || mintsRandomly(clockSide)) return undefined;
+  return perProcess('timestamp', moduleLevel);
+}
+
+/** A timestamp, or a timestamp fixed at module scope (`process`). */
+function isTimestamp(kind: SharedTokenKind | undefined): boolean {
+  return kind === 'timestamp' || kind === 'process';
+}
+
+/** `process.hrtime.bigint`. */
+function isHrtimeBigint(callee: TSESTree.Node): boolean {
+  const expression = skipTypeWrappers(callee);
+  if (expression.type !== AST_NODE_TYPES.MemberExpression || propertyName(expression) !== 'bigint') return false;
+  const object = skipTypeWrappers(expression.object);
+  return object.type === AST_NODE_TYPES.MemberExpression && propertyName(object) === 'hrtime' && isNamed(object.object, 'process');
+}
+
+/** The other side of `Date.now() + x` is a number: a numeric literal, arithmetic, or a duration's name. */
+function isNumeric(node: TSESTree.Node): boolean {
+  const expression = skipTypeWrappers(node);
+  switch (expression.type) {
+    case AST_NODE_TYPES.Literal:
+      return typeof expression.value === 'number' || typeof expression.value === 'bigint';
+    case AST_NODE_TYPES.BinaryExpression:
+      return ARITHMETIC.has(expression.operator) || (expression.operator === '+' && isNumeric(expression.left) && isNumeric(expression.right));
+    case AST_NODE_TYPES.UnaryExpression:
+      return expression.operator === '-' || expression.operator === '+';
+    case AST_NODE_TYPES.Identifier:
+      return DURATION_NAME.test(expression.name);
+    case AST_NODE_TYPES.MemberExpression: {
+      const name = propertyName(expression);
+      return name !== undefined && DURATION_NAME.test(name);
+    }
+    case AST_NODE_TYPES.CallExpression: {
+      const name = calleeName(expression.callee);
+      return name !== undefined && (name.startsWith('Math.') || name === 'Number' || name === 'parseInt' || name === 'parseFloat');
+    }
+    default:
+      return false;
+  }
 }
 
 function classifyMember(sourceCode: SourceCode, member: TSESTree.MemberExpression, depth: number, moduleLevel: boolean): SharedTokenKind | undefined {
@@ -101,7 +180,9 @@ function classifyBinding(sourceCode: SourceCode, identifier: TSESTree.Identifier
   if (atModuleLevel) {
     const kind = classify(sourceCode, declarator.init, depth + 1, true);
     if (kind !== undefined) return kind;
-    return mintsRandomly(declarator.init) ? 'process' : undefined;
+    // Computed once when the module loads, whatever from (`randomUUID()`, `makeWorkerId()`): one
+    // value for the whole process.
+    return isComputedValue(declarator.init) ? 'process' : undefined;
   }
   return classify(sourceCode, declarator.init, depth + 1, false);
 }
@@ -132,9 +213,13 @@ function classifyThisField(sourceCode: SourceCode, member: TSESTree.MemberExpres
   });
   if (assignedElsewhere.length > 0 || values.length === 0) return undefined;
   const kinds = values.map((value) => classify(sourceCode, value, depth + 1, false));
-  if (kinds.every((kind) => kind !== undefined)) return combine(kinds);
-  if (values.every((value) => mintsRandomly(value)) && isSingleton(sourceCode, classNode)) return 'process';
-  return undefined;
+  // Set once per instance: in the one instance a singleton is, once per process.
+  const fixedPerProcess = () => values.every((value) => isComputedValue(value) && !readsParameter(sourceCode, value)) && isSingleton(sourceCode, classNode);
+  if (kinds.every((kind) => kind !== undefined)) {
+    const kind = combine(kinds);
+    return kind === 'timestamp' && fixedPerProcess() ? 'process' : kind;
+  }
+  return fixedPerProcess() ? 'process' : undefined;
 }
 
 function visitAssignments(
@@ -209,6 +294,45 @@ function newOfName(node: TSESTree.Node): string | undefined {
   return callee.type === AST_NODE_TYPES.Identifier ? callee.name : undefined;
 }
 
+/**
+ * A value computed when the code runs (a call, a template, arithmetic, a read), not a function,
+ * class or container whose identity is the point.
+ */
+function isComputedValue(node: TSESTree.Node): boolean {
+  const expression = skipTypeWrappers(node);
+  switch (expression.type) {
+    case AST_NODE_TYPES.CallExpression:
+    case AST_NODE_TYPES.TemplateLiteral:
+    case AST_NODE_TYPES.BinaryExpression:
+    case AST_NODE_TYPES.UnaryExpression:
+    case AST_NODE_TYPES.MemberExpression:
+      return true;
+    case AST_NODE_TYPES.AwaitExpression:
+      return isComputedValue(expression.argument);
+    default:
+      return false;
+  }
+}
+
+/** Whether the value reads a parameter of the function it is in (a constructor's `id`): the caller decides it. */
+function readsParameter(sourceCode: SourceCode, node: TSESTree.Node): boolean {
+  let found = false;
+  const visit = (current: TSESTree.Node): void => {
+    if (found) return;
+    if (current.type === AST_NODE_TYPES.Identifier) {
+      const definition = findVariable(sourceCode, current)?.defs[0];
+      if (definition?.type === TSESLint.Scope.DefinitionType.Parameter) found = true;
+      return;
+    }
+    for (const key of sourceCode.visitorKeys[current.type] ?? []) {
+      const child = (current as unknown as Record<string, unknown>)[key];
+      for (const item of Array.isArray(child) ? child as unknown[] : [child]) if (isNode(item)) visit(item);
+    }
+  };
+  visit(node);
+  return found;
+}
+
 /** `randomUUID()`, `uuidv4()`, `nanoid()`, `crypto.randomBytes(16).toString('hex')`, `Math.random()`. */
 export function mintsRandomly(node: TSESTree.Node): boolean {
   const expression = skipTypeWrappers(node);
@@ -242,7 +366,7 @@ function calleeName(callee: TSESTree.Node): string | undefined {
   const name = propertyName(expression);
   const object = skipTypeWrappers(expression.object);
   if (name === undefined) return undefined;
-  if (object.type === AST_NODE_TYPES.Identifier && (object.name === 'Date' || object.name === 'JSON' || object.name === 'performance' || object.name === 'os')) return `${object.name}.${name}`;
+  if (object.type === AST_NODE_TYPES.Identifier && (object.name === 'Date' || object.name === 'JSON' || object.name === 'performance' || object.name === 'os' || object.name === 'Math' || object.name === 'process')) return `${object.name}.${name}`;
   return name;
 }
 

@@ -92,7 +92,9 @@ function compareAndExpireFix(
   if (!key) return undefined;
   const acquisition = acquisitionForRelease(model, expiry);
   const available = (expression: TSESTree.Node, at: TSESTree.Node) => isExpressionAvailableAt(sourceCode, expression, at);
-  const tokenText = tokenTextAt(sourceCode, [checkedBy, acquisition?.value], expiry.node, available)
+  // A split lock's acquisition builds its token in another function: its text means nothing here.
+  const acquiredToken = acquisition?.keySignature === expiry.keySignature ? acquisition?.value : undefined;
+  const tokenText = tokenTextAt(sourceCode, [checkedBy, acquiredToken], expiry.node, available)
     ?? tokenByName(sourceCode, expiry.node);
   if (tokenText === undefined) return undefined;
   const ttlText = expiry.kind === 'script' ? scriptTtlInMilliseconds(sourceCode, expiry, tokenText) : ttlInMilliseconds(sourceCode, command);

@@ -194,7 +194,9 @@ function compareAndDeleteFix(
   if (!command || !release.key) return undefined;
   const acquisition = acquisitionForRelease(model, release);
   const available = (expression: TSESTree.Node, at: TSESTree.Node) => isExpressionAvailableAt(sourceCode, expression, at);
-  const tokenText = tokenTextAt(sourceCode, [checkedBy, acquisition?.value, command.script?.args[0]], release.node, available)
+  // A split lock's acquisition builds its token in another function: its text means nothing here.
+  const acquiredToken = acquisition?.keySignature === release.keySignature ? acquisition?.value : undefined;
+  const tokenText = tokenTextAt(sourceCode, [checkedBy, acquiredToken, command.script?.args[0]], release.node, available)
     ?? tokenByName(sourceCode, release.node);
   if (tokenText === undefined) return undefined;
   return scriptCallFix(sourceCode, model, { kind: 'release', command, keyText: sourceCode.getText(release.key), argTexts: [tokenText] });

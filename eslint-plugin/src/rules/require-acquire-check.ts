@@ -3,7 +3,7 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { getLockModel, type LockModel } from '../model/index.js';
-import { commandNode, redisIndex, within } from '../model/indexes.js';
+import { commandNode, isReleasedInModule, redisIndex, within } from '../model/indexes.js';
 import { looksLikeLockKey } from '../model/keys.js';
 import { runsBefore } from '../model/queries.js';
 import type { Acquisition } from '../model/redis-model.js';
@@ -159,8 +159,7 @@ export default createRule<Options, MessageId>({
 function isLockAcquisition(model: LockModel, sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition): boolean {
   if (!acquisition.key) return false;
   if (looksLikeLockKey(sourceCode, acquisition.key, model.settings.lockKeyPattern)) return true;
-  const signature = acquisition.keySignature;
-  return signature !== undefined && redisIndex(model.redis).releasesByKey.has(signature);
+  return isReleasedInModule(model.redis, acquisition);
 }
 
 function labelOf(acquisition: Acquisition): string {
@@ -168,6 +167,7 @@ function labelOf(acquisition: Acquisition): string {
     case 'set-nx': return 'SET NX';
     case 'setnx': return 'SETNX';
     case 'semaphore': return 'tryAcquire()';
+    case 'helper': return `${acquisition.helper?.name ?? 'acquire'}()`;
     default: return acquisition.command?.name ?? acquisition.kind;
   }
 }

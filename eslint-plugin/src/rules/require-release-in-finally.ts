@@ -218,6 +218,8 @@ function lockRowReleasesOf(model: SqlModel, acquisition: LockTableAcquisition): 
 function isScopedAcquisition(acquisition: Acquisition): boolean {
   if (acquisition.command?.client.chain) return false;
   if (acquisition.library === 'redlock' && methodCallParts(acquisition.node)?.method === 'using') return false;
+  // A with-lock helper releases the lock itself, in its own body (judged there).
+  if (acquisition.helper?.role === 'with-lock') return false;
   const carrier = valueCarrier(acquisition.node);
   const declaration = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator ? carrier.parent.parent : undefined;
   // `using lock = ...` / `await using lock = ...`: disposal releases it on every path.

@@ -4,6 +4,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { randomUuidCall } from '../fixes/random-uuid.js';
 import { getLockModel } from '../model/index.js';
 import { commandNode, within } from '../model/indexes.js';
+import { releasesOfSameKey } from '../model/queries.js';
 import { isInLockFunction, isLockAcquisition } from '../model/lock-acquisitions.js';
 import type { Acquisition, Expiry, RedisModel, Release } from '../model/redis-model.js';
 import { sharedTokenKind, type SharedTokenKind } from '../model/token-origin.js';
@@ -45,7 +46,13 @@ export default createRule<Options, MessageId>({
       'Program:exit'() {
         const { redis: model, settings } = getLockModel(context);
         for (const acquisition of model.acquisitions) {
-          if (acquisition.library !== 'redis' || !acquisition.value) continue;
+          if (!acquisition.value) continue;
+          // A helper whose caller chooses the token (`acquireLock(key, token)`): the caller's value is the finding.
+          if (acquisition.library === 'helper') {
+            reportHelperToken(context, model, acquisition, acquisition.value);
+            continue;
+          }
+          if (acquisition.library !== 'redis') continue;
           const kind = sharedTokenKind(context.sourceCode, acquisition.value);
           if (kind === undefined || !isLockAcquisition(context.sourceCode, model, settings.lockKeyPattern, acquisition)) continue;
           const related = eventsOfSameLock(model, settings.lockKeyPattern, acquisition);
@@ -66,6 +73,24 @@ export default createRule<Options, MessageId>({
     };
   },
 });
+
+/**
+ * The token a caller hands to a lock helper, when the same lock is released or renewed in this
+ * module (through the helper's release or the client): no suggestion, the helper's signature decides.
+ */
+function reportHelperToken(context: Readonly<TSESLint.RuleContext<MessageId, Options>>, model: RedisModel, acquisition: Acquisition, value: TSESTree.Node): void {
+  const kind = sharedTokenKind(context.sourceCode, value);
+  const releases = kind === undefined ? [] : releasesOfSameKey(model, acquisition);
+  if (kind === undefined || releases.length === 0) return;
+  context.report({
+    node: value,
+    messageId: MESSAGE_BY_KIND[kind],
+    data: {
+      value: abbreviate(context.sourceCode.getText(value)),
+      ...relatedData(...releases.slice(0, MAX_RELATED).map((event) => ({ message: 'This release or renewal cannot tell holders apart by the value', node: event.node }))),
+    },
+  });
+}
 
 /**
  * The releases and renewals that may be this lock's. The value matters only where something

@@ -466,6 +466,86 @@ export async function releaseLock(key: string) {
       }],
     }],
   },
+  // Values computed from a clock read, through arithmetic, rounding and conversion: timestamps.
+  // Shapes from public helpers read through the code search: `String(Date.now())` and
+  // `Date.now().toString()` values (jsscoder/FarmLokal_backend_assignment-style acquire/release
+  // pairs), epoch seconds, `+new Date()` (a Nuxt store's obtainLock), `process.hrtime`.
+  ...([
+    ['Math.floor(Date.now() / 1000)', 'Math.floor(Date.now() / 1000)'],
+    ['(Date.now() + ttl).toString()', '(Date.now() + ttl).toString()'],
+    ['+new Date()', '+new Date()'],
+    ['`${Date.now()}`', '`${Date.now()}`'],
+    ['process.hrtime.bigint().toString()', 'process.hrtime.bigint().toString()'],
+    ['new Date(Date.now() + ttl).toISOString()', 'new Date(Date.now() + ttl).toISOString()'],
+    ['String(performance.now() * 1000)', 'String(performance.now() * 1000)'],
+  ] as const).map(([value]): InvalidTestCase<MessageId, Options> => ({
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+const RELEASE = ${RELEASE};
+export async function runReport(ttl: number) {
+  const stamp = ${value};
+  if (!(await redis.set('lock:report', stamp, 'NX', 'PX', ttl))) return;
+  try { await work(); } finally { await redis.eval(RELEASE, 1, 'lock:report', stamp); }
+}`,
+    errors: [{
+      messageId: 'timestampValue', line: 6,
+      suggestions: [{
+        messageId: 'useRandomToken',
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+const RELEASE = ${RELEASE};
+export async function runReport(ttl: number) {
+  const stamp = crypto.randomUUID();
+  if (!(await redis.set('lock:report', stamp, 'NX', 'PX', ttl))) return;
+  try { await work(); } finally { await redis.eval(RELEASE, 1, 'lock:report', stamp); }
+}`,
+      }],
+    }],
+  })),
+  {
+    // A module-level id computed once, from whatever (here a helper of the module's own): one value
+    // for every acquisition of the process.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+const WORKER_ID = makeWorkerId();
+export async function acquire() { return redis.set('lock:sync', WORKER_ID, 'NX', 'PX', 10000); }
+export async function release() { return redis.eval(${RELEASE}, 1, 'lock:sync', WORKER_ID); }`,
+    errors: [{ messageId: 'processToken', line: 4, suggestions: [] }],
+  },
+  {
+    // A timestamp taken once at module load is a once-per-process token, not a fresh timestamp.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+const STARTED = String(Date.now());
+export async function acquire() { return redis.set('lock:sync', STARTED, 'NX', 'PX', 10000); }
+export async function release() { return redis.eval(${RELEASE}, 1, 'lock:sync', STARTED); }`,
+    errors: [{ messageId: 'processToken', line: 4, suggestions: [] }],
+  },
+  {
+    // A singleton whose owner id is set once in its constructor from the clock and the pid.
+    code: `import Redis from 'ioredis';
+class Scheduler {
+  private readonly redis = new Redis();
+  private readonly owner: string;
+  constructor() { this.owner = \`\${process.pid}-\${Date.now()}\`; }
+  acquire() { return this.redis.set('lock:scheduler', this.owner, 'NX', 'PX', 30000); }
+  release() { return this.redis.eval(${RELEASE}, 1, 'lock:scheduler', this.owner); }
+}
+export default new Scheduler();`,
+    errors: [{ messageId: 'processToken', line: 6, suggestions: [] }],
+  },
+  {
+    // A singleton whose owner id comes from a call of its own, once, in a field initialiser.
+    code: `import Redis from 'ioredis';
+class Scheduler {
+  static instance = new Scheduler();
+  private readonly redis = new Redis();
+  private readonly owner = buildOwnerId();
+  acquire() { return this.redis.set('lock:scheduler', this.owner, 'NX', 'PX', 30000); }
+  release() { return this.redis.eval(${RELEASE}, 1, 'lock:scheduler', this.owner); }
+}`,
+    errors: [{ messageId: 'processToken', line: 6, suggestions: [] }],
+  },
 ];
 
 ruleTester.run('require-unique-token', rule, {
@@ -516,6 +596,20 @@ ruleTester.run('require-unique-token', rule, {
      async function f() { await mutex.acquire(); try { await work(); } finally { await mutex.release(); } }`,
     // A Map is not Redis.
     `const locks = new Map(); function f() { locks.set('lock:a', '1', 'NX'); locks.delete('lock:a'); }`,
+    // A clock read joined with a random part, or with a per-call value: unique per acquisition.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function f() { const v = \`\${Date.now()}-\${Math.random()}\`; await redis.set('lock:a', v, 'NX', 'PX', 1000); await redis.eval('x', 1, 'lock:a', v); }`,
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function f() { const v = Date.now() + Math.random(); await redis.set('lock:a', v, 'NX', 'PX', 1000); await redis.eval('x', 1, 'lock:a', v); }`,
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function f(jobId: string) { const v = Date.now() + '-' + jobId; await redis.set('lock:a', v, 'NX', 'PX', 1000); await redis.eval('x', 1, 'lock:a', v); }`,
+    // An owner id a constructor is given: the caller decides, even in a singleton.
+    `import Redis from 'ioredis';
+     class Scheduler { private readonly redis = new Redis(); private readonly owner: string;
+       constructor(id: string) { this.owner = \`\${id}:\${process.pid}\`; }
+       acquire() { return this.redis.set('lock:s', this.owner, 'NX', 'PX', 1000); }
+       release() { return this.redis.eval('x', 1, 'lock:s', this.owner); } }
+     export default new Scheduler(randomUUID());`,
   ],
   invalid,
 });

@@ -11,7 +11,7 @@ export interface HeldLock {
   /** The acquisition call (or lock-table query). */
   readonly node: TSESTree.Node;
   readonly owner: ScopeOwner;
-  readonly kind: 'redis' | 'redlock' | 'redis-semaphore' | 'wrapper' | 'lock-table' | 'advisory';
+  readonly kind: 'redis' | 'redlock' | 'redis-semaphore' | 'wrapper' | 'helper' | 'lock-table' | 'advisory';
   readonly key: TSESTree.Node | undefined;
   /** The lock's name as the code writes it, for `efficiencyLocks` patterns. */
   readonly keyText: string | undefined;
@@ -44,7 +44,8 @@ export function heldLocks(sourceCode: Readonly<TSESLint.SourceCode>, redis: Redi
       mintsFence: acquisition.mintsFence,
       redis: acquisition,
       from: acquisition.node.range[0],
-      to: release?.node.range[0] ?? acquisition.owner.range[1],
+      // A with-lock helper holds the lock for the call alone (its callback's run).
+      to: release?.node.range[0] ?? (acquisition.helper?.role === 'with-lock' ? acquisition.node.range[1] : acquisition.owner.range[1]),
       release: release?.node,
     });
   }

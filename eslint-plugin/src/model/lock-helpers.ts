@@ -1,0 +1,816 @@
+// Lock helpers: the project's own functions and methods that acquire, release, renew or run work
+// under a lock (`acquireLock(key)`, `RedisLock#release`, `withLock(key, fn)`). Each is summarised
+// once per module — its role, which parameters are the key, the token and the TTL, what it returns —
+// and every call to it becomes the lock event the summary describes, so that every rule sees
+// `await locks.acquire(k); work(); await locks.release(k)` as an acquisition and a release.
+//
+// A finding about the helper's body (an unsafe DEL inside `release(key)`, a dropped SET NX result)
+// is the body's: call-site events carry `library: 'helper'`, which the rules about a command's own
+// shape skip, while the rules about pairing and critical sections treat them like any lock event.
+//
+// The summary is plain data (parameter positions, a key pattern), so a module summary built for
+// another module's calls (model/project/) can carry it: `summarizeLockHelpers` answers for any
+// parsed module, and `helperCallEvents` turns a call and a summary into events wherever the call is.
+
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { enclosingFunction, type FunctionLike, isFunctionLike, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers, valueCarrier } from '../util/ast.js';
+import { eventNode, within } from './indexes.js';
+import { keySignature, looksLikeLockKey } from './keys.js';
+import { functionName, isInLockFunction } from './lock-acquisitions.js';
+import type { Acquisition, Expiry, RedisCommand, Release } from './redis-model.js';
+
+export type HelperRole = 'acquire' | 'release' | 'extend' | 'with-lock';
+
+/**
+ * What an acquire helper hands back: the try's answer (`true`/`'OK'`/the reply), the token it
+ * minted, a handle that releases the lock (an unlock function, `{ release }`), or nothing.
+ */
+export type HelperReturn = 'result' | 'token' | 'handle' | 'nothing';
+
+/** A parameter by position, or a property of a destructured parameter (`{ key }` is `{ index: 0, property: 'key' }`). */
+export interface ParameterRef {
+  readonly index: number;
+  readonly property: string | undefined;
+}
+
+export interface LockHelperSummary {
+  readonly role: HelperRole;
+  /** The name calls use (`acquireLock`, `release`); undefined for an anonymous function. */
+  readonly name: string | undefined;
+  /** The parameters the key is built from, in the order the key uses them. */
+  readonly keyParameters: readonly ParameterRef[];
+  /**
+   * The key signature the body builds, each parameter written `$0`, `$1.key` (see keys.ts for the
+   * rest of the notation); undefined when the key cannot be compared.
+   */
+  readonly keyPattern: string | undefined;
+  /** The key reads the instance (`this.key`): the same call on two receivers names two locks. */
+  readonly keyOfInstance: boolean;
+  readonly tokenParameter: ParameterRef | undefined;
+  readonly ttlParameter: ParameterRef | undefined;
+  /** Acquire and with-lock: the lock is taken with an expiry. */
+  readonly hasTtl: boolean;
+  /** Acquire: the helper may fail to take the lock and says so through what it returns. */
+  readonly isTry: boolean;
+  readonly returns: HelperReturn;
+  /** A handle's releasing member (`release`, `unlock`), or `call` for an unlock function. */
+  readonly handleRelease: readonly string[];
+  readonly mintsFence: boolean;
+  /** Release and extend: the body compares the owner atomically (compare-and-delete, a library release). */
+  readonly safe: boolean;
+  /** With-lock: the parameter holding the work that runs under the lock. */
+  readonly callbackParameter: number | undefined;
+  /** The function summarised. */
+  readonly fn: FunctionLike;
+  /** The body's own event the summary stands for (the related location "the helper does it here"). */
+  readonly event: Acquisition | Release | Expiry;
+}
+
+/** Events found so far in a module, the summaries' input. */
+export interface ModuleEvents {
+  readonly commands: readonly RedisCommand[];
+  readonly acquisitions: readonly Acquisition[];
+  readonly releases: readonly Release[];
+  readonly expiries: readonly Expiry[];
+}
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+// Calls that are the lock's own machinery, not work done under it: token minting, clocks, retry
+// waits, logging, errors.
+const MACHINERY_CALLS = /^(?:randomUUID|randomBytes|uuid\w*|v4|nanoid|ulid|cuid|toString|String|Number|JSON\.stringify|stringify|now|getTime|setTimeout|clearTimeout|setInterval|clearInterval|sleep|delay|wait|resolve|reject|Promise|Error|\w*Error|random|floor|ceil|round|min|max|log|info|warn|error|debug|trace|slice|substring|toFixed|hrtime|bigint|unref|isArray)$/u;
+const RELEASE_NAME = /release|unlock|free|drop|remove/iu;
+const ACQUIRE_NAME = /acquire|lock|obtain|claim|grab|take|reserve|lease/iu;
+
+/**
+ * The helpers of a module whose bodies hold the given events. `previous` are summaries from an
+ * earlier round (helpers that call helpers): kept, not summarised again.
+ */
+export function summarizeLockHelpers(
+  sourceCode: SourceCode,
+  events: ModuleEvents,
+  lockKeyPattern: RegExp,
+  previous: ReadonlyMap<FunctionLike, LockHelperSummary> = new Map(),
+  onlyOwners?: ReadonlySet<ScopeOwner>,
+): Map<FunctionLike, LockHelperSummary> {
+  const evidence = lockEvidence(sourceCode, events, lockKeyPattern);
+  const byOwner = new Map<FunctionLike, { acquisitions: Acquisition[]; releases: Release[]; expiries: Expiry[] }>();
+  const slot = (owner: ScopeOwner) => {
+    if (!isFunctionLike(owner)) return undefined;
+    let entry = byOwner.get(owner);
+    if (!entry) {
+      entry = { acquisitions: [], releases: [], expiries: [] };
+      byOwner.set(owner, entry);
+    }
+    return entry;
+  };
+  for (const acquisition of events.acquisitions) slot(acquisition.owner)?.acquisitions.push(acquisition);
+  for (const release of events.releases) slot(release.owner)?.releases.push(release);
+  for (const expiry of events.expiries) slot(expiry.owner)?.expiries.push(expiry);
+  const summaries = new Map(previous);
+  const eventNodes = new Set<TSESTree.Node>([...events.commands.map((command) => command.call), ...events.acquisitions.map((event) => event.node),
+    ...events.releases.map((event) => event.node), ...events.expiries.map((event) => event.node)]);
+  for (const [fn, found] of byOwner) {
+    if (summaries.has(fn) || (onlyOwners && !onlyOwners.has(fn))) continue;
+    const summary = summarize(sourceCode, fn, found, evidence, eventNodes, events.releases);
+    if (summary) summaries.set(fn, summary);
+  }
+  return summaries;
+}
+
+interface LockEvidence {
+  isLockAcquisition(acquisition: Acquisition): boolean;
+  isLockRelease(event: Release | Expiry): boolean;
+}
+
+/** Which body events are a lock's (and not a cache's or a rate limiter's): the same tests the rules make. */
+function lockEvidence(sourceCode: SourceCode, events: ModuleEvents, lockKeyPattern: RegExp): LockEvidence {
+  const released = new Set<string>();
+  for (const release of events.releases) {
+    if (release.keySignature !== undefined) released.add(release.keySignature);
+    if (release.splitKey !== undefined) released.add(release.splitKey);
+  }
+  const acquired = new Set<string>();
+  for (const acquisition of events.acquisitions) {
+    if (acquisition.keySignature !== undefined) acquired.add(acquisition.keySignature);
+    if (acquisition.splitKey !== undefined) acquired.add(acquisition.splitKey);
+  }
+  const lockLike = (event: Acquisition | Release | Expiry) => (event.key !== undefined && looksLikeLockKey(sourceCode, event.key, lockKeyPattern))
+    || isInLockFunction(event.node, lockKeyPattern);
+  return {
+    isLockAcquisition: (acquisition) => acquisition.library !== 'redis' || lockLike(acquisition)
+      || (acquisition.keySignature !== undefined && released.has(acquisition.keySignature))
+      || (acquisition.splitKey !== undefined && released.has(acquisition.splitKey)),
+    isLockRelease: (event) => event.library !== 'redis' || event.safe || lockLike(event)
+      || (event.keySignature !== undefined && acquired.has(event.keySignature))
+      || (event.splitKey !== undefined && acquired.has(event.splitKey)),
+  };
+}
+
+function summarize(
+  sourceCode: SourceCode,
+  fn: FunctionLike,
+  found: { acquisitions: Acquisition[]; releases: Release[]; expiries: Expiry[] },
+  evidence: LockEvidence,
+  eventNodes: ReadonlySet<TSESTree.Node>,
+  allReleases: readonly Release[],
+): LockHelperSummary | undefined {
+  const acquisition = found.acquisitions.find((candidate) => evidence.isLockAcquisition(candidate));
+  const release = acquisition ? undefined : found.releases.find((candidate) => evidence.isLockRelease(candidate));
+  const expiry = acquisition || release ? undefined : found.expiries.find((candidate) => evidence.isLockRelease(candidate));
+  // Most functions holding a command hold no lock: they are not read any further.
+  if (!acquisition && !release && !expiry) return undefined;
+  const name = functionName(fn);
+  const parameters = parameterBindings(sourceCode, fn);
+  const body = readBody(sourceCode, fn, parameters);
+  if (acquisition) {
+    const releasedHere = found.releases.some((release) => release.keySignature !== undefined && release.keySignature === acquisition.keySignature);
+    const callback = body.calledParameters.find((index) => body.calls.some((call) => call.range[0] > acquisition.node.range[1] && calledParameter(call, parameters) === index));
+    let role: HelperRole;
+    if (callback !== undefined) role = 'with-lock';
+    else if (releasedHere) return undefined;
+    // A function that goes on to work under the lock it took is a job, not a helper: its callers
+    // are not in its critical section.
+    else if (doesWorkAfter(body, acquisition.node, eventNodes, name)) return undefined;
+    else role = 'acquire';
+    const returns = role === 'acquire' ? returnKind(sourceCode, fn, body, acquisition, allReleases) : { kind: 'nothing' as const, handleRelease: [] };
+    // A helper that drops its try's answer (a body finding) and is not named like one is no acquire helper.
+    if (role === 'acquire' && returns.kind === 'nothing' && !ACQUIRE_NAME.test(name ?? '')) return undefined;
+    return {
+      role,
+      name,
+      ...keyOf(acquisition, parameters),
+      tokenParameter: acquisition.value ? parameterRead(sourceCode, acquisition.value, parameters) : undefined,
+      ttlParameter: ttlParameterOf(sourceCode, acquisition, parameters),
+      hasTtl: acquisition.hasTtl,
+      isTry: role === 'acquire' && acquisition.isTry && returns.kind !== 'nothing' && reportsFailure(sourceCode, body, acquisition),
+      returns: returns.kind,
+      handleRelease: returns.handleRelease,
+      mintsFence: acquisition.mintsFence,
+      safe: false,
+      callbackParameter: callback,
+      fn,
+      event: acquisition,
+    };
+  }
+  const event = release ?? expiry;
+  if (!event || body.calledParameters.length > 0) return undefined;
+  if (doesWorkAfter(body, fn, eventNodes, name) && !RELEASE_NAME.test(name ?? '')) return undefined;
+  return {
+    role: release ? 'release' : 'extend',
+    name,
+    ...keyOf(event, parameters),
+    tokenParameter: event.command?.script?.args[0] ? parameterRead(sourceCode, event.command.script.args[0], parameters) : undefined,
+    ttlParameter: undefined,
+    hasTtl: false,
+    isTry: false,
+    returns: 'nothing',
+    handleRelease: [],
+    mintsFence: false,
+    safe: event.safe,
+    callbackParameter: undefined,
+    fn,
+    event,
+  };
+}
+
+/** A parameter's binding: its signature in keys.ts's notation (`v:key@120`) and where it sits. */
+interface ParameterBinding {
+  readonly signature: string;
+  readonly ref: ParameterRef;
+  readonly variable: TSESLint.Scope.Variable;
+}
+
+function parameterBindings(sourceCode: SourceCode, fn: FunctionLike): ParameterBinding[] {
+  const bindings: ParameterBinding[] = [];
+  const variables = sourceCode.getDeclaredVariables(fn);
+  const bind = (identifier: TSESTree.Identifier, ref: ParameterRef) => {
+    const variable = variables.find((candidate) => candidate.defs.some((definition) => definition.name === identifier));
+    if (variable) bindings.push({ signature: `v:${identifier.name}@${identifier.range[0]}`, ref, variable });
+  };
+  fn.params.forEach((parameter, index) => {
+    let target: TSESTree.Node = parameter;
+    if (target.type === AST_NODE_TYPES.TSParameterProperty) target = target.parameter;
+    if (target.type === AST_NODE_TYPES.AssignmentPattern) target = target.left;
+    if (target.type === AST_NODE_TYPES.Identifier) bind(target, { index, property: undefined });
+    else if (target.type === AST_NODE_TYPES.ObjectPattern) {
+      for (const property of target.properties) {
+        if (property.type !== AST_NODE_TYPES.Property || property.computed || property.key.type !== AST_NODE_TYPES.Identifier) continue;
+        const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
+        if (value.type === AST_NODE_TYPES.Identifier) bind(value, { index, property: property.key.name });
+      }
+    }
+  });
+  return bindings;
+}
+
+/** `$0`, `$1.key`: how a key pattern writes a parameter. */
+function parameterHole(ref: ParameterRef): string {
+  return ref.property === undefined ? `$${ref.index}` : `$${ref.index}.${ref.property}`;
+}
+
+/**
+ * The key pattern of an event in its function: its signature with each parameter written as its
+ * position. Undefined when the key reads a local of the helper that is no parameter (a caller
+ * could not name it) or has no signature.
+ */
+function keyOf(event: Acquisition | Release | Expiry, parameters: readonly ParameterBinding[]): Pick<LockHelperSummary, 'keyParameters' | 'keyPattern' | 'keyOfInstance'> {
+  const signature = event.keySignature;
+  if (signature === undefined) return { keyParameters: [], keyPattern: undefined, keyOfInstance: false };
+  const used: { at: number; ref: ParameterRef }[] = [];
+  let pattern = signature;
+  for (const parameter of parameters) {
+    const at = signature.indexOf(parameter.signature);
+    if (at < 0) continue;
+    used.push({ at, ref: parameter.ref });
+    pattern = replaceHole(pattern, parameter.signature, parameterHole(parameter.ref));
+  }
+  const fn = event.owner;
+  // A local binding of the helper (`v:name@offset` inside its range) that is no parameter.
+  for (const match of pattern.matchAll(/v:[\w$]+@(\d+)/gu)) {
+    const offset = Number(match[1]);
+    if (offset >= fn.range[0] && offset < fn.range[1]) return { keyParameters: [], keyPattern: undefined, keyOfInstance: false };
+  }
+  return {
+    keyParameters: used.sort((left, right) => left.at - right.at).map((entry) => entry.ref),
+    keyPattern: pattern,
+    keyOfInstance: /(?:^|[^\w$.])this\./u.test(pattern),
+  };
+}
+
+/** Replaces every whole occurrence of a binding's signature (`v:key@12`, not `v:key@123`). */
+function replaceHole(text: string, hole: string, replacement: string): string {
+  let result = '';
+  let from = 0;
+  for (let at = text.indexOf(hole, from); at >= 0; at = text.indexOf(hole, from)) {
+    const next = text[at + hole.length];
+    const whole = next === undefined || !/\d/u.test(next);
+    result += text.slice(from, at) + (whole ? replacement : hole);
+    from = at + hole.length;
+  }
+  return result + text.slice(from);
+}
+
+/** The parameter an expression reads directly (`token`, `opts.token` of `{ token }`), if any. */
+function parameterRead(sourceCode: SourceCode, node: TSESTree.Node, parameters: readonly ParameterBinding[]): ParameterRef | undefined {
+  const expression = skipTypeWrappers(node);
+  if (expression.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariableOf(sourceCode, expression);
+  return parameters.find((parameter) => parameter.variable === variable)?.ref;
+}
+
+/** The first parameter an expression reads anywhere inside it (`Math.ceil(ttlMs / 1000)` reads `ttlMs`). */
+function parameterReadWithin(sourceCode: SourceCode, node: TSESTree.Node, parameters: readonly ParameterBinding[]): ParameterRef | undefined {
+  const stack: TSESTree.Node[] = [node];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (current.type === AST_NODE_TYPES.Identifier) {
+      const ref = parameterRead(sourceCode, current, parameters);
+      if (ref) return ref;
+      continue;
+    }
+    pushChildren(sourceCode, current, stack);
+  }
+  return undefined;
+}
+
+function ttlParameterOf(sourceCode: SourceCode, acquisition: Acquisition, parameters: readonly ParameterBinding[]): ParameterRef | undefined {
+  const expiry = acquisition.command?.set?.expiry?.value ?? acquisition.command?.script?.args[1];
+  return expiry ? parameterReadWithin(sourceCode, expiry, parameters) : undefined;
+}
+
+function findVariableOf(sourceCode: SourceCode, identifier: TSESTree.Identifier): TSESLint.Scope.Variable | undefined {
+  for (let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(identifier); scope; scope = scope.upper) {
+    const variable = scope.set.get(identifier.name);
+    if (variable) return variable;
+  }
+  return undefined;
+}
+
+/** What the helper's own body (nested functions aside) does: its calls, returns and throws. */
+interface Body {
+  readonly calls: readonly TSESTree.CallExpression[];
+  readonly news: readonly TSESTree.NewExpression[];
+  readonly returns: readonly (TSESTree.Expression | null)[];
+  readonly nested: readonly FunctionLike[];
+  /** Parameters the body calls (`await fn()`): the work of a with-lock helper. */
+  readonly calledParameters: readonly number[];
+}
+
+function readBody(sourceCode: SourceCode, fn: FunctionLike, parameters: readonly ParameterBinding[]): Body {
+  const calls: TSESTree.CallExpression[] = [];
+  const news: TSESTree.NewExpression[] = [];
+  const returns: (TSESTree.Expression | null)[] = [];
+  const nested: FunctionLike[] = [];
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) returns.push(fn.body);
+  const stack: TSESTree.Node[] = [fn.body];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node !== fn.body && isFunctionLike(node)) {
+      nested.push(node);
+      continue;
+    }
+    if (node.type === AST_NODE_TYPES.CallExpression) calls.push(node);
+    else if (node.type === AST_NODE_TYPES.NewExpression) news.push(node);
+    else if (node.type === AST_NODE_TYPES.ReturnStatement) returns.push(node.argument);
+    pushChildren(sourceCode, node, stack);
+  }
+  calls.sort((left, right) => left.range[0] - right.range[0]);
+  const calledParameters = [...new Set(calls.map((call) => calledParameter(call, parameters)).filter((index) => index !== undefined))];
+  return { calls, news, returns, nested, calledParameters };
+}
+
+/** `fn()`, `fn.call(this)`, `cb(client)`: the index of the (plain) parameter a call invokes. */
+function calledParameter(call: TSESTree.CallExpression, parameters: readonly ParameterBinding[]): number | undefined {
+  let callee = skipTypeWrappers(call.callee);
+  if (callee.type === AST_NODE_TYPES.MemberExpression && (propertyName(callee) === 'call' || propertyName(callee) === 'apply')) callee = skipTypeWrappers(callee.object);
+  if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const parameter = parameters.find((candidate) => candidate.ref.property === undefined && candidate.variable.references.some((reference) => reference.identifier === callee));
+  return parameter?.ref.index;
+}
+
+/** A call after `from` in the body that is neither a lock event, nor machinery, nor the helper calling itself again (a retry). */
+function doesWorkAfter(body: Body, from: TSESTree.Node, eventNodes: ReadonlySet<TSESTree.Node>, name: string | undefined): boolean {
+  const start = from.type === AST_NODE_TYPES.CallExpression ? from.range[1] : from.range[0];
+  for (const call of body.calls) {
+    if (call.range[0] < start || eventNodes.has(call)) continue;
+    const callee = calleeText(call);
+    if (callee === undefined) return true;
+    if (callee === name || MACHINERY_CALLS.test(callee)) continue;
+    // A read of the key (`GET` to compare the token, `PTTL`) is part of taking or freeing the lock.
+    if (KEY_READS.test(methodCallParts(call)?.method ?? '')) continue;
+    return true;
+  }
+  return false;
+}
+
+const KEY_READS = /^(?:get|pttl|ttl|exists)$/iu;
+
+function calleeText(call: TSESTree.CallExpression): string | undefined {
+  const callee = skipTypeWrappers(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    const object = skipTypeWrappers(callee.object);
+    const name = propertyName(callee);
+    if (name !== undefined && object.type === AST_NODE_TYPES.Identifier && (object.name === 'JSON' || object.name === 'console')) return object.name === 'JSON' ? `JSON.${name}` : 'log';
+    return name;
+  }
+  return undefined;
+}
+
+/**
+ * What the acquire helper returns: a function or object that releases the lock (a handle), the
+ * token it stored, the try's answer, or nothing.
+ */
+function returnKind(
+  sourceCode: SourceCode,
+  fn: FunctionLike,
+  body: Body,
+  acquisition: Acquisition,
+  releases: readonly Release[],
+): { kind: HelperReturn; handleRelease: readonly string[] } {
+  // A binary search in the module's releases, not a scan per returned function.
+  const releasesIn = (node: TSESTree.Node) => within(releases, node.range, eventNode).length > 0;
+  const returned = body.returns.filter((argument): argument is TSESTree.Expression => argument !== null).map((argument) => unwrapReturned(sourceCode, argument));
+  for (const argument of returned) {
+    if (isFunctionLike(argument) && releasesIn(argument)) return { kind: 'handle', handleRelease: ['call'] };
+    if (argument.type === AST_NODE_TYPES.ObjectExpression) {
+      const members = argument.properties.flatMap((property) => {
+        if (property.type !== AST_NODE_TYPES.Property || property.computed || property.key.type !== AST_NODE_TYPES.Identifier) return [];
+        const value = unwrapReturned(sourceCode, property.value as TSESTree.Expression);
+        return isFunctionLike(value) && releasesIn(value) ? [property.key.name] : [];
+      });
+      if (members.length > 0) return { kind: 'handle', handleRelease: members };
+    }
+  }
+  const token = acquisition.value ? skipTypeWrappers(acquisition.value) : undefined;
+  const tokenName = token?.type === AST_NODE_TYPES.Identifier && token.range[0] >= fn.range[0] ? token.name : undefined;
+  if (tokenName !== undefined && body.returns.some((argument) => argument !== null && mentions(sourceCode, argument, tokenName))) return { kind: 'token', handleRelease: [] };
+  return { kind: returned.length > 0 ? 'result' : 'nothing', handleRelease: [] };
+}
+
+/** A returned local (`return lock` after `const lock = { release }`) is its initialiser. */
+function unwrapReturned(sourceCode: SourceCode, node: TSESTree.Expression): TSESTree.Node {
+  let expression = skipTypeWrappers(node);
+  if (expression.type === AST_NODE_TYPES.Identifier) {
+    const definition = findVariableOf(sourceCode, expression)?.defs[0];
+    if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init) expression = skipTypeWrappers(definition.node.init);
+  }
+  return expression;
+}
+
+function mentions(sourceCode: SourceCode, node: TSESTree.Node, name: string): boolean {
+  const stack: TSESTree.Node[] = [node];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (current.type === AST_NODE_TYPES.Identifier && current.name === name) return true;
+    if (isFunctionLike(current)) continue;
+    pushChildren(sourceCode, current, stack);
+  }
+  return false;
+}
+
+/**
+ * The helper can answer "not taken": a return reads the try's reply (directly or through the
+ * variable holding it), or some return hands back a falsy value (`return false`, `return null`).
+ */
+function reportsFailure(sourceCode: SourceCode, body: Body, acquisition: Acquisition): boolean {
+  const carrier = valueCarrier(acquisition.node);
+  const holder = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator && carrier.parent.id.type === AST_NODE_TYPES.Identifier ? carrier.parent.id.name : undefined;
+  return body.returns.some((argument) => {
+    if (argument === null) return true;
+    const expression = skipTypeWrappers(argument);
+    if (expression.range[0] <= acquisition.node.range[0] && acquisition.node.range[1] <= expression.range[1]) return true;
+    if (holder !== undefined && mentions(sourceCode, expression, holder)) return true;
+    if (expression.type === AST_NODE_TYPES.Literal) return !expression.value;
+    return expression.type === AST_NODE_TYPES.Identifier && expression.name === 'undefined';
+  });
+}
+
+function pushChildren(sourceCode: SourceCode, node: TSESTree.Node, stack: TSESTree.Node[]): void {
+  for (const key of sourceCode.visitorKeys[node.type] ?? []) {
+    const value = (node as unknown as Record<string, unknown>)[key];
+    for (const child of Array.isArray(value) ? value as unknown[] : [value]) {
+      if (child && typeof (child as TSESTree.Node).type === 'string') stack.push(child as TSESTree.Node);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls to helpers: which function a call reaches, and the events it stands for.
+
+/**
+ * The helper a call reaches within its module: `acquireLock(k)` (a function or a `const` arrow),
+ * `this.acquire(k)` in the helper's class, `locks.acquire(k)` on `new RedisLock()` or on an object
+ * literal of helpers, `this.lock.acquire(k)` on a field holding such an instance.
+ */
+export function helperCalled(sourceCode: SourceCode, call: TSESTree.CallExpression, summaries: ReadonlyMap<FunctionLike, LockHelperSummary>): LockHelperSummary | undefined {
+  if (summaries.size === 0) return undefined;
+  const callee = skipTypeWrappers(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const fn = functionBoundTo(sourceCode, callee);
+    return fn ? summaries.get(fn) : undefined;
+  }
+  const parts = methodCallParts(call);
+  if (!parts) return undefined;
+  const holder = holderOf(sourceCode, parts.receiver, call);
+  const fn = holder ? memberFunction(holder, parts.method) : undefined;
+  return fn ? summaries.get(fn) : undefined;
+}
+
+function functionBoundTo(sourceCode: SourceCode, identifier: TSESTree.Identifier): FunctionLike | undefined {
+  const definition = findVariableOf(sourceCode, identifier)?.defs[0];
+  if (!definition) return undefined;
+  if (definition.node.type === AST_NODE_TYPES.FunctionDeclaration) return definition.node;
+  if (definition.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init) {
+    const init = skipTypeWrappers(definition.node.init);
+    return isFunctionLike(init) ? init : undefined;
+  }
+  return undefined;
+}
+
+type Holder = TSESTree.ClassBody | TSESTree.ObjectExpression;
+
+/** The class body or object literal whose members a receiver's methods are. */
+function holderOf(sourceCode: SourceCode, receiver: TSESTree.Node, call: TSESTree.Node): Holder | undefined {
+  const expression = skipTypeWrappers(receiver);
+  if (expression.type === AST_NODE_TYPES.ThisExpression) return enclosingClassBody(call);
+  if (expression.type === AST_NODE_TYPES.Identifier) {
+    const definition = findVariableOf(sourceCode, expression)?.defs[0];
+    if (!definition) return undefined;
+    if (definition.node.type === AST_NODE_TYPES.ClassDeclaration) return definition.node.body;
+    if (definition.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init) return holderOfValue(sourceCode, definition.node.init);
+    return undefined;
+  }
+  if (expression.type === AST_NODE_TYPES.MemberExpression && skipTypeWrappers(expression.object).type === AST_NODE_TYPES.ThisExpression) {
+    const field = propertyName(expression);
+    const classBody = enclosingClassBody(call);
+    if (field === undefined || !classBody) return undefined;
+    const value = fieldValue(classBody, field);
+    return value ? holderOfValue(sourceCode, value) : undefined;
+  }
+  return undefined;
+}
+
+/** `new RedisLock(...)` (a class of this module), `{ acquire() {...} }`, or an identifier naming one. */
+function holderOfValue(sourceCode: SourceCode, node: TSESTree.Node, depth = 0): Holder | undefined {
+  let expression = skipTypeWrappers(node);
+  if (expression.type === AST_NODE_TYPES.AwaitExpression) expression = skipTypeWrappers(expression.argument);
+  if (expression.type === AST_NODE_TYPES.ObjectExpression) return expression;
+  if (expression.type === AST_NODE_TYPES.NewExpression) {
+    const callee = skipTypeWrappers(expression.callee);
+    if (callee.type === AST_NODE_TYPES.ClassExpression) return callee.body;
+    if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const definition = findVariableOf(sourceCode, callee)?.defs[0];
+    if (definition?.node.type === AST_NODE_TYPES.ClassDeclaration) return definition.node.body;
+    if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init?.type === AST_NODE_TYPES.ClassExpression) return definition.node.init.body;
+    return undefined;
+  }
+  if (expression.type === AST_NODE_TYPES.Identifier && depth < 3) {
+    const definition = findVariableOf(sourceCode, expression)?.defs[0];
+    if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init) return holderOfValue(sourceCode, definition.node.init, depth + 1);
+  }
+  return undefined;
+}
+
+/** A field's value: its initialiser, or the one `this.field = ...` in the constructor. */
+function fieldValue(classBody: TSESTree.ClassBody, field: string): TSESTree.Node | undefined {
+  for (const element of classBody.body) {
+    if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.computed && element.key.type === AST_NODE_TYPES.Identifier && element.key.name === field && element.value) return element.value;
+    if (element.type !== AST_NODE_TYPES.MethodDefinition || element.kind !== 'constructor' || !element.value.body) continue;
+    for (const statement of element.value.body.body) {
+      if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
+      const { left, right } = statement.expression;
+      if (left.type === AST_NODE_TYPES.MemberExpression && left.object.type === AST_NODE_TYPES.ThisExpression && propertyName(left) === field) return right;
+    }
+  }
+  return undefined;
+}
+
+function memberFunction(holder: Holder, name: string): FunctionLike | undefined {
+  if (holder.type === AST_NODE_TYPES.ClassBody) {
+    for (const element of holder.body) {
+      if ((element.type !== AST_NODE_TYPES.MethodDefinition && element.type !== AST_NODE_TYPES.PropertyDefinition) || element.computed) continue;
+      if (element.key.type !== AST_NODE_TYPES.Identifier || element.key.name !== name) continue;
+      const value = element.value ? skipTypeWrappers(element.value) : undefined;
+      return value && isFunctionLike(value) ? value : undefined;
+    }
+    return undefined;
+  }
+  for (const property of holder.properties) {
+    if (property.type !== AST_NODE_TYPES.Property || property.computed || property.key.type !== AST_NODE_TYPES.Identifier || property.key.name !== name) continue;
+    const value = skipTypeWrappers(property.value);
+    return isFunctionLike(value) ? value : undefined;
+  }
+  return undefined;
+}
+
+function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.ClassBody) return current;
+    // A function other than an arrow or a method has its own `this`.
+    if (current.type === AST_NODE_TYPES.FunctionDeclaration) return undefined;
+    if (current.type === AST_NODE_TYPES.FunctionExpression && current.parent.type !== AST_NODE_TYPES.MethodDefinition && current.parent.type !== AST_NODE_TYPES.Property) return undefined;
+  }
+  return undefined;
+}
+
+/** The events one call to a helper stands for: an acquisition (and its handle's releases), a release, or a renewal. */
+export interface HelperCallEvents {
+  readonly acquisitions: Acquisition[];
+  readonly releases: Release[];
+  readonly expiries: Expiry[];
+}
+
+/**
+ * The lock events of a call to a summarised helper, wherever the call is (this module or one that
+ * imports the helper). The call-site key signature is the helper's key pattern with the caller's
+ * arguments in place of the parameters, so `locks.acquire(\`job:${id}\`)` and
+ * `locks.release(\`job:${id}\`)` pair with each other and with the module's own commands on that key.
+ */
+export function helperCallEvents(sourceCode: SourceCode, call: TSESTree.CallExpression, summary: LockHelperSummary): HelperCallEvents {
+  const owner = enclosingFunction(call);
+  const signature = callSiteSignature(sourceCode, call, summary);
+  const firstKey = summary.keyParameters[0];
+  // A key the helper fixes (`'lock:nightly'`) is the body's node, usable only in the helper's own module.
+  const bodyKey = summary.keyParameters.length === 0 && programOf(summary.fn) === sourceCode.ast ? summary.event.key : undefined;
+  const key = (firstKey ? argumentAt(call, firstKey) : undefined) ?? bodyKey;
+  const base = { node: call, library: 'helper' as const, command: undefined, key, keySignature: signature, owner, helper: summary };
+  const result: HelperCallEvents = { acquisitions: [], releases: [], expiries: [] };
+  if (summary.role === 'acquire' || summary.role === 'with-lock') {
+    const value = summary.tokenParameter ? argumentAt(call, summary.tokenParameter) : undefined;
+    const handle = summary.returns === 'handle' || summary.returns === 'token' ? handleDeclarator(call) : undefined;
+    // A lock only its handle names (`const unlock = await lock(k)`) pairs with that handle's calls.
+    const keySignatureOrHandle = signature ?? (handle ? `handle@${handle.range[0]}` : undefined);
+    result.acquisitions.push({
+      ...base, keySignature: keySignatureOrHandle, kind: 'helper', value, hasTtl: summary.hasTtl, isTry: summary.isTry, mintsFence: summary.mintsFence,
+    });
+    if (handle && summary.returns === 'handle') {
+      for (const release of handleReleaseCalls(sourceCode, handle, summary.handleRelease)) {
+        // Whether the handle's own release compares the owner is judged in the helper's body.
+        result.releases.push({ node: release, library: 'helper', command: undefined, key, keySignature: keySignatureOrHandle, owner: enclosingFunction(release), kind: 'helper', safe: true, helper: summary });
+      }
+    }
+    return result;
+  }
+  if (summary.role === 'release') result.releases.push({ ...base, kind: 'helper', safe: summary.safe });
+  else result.expiries.push({ ...base, kind: 'helper', safe: summary.safe });
+  return result;
+}
+
+function programOf(node: TSESTree.Node): TSESTree.Node {
+  let current = node;
+  while (current.parent) current = current.parent;
+  return current;
+}
+
+/** The caller's key: the pattern with each parameter replaced by the argument's signature; a method's instance key is qualified by the receiver. */
+export function callSiteSignature(sourceCode: SourceCode, call: TSESTree.CallExpression, summary: LockHelperSummary): string | undefined {
+  let pattern = summary.keyPattern;
+  if (pattern === undefined) return undefined;
+  for (const ref of summary.keyParameters) {
+    const argument = argumentAt(call, ref);
+    let inner = argument ? keySignature(sourceCode, argument) : undefined;
+    if (inner === undefined && ref.property !== undefined && call.arguments[ref.index]) {
+      const whole = keySignature(sourceCode, call.arguments[ref.index]!);
+      inner = whole === undefined ? undefined : `${whole}.${ref.property}`;
+    }
+    if (inner === undefined) return undefined;
+    pattern = pattern.split(parameterHole(ref)).join(inner);
+  }
+  if (!summary.keyOfInstance) return pattern;
+  const receiver = methodCallParts(call)?.receiver;
+  if (!receiver || skipTypeWrappers(receiver).type === AST_NODE_TYPES.ThisExpression) return pattern;
+  const receiverSignature = keySignature(sourceCode, receiver);
+  return receiverSignature === undefined ? undefined : `${receiverSignature}#${pattern}`;
+}
+
+/** The argument a parameter reference receives: `f(k)`, or the `key` property of `f({ key: k })`. */
+function argumentAt(call: TSESTree.CallExpression, ref: ParameterRef): TSESTree.Node | undefined {
+  const argument = call.arguments[ref.index];
+  if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  if (ref.property === undefined) return argument;
+  const object = skipTypeWrappers(argument);
+  if (object.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  for (const property of object.properties) {
+    if (property.type === AST_NODE_TYPES.Property && !property.computed && property.key.type === AST_NODE_TYPES.Identifier && property.key.name === ref.property) return property.value;
+  }
+  return undefined;
+}
+
+function handleDeclarator(call: TSESTree.CallExpression): TSESTree.VariableDeclarator | undefined {
+  const carrier = valueCarrier(call);
+  const parent = carrier.parent;
+  return parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier ? parent : undefined;
+}
+
+/** `unlock()` of `const unlock = await lock(k)`, or `handle.release()` of `const handle = await acquire(k)`. */
+function handleReleaseCalls(sourceCode: SourceCode, declarator: TSESTree.VariableDeclarator, members: readonly string[]): TSESTree.CallExpression[] {
+  const variable = sourceCode.getDeclaredVariables(declarator)[0];
+  const calls: TSESTree.CallExpression[] = [];
+  for (const reference of variable?.references ?? []) {
+    const identifier = reference.identifier;
+    const parent = identifier.parent;
+    if (members.includes('call') && parent.type === AST_NODE_TYPES.CallExpression && parent.callee === identifier) calls.push(parent);
+    if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === identifier && members.includes(propertyName(parent) ?? '')
+      && parent.parent.type === AST_NODE_TYPES.CallExpression && parent.parent.callee === parent) calls.push(parent.parent);
+  }
+  return calls;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A lock split over functions: the acquisition in one function, the release in another of the same
+// module, class or object literal, each building the key from its own parameter. Their keys compare
+// once the parameter part is abstracted: `acquire(name)` and `release(id)` of `lock:${...}`.
+
+/**
+ * The key of an event with its function's parameters abstracted, qualified by where the function
+ * lives (its class, its object literal, or the module): undefined when the key reads no parameter.
+ * A key that is a bare parameter (`release(key) { del(key) }`) says nothing by its text, so it
+ * counts only in a function or class named like a lock helper (`releaseLock`, `RedisLock#release`).
+ */
+export function splitKeyOf(sourceCode: SourceCode, event: Acquisition | Release | Expiry, lockKeyPattern: RegExp): string | undefined {
+  const fn = event.owner;
+  if (!isFunctionLike(fn) || event.keySignature === undefined || !event.keySignature.includes('v:')) return undefined;
+  const { keyParameters, keyPattern } = keyOf(event, parameterBindings(sourceCode, fn));
+  if (keyParameters.length === 0 || keyPattern === undefined) return undefined;
+  const abstracted = keyPattern.replace(/\$\d+/gu, '$');
+  if (/^\$(?:\.[\w$]+)?$/u.test(abstracted)) {
+    const name = functionName(fn) ?? '';
+    if (!isInLockFunction(event.node, lockKeyPattern) && !(RELEASE_NAME.test(name) || /^(?:acquire|tryAcquire|extend|renew)$/u.test(name))) return undefined;
+  }
+  return `${containerOf(fn)}|${abstracted}`;
+}
+
+/** Where a function lives, for pairing: its class body, its object literal, or the module. */
+function containerOf(fn: FunctionLike): string {
+  const parent = fn.parent;
+  if (parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.PropertyDefinition) return `class@${parent.parent.range[0]}`;
+  if (parent.type === AST_NODE_TYPES.Property && parent.parent.type === AST_NODE_TYPES.ObjectExpression) return `object@${parent.parent.range[0]}`;
+  return 'module';
+}
+
+export interface ModuleHelpers extends ModuleEvents {
+  readonly acquisitions: Acquisition[];
+  readonly releases: Release[];
+  readonly expiries: Expiry[];
+  readonly helpers: ReadonlyMap<FunctionLike, LockHelperSummary>;
+}
+
+/** How deep helpers that call helpers are followed (`run()` calling `this.acquire()` calling SET NX). */
+const HELPER_ROUNDS = 3;
+
+/**
+ * The module's events with split keys set, and with the events of every call to one of its lock
+ * helpers added (in source order). `calls` are the module's calls; `handled` those that already
+ * are events of their own (a `lockWrappers` entry wins over the summary).
+ */
+export function withLockHelpers(
+  sourceCode: SourceCode,
+  calls: readonly TSESTree.CallExpression[],
+  events: ModuleEvents,
+  lockKeyPattern: RegExp,
+  handled: ReadonlySet<TSESTree.Node>,
+  importedHelper?: (call: TSESTree.CallExpression) => LockHelperSummary | undefined,
+): ModuleHelpers {
+  const split = <T extends Acquisition | Release | Expiry>(event: T): T => {
+    const splitKey = splitKeyOf(sourceCode, event, lockKeyPattern);
+    return splitKey === undefined ? event : { ...event, splitKey };
+  };
+  const acquisitions = events.acquisitions.map(split);
+  const releases = events.releases.map(split);
+  const expiries = events.expiries.map(split);
+  let summaries: ReadonlyMap<FunctionLike, LockHelperSummary> = new Map();
+  const seen = new Set<TSESTree.Node>(handled);
+  const baseCount = acquisitions.length + releases.length + expiries.length;
+  let addedOwners = new Set<ScopeOwner>();
+  const addCall = (call: TSESTree.CallExpression, summary: LockHelperSummary) => {
+    seen.add(call);
+    addedOwners.add(enclosingFunction(call));
+    const found = helperCallEvents(sourceCode, call, summary);
+    for (const event of found.acquisitions) acquisitions.push(split(event));
+    for (const event of found.releases) {
+      if (seen.has(event.node) && event.node !== call) continue;
+      seen.add(event.node);
+      releases.push(split(event));
+    }
+    for (const event of found.expiries) expiries.push(split(event));
+  };
+  // Helpers another module exports (the project summaries resolve the call), before this module's own.
+  if (importedHelper) {
+    for (const call of calls) {
+      const summary = seen.has(call) ? undefined : importedHelper(call);
+      if (summary) addCall(call, summary);
+    }
+  }
+  // After the first round, only functions that gained events (calls to the helpers just found) can become helpers.
+  let changedOwners: Set<ScopeOwner> | undefined;
+  for (let round = 0; round < HELPER_ROUNDS; round++) {
+    // Copies: the lists grow between rounds, and `within` caches a sorted copy per list.
+    const next = summarizeLockHelpers(sourceCode, { commands: events.commands, acquisitions: [...acquisitions], releases: [...releases], expiries: [...expiries] }, lockKeyPattern, summaries, changedOwners);
+    const fresh = new Set([...next.values()].filter((summary) => !summaries.has(summary.fn)));
+    summaries = next;
+    if (fresh.size === 0) break;
+    // Only calls by a helper's name can reach it: the rest are not resolved at all.
+    const names = new Set([...fresh].map((summary) => summary.name).filter((name) => name !== undefined));
+    for (const call of calls) {
+      if (seen.has(call) || !names.has(calledName(call) ?? '')) continue;
+      const summary = helperCalled(sourceCode, call, summaries);
+      if (!summary || !fresh.has(summary) || summary.fn === enclosingFunction(call)) continue;
+      addCall(call, summary);
+    }
+    changedOwners = addedOwners;
+    addedOwners = new Set();
+  }
+  if (acquisitions.length + releases.length + expiries.length > baseCount) {
+    // Stable: events of one call (a chain's links) keep their order.
+    for (const list of [acquisitions, releases, expiries] as (Acquisition | Release | Expiry)[][]) list.sort((left, right) => left.node.range[0] - right.node.range[0]);
+  }
+  return { commands: events.commands, acquisitions, releases, expiries, helpers: summaries };
+}
+
+function calledName(call: TSESTree.CallExpression): string | undefined {
+  const callee = skipTypeWrappers(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+  return methodCallParts(call)?.method;
+}
