@@ -38,19 +38,41 @@ export function mayUseRedis(sourceCode: Readonly<TSESLint.SourceCode>, helperNam
   for (const name of helperNames) {
     if (text.includes(name)) return true;
   }
-  return anyMatchIsASignal(text, SCREEN_WORDS, false)
-    || anyMatchIsASignal(text, SCREEN_SHORT_WORDS, false)
-    || anyMatchIsASignal(text, UPPER_CASE_COMMANDS, true);
+  // The scan does not depend on the helper names: the screen and the Redis model both ask, once.
+  let known = wordScans.get(sourceCode);
+  if (known === undefined) {
+    known = anyWordIsASignal(text, SCREEN_WORDS) || anyWordIsASignal(text, SCREEN_SHORT_WORDS) || anyCommandIsASignal(text);
+    wordScans.set(sourceCode, known);
+  }
+  return known;
 }
 
+const wordScans = new WeakMap<Readonly<TSESLint.SourceCode>, boolean>();
+
 /**
- * Whether the identifier around any match of `pattern` (global) is a signal; with `wholeWords`, only
- * matches that `\b…\b` would bound (no letter, digit or `_` on either side) count.
+ * Whether the identifier around any match of `pattern` (global, letters and `_` only) is a signal.
+ * `test` rather than `exec`: no match array per match, and the match's end is all the scan needs,
+ * since the identifier around a match of identifier characters is found from its end alone.
  */
-function anyMatchIsASignal(text: string, pattern: RegExp, wholeWords: boolean): boolean {
+function anyWordIsASignal(text: string, pattern: RegExp): boolean {
+  pattern.lastIndex = 0;
+  while (pattern.test(text)) {
+    let end = pattern.lastIndex;
+    let start = end - 1;
+    while (start > 0 && isIdentifierCode(text.charCodeAt(start - 1))) start--;
+    while (end < text.length && isIdentifierCode(text.charCodeAt(end))) end++;
+    pattern.lastIndex = end;
+    if (isSignal(text, start, end)) return true;
+  }
+  return false;
+}
+
+/** The same for UPPER_CASE_COMMANDS, counting only matches that `\b…\b` would bound (no letter, digit or `_` on either side). */
+function anyCommandIsASignal(text: string): boolean {
+  const pattern = UPPER_CASE_COMMANDS;
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-    if (wholeWords && !isWholeWord(text, match.index, match.index + match[0].length)) {
+    if (!isWholeWord(text, match.index, match.index + match[0].length)) {
       pattern.lastIndex = match.index + 1;
       continue;
     }

@@ -2,7 +2,6 @@
 // (sql/prefilter.ts). Most files of a project hold neither, and for them no rule needs to run.
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { collectImports } from './imports.js';
 import { mayUseRedis } from './redis-gate.js';
 import { readSharedSettings, type SharedSettings } from './settings.js';
 import { mayContainSql } from './sql/prefilter.js';
@@ -40,7 +39,7 @@ export function fileMayHoldLocks(context: Readonly<TSESLint.RuleContext<string, 
     // With types any receiver may turn out to be a Redis client, whatever the text says.
     || getTypeOracle(context) !== null
     || mayUseRedis(sourceCode, helpers.names)
-    || mayContainSql(sourceCode.text, collectImports(program));
+    || mayContainSql(sourceCode.text, program);
   answers.set(program, answer);
   return answer;
 }

@@ -110,8 +110,8 @@ export function getSqlModel(context: Context): SqlModel {
 
 function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
   const program = sourceCode.ast;
+  if (!mayContainSql(sourceCode.text, program)) return emptyModel();
   const imports = collectImports(program);
-  if (!mayContainSql(sourceCode.text, imports)) return emptyModel();
   const senders = new SenderResolver(sourceCode, imports);
   // The file's calls and tagged templates come from the walk the Redis half shares (collectNodes).
   const collected = collectNodes(sourceCode);
