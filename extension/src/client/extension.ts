@@ -39,6 +39,11 @@ export interface LocksmithApi {
   statusBar: vscode.StatusBarItem;
   fileStatus(uri: vscode.Uri): StatusParams | undefined;
   onDidChangeStatus: vscode.Event<StatusParams>;
+  /**
+   * Fires after the server's diagnostics for a document are shown. `onDidChangeDiagnostics` fires for
+   * every source (the TypeScript extension's too), so it cannot tell that the server linted again.
+   */
+  onDidPublishDiagnostics: vscode.Event<vscode.Uri>;
   activationMs: number;
   /** Milliseconds from activation to a running server; undefined when the first start failed. */
   serverReady: Promise<number | undefined>;
@@ -73,6 +78,8 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
   context.subscriptions.push(channel);
   const statusChanged = new vscode.EventEmitter<StatusParams>();
   context.subscriptions.push(statusChanged);
+  const diagnosticsPublished = new vscode.EventEmitter<vscode.Uri>();
+  context.subscriptions.push(diagnosticsPublished);
 
   const serverModule = context.asAbsolutePath('extension/dist/server.js');
   const serverOptions: ServerOptions = {
@@ -89,6 +96,12 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
     outputChannel: output,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     diagnosticCollectionName: 'locksmith',
+    middleware: {
+      handleDiagnostics(uri, diagnostics, next) {
+        next(uri, diagnostics);
+        diagnosticsPublished.fire(uri);
+      },
+    },
   };
   const client = new LanguageClient('locksmith', 'Locksmith', serverOptions, clientOptions);
 
@@ -203,6 +216,7 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
     statusBar,
     fileStatus: (uri) => fileStatus.get(uri.toString()),
     onDidChangeStatus: statusChanged.event,
+    onDidPublishDiagnostics: diagnosticsPublished.event,
     activationMs,
     serverReady,
     lintWorkspace,

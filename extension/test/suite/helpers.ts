@@ -45,12 +45,6 @@ export function waitForDiagnostics(uri: vscode.Uri, predicate: (diagnostics: vsc
   }, `diagnostics of ${vscode.workspace.asRelativePath(uri)}: ${what}`);
 }
 
-/** Resolves on the next change of the file's diagnostics (any source), whatever they are. */
-export function nextDiagnosticsChange(uri: vscode.Uri, what: string): Promise<void> {
-  const key = uri.toString();
-  return waitForEvent(vscode.languages.onDidChangeDiagnostics, (change) => change.uris.some((changed) => changed.toString() === key), `${what} (diagnostics of ${vscode.workspace.asRelativePath(uri)} published)`);
-}
-
 /** Resolves on the first event that `matches`; events before the call are not seen. */
 export function waitForEvent<E>(event: vscode.Event<E>, matches: (value: E) => boolean, what: string, timeoutMs = WAIT_MS): Promise<void> {
   return new Promise<void>((resolve, reject) => {
