@@ -2,6 +2,8 @@
 
 import * as vscode from 'vscode';
 import {
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
   LanguageClient,
   RevealOutputChannelOn,
   State,
@@ -25,6 +27,8 @@ import {
 const LANGUAGES = ['javascript', 'javascriptreact', 'typescript', 'typescriptreact'];
 const WORKSPACE_GLOB = '**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}';
 const WORKSPACE_EXCLUDE = '{**/node_modules/**,**/dist/**,**/out/**,**/.git/**}';
+/** The files the server reads its project configuration from (next to `projectConfigWatcher`'s glob). */
+const PROJECT_CONFIG_FILE_NAMES = new Set(['locksmith.json', 'package.json']);
 
 /** What the integration tests read back; not a public API. */
 export interface LocksmithApi {
@@ -35,6 +39,11 @@ export interface LocksmithApi {
   statusBar: vscode.StatusBarItem;
   fileStatus(uri: vscode.Uri): StatusParams | undefined;
   onDidChangeStatus: vscode.Event<StatusParams>;
+  /**
+   * Fires after the server's diagnostics for a document are shown. `onDidChangeDiagnostics` fires for
+   * every source (the TypeScript extension's too), so it cannot tell that the server linted again.
+   */
+  onDidPublishDiagnostics: vscode.Event<vscode.Uri>;
   activationMs: number;
   /** Milliseconds from activation to a running server; undefined when the first start failed. */
   serverReady: Promise<number | undefined>;
@@ -69,6 +78,8 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
   context.subscriptions.push(channel);
   const statusChanged = new vscode.EventEmitter<StatusParams>();
   context.subscriptions.push(statusChanged);
+  const diagnosticsPublished = new vscode.EventEmitter<vscode.Uri>();
+  context.subscriptions.push(diagnosticsPublished);
 
   const serverModule = context.asAbsolutePath('extension/dist/server.js');
   const serverOptions: ServerOptions = {
@@ -85,6 +96,12 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
     outputChannel: output,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     diagnosticCollectionName: 'locksmith',
+    middleware: {
+      handleDiagnostics(uri, diagnostics, next) {
+        next(uri, diagnostics);
+        diagnosticsPublished.fire(uri);
+      },
+    },
   };
   const client = new LanguageClient('locksmith', 'Locksmith', serverOptions, clientOptions);
 
@@ -122,6 +139,18 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
     }),
     vscode.window.onDidChangeActiveTextEditor(renderStatus),
     vscode.workspace.onDidCloseTextDocument((document) => fileStatus.delete(document.uri.toString())),
+    // A project configuration saved in the editor reaches the server whatever the file watcher saw:
+    // VS Code's watcher misses files in a folder created inside a just-created one (`mkdir -p`, or
+    // the explorer's "New File" with a path), and skips folders in files.watcherExclude.
+    vscode.workspace.onDidSaveTextDocument((document) => {
+      const name = document.uri.path.slice(document.uri.path.lastIndexOf('/') + 1);
+      if (document.uri.scheme !== 'file' || !PROJECT_CONFIG_FILE_NAMES.has(name) || !client.isRunning()) return;
+      void client.sendNotification(DidChangeWatchedFilesNotification.type, {
+        changes: [{ uri: client.code2ProtocolConverter.asUri(document.uri), type: FileChangeType.Changed }],
+      }).catch((error: unknown) => {
+        output.error(`Telling the server that ${document.uri.fsPath} changed failed: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }),
   );
 
   async function lintWorkspace(): Promise<{ files: number; problems: number }> {
@@ -187,6 +216,7 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
     statusBar,
     fileStatus: (uri) => fileStatus.get(uri.toString()),
     onDidChangeStatus: statusChanged.event,
+    onDidPublishDiagnostics: diagnosticsPublished.event,
     activationMs,
     serverReady,
     lintWorkspace,

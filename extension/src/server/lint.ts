@@ -4,7 +4,14 @@ import * as path from 'node:path';
 import { Linter } from 'eslint/universal';
 import type { Rule } from 'eslint';
 import * as typescriptParser from '@typescript-eslint/parser';
+// Required as ESLint requires them (their CommonJS builds): an `import` would bundle their ES module
+// builds beside those, a second copy of each.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+import espree = require('espree');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+import eslintScope = require('eslint-scope');
 import locksmith from 'eslint-plugin-locksmith';
+import { asLinterParser, createJavascriptParser, type Espree } from 'eslint-plugin-locksmith/parsing';
 import { toEslintRules, type ProjectConfig } from 'eslint-plugin-locksmith/project-config';
 import { toSharedSettings, type RuleInfo, type Settings } from '../shared/settings';
 import { createReportCapture, type CapturedReports } from './related';
@@ -80,10 +87,25 @@ export function ruleLevels(settings: Settings, project?: ProjectConfig): Linter.
   return rules;
 }
 
+// JavaScript is parsed as the CLI parses it: as the module system Node runs the file in (the nearest
+// package.json "type", else Node's syntax detection), with the espree and eslint-scope bundled here.
+const javascriptParser = asLinterParser(createJavascriptParser({
+  espree: espree as unknown as Espree,
+  eslintScope,
+  visitorKeys: { KEYS: espree.VisitorKeys },
+}));
+
 function languageOptions(extension: string, filePath: string, settings: Settings): Linter.LanguageOptions {
   const sourceType = extension === '.cjs' || extension === '.cts' ? 'commonjs' : 'module';
   if (!TYPESCRIPT_EXTENSIONS.has(extension)) {
-    return { ecmaVersion: 'latest', sourceType, parserOptions: { ecmaFeatures: { jsx: extension !== '.mjs' && extension !== '.cjs' } } };
+    return {
+      ecmaVersion: 'latest',
+      // Only ESLint's default: the parser picks module or CommonJS for the file.
+      sourceType,
+      parser: javascriptParser,
+      // Text with no file on disk (untitled, a virtual workspace) has no package.json to read.
+      parserOptions: { ecmaFeatures: { jsx: extension !== '.mjs' && extension !== '.cjs' }, packageScope: path.isAbsolute(filePath) },
+    };
   }
   const parserOptions: Linter.ParserOptions = { ecmaFeatures: { jsx: extension === '.tsx' } };
   if (settings.typeAware && path.isAbsolute(filePath)) {

@@ -12,6 +12,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { pathToFileURL } from 'node:url';
 import { ProjectConfigError, ProjectConfigLookup, type ProjectConfig } from 'eslint-plugin-locksmith/project-config';
+import { clearPackageTypes } from 'eslint-plugin-locksmith/parsing';
 import { URI } from './uri';
 import {
   LintTextRequest,
@@ -190,9 +191,11 @@ export function startServer(connection: Connection): void {
     log(`Locksmith server ready (Node ${process.version}); rules: ${ruleIds().join(', ') || 'none'}`);
   });
 
-  // The client watches locksmith.json and package.json files: any change may change any open file's findings.
+  // The client watches locksmith.json and package.json files (and says when the editor saved one): any
+  // change may change any open file's findings, its configuration or (package.json "type") its parse.
   connection.onDidChangeWatchedFiles(() => {
     projectConfigs.clear();
+    clearPackageTypes();
     for (const uri of shownConfigErrors.keys()) void connection.sendDiagnostics({ uri, diagnostics: [] });
     shownConfigErrors.clear();
     for (const document of documents.all()) schedule(document);

@@ -13,12 +13,12 @@ import {
   findingOf,
   fixesOf,
   locksmithDiagnostics,
-  nextDiagnosticsChange,
   ofRule,
   openCopy,
   serverRules,
   updateSetting,
   waitForDiagnostics,
+  waitForEvent,
 } from './helpers';
 import { FINDING_FIXTURES } from './fixtures';
 
@@ -140,8 +140,11 @@ describe('locksmith.run', function () {
     const uri = editor.document.uri;
     const finding = await findingOf(uri, ruleId);
     // The server re-lints every open file when the settings change; that lint must land before the
-    // edit, or it would lint the edited text and take the finding away before the save.
-    const relinted = nextDiagnosticsChange(uri, 'the re-lint after locksmith.run changed');
+    // edit, or it would lint the edited text and take the finding away before the save. Waited on as
+    // the server's own publish: any diagnostics change (the TypeScript extension's, late on a busy
+    // machine) would let the edit go first.
+    const key = uri.toString();
+    const relinted = waitForEvent((await api()).onDidPublishDiagnostics, (published) => published.toString() === key, 'the re-lint after locksmith.run changed');
     await updateSetting('locksmith', 'run', 'onSave');
     try {
       await relinted;

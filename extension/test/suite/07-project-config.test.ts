@@ -1,9 +1,10 @@
 // locksmith.json in the editor: writing one changes an open file's findings (through the file
-// watcher, no reload), and a broken one shows a diagnostic in it and a line in the output.
+// watcher, or the editor's save where the watcher sees nothing; no reload), and a broken one shows a
+// diagnostic in it and a line in the output.
 
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, closeAll, waitFor, waitForDiagnostics, workspaceUri, writeWorkspaceFile } from './helpers';
+import { api, closeAll, createWatchedFolder, waitFor, waitForDiagnostics, workspaceUri, writeWorkspaceFile } from './helpers';
 
 // The same code as the ESLint and CLI tests of locksmith.json: a plain DEL is an unsafe release
 // only when its key looks like a lock (lockKeyPattern).
@@ -34,6 +35,9 @@ describe('project configuration (locksmith.json)', function () {
   });
 
   it('changes an open file\'s findings when locksmith.json turns a rule off or sets lockKeyPattern', async () => {
+    // Written from outside the editor (as git or a terminal would), locksmith.json reaches the server
+    // only through the file watcher: its folder must be one the watcher watches.
+    await createWatchedFolder('project-config/app');
     const file = await writeWorkspaceFile('project-config/app/releases.js', RELEASES);
     await vscode.window.showTextDocument(file, { preview: false });
     await waitForDiagnostics(file, isExactly(['3:no-unsafe-release:error']), 'the recommended finding on lock:a');
@@ -45,8 +49,23 @@ describe('project configuration (locksmith.json)', function () {
     await waitForDiagnostics(file, isExactly(['4:no-unsafe-release:warn']), 'a warning on mutex:b only, from lockKeyPattern');
   });
 
+  it('changes an open file\'s findings when locksmith.json is saved in the editor, where the file watcher reports nothing', async () => {
+    // The fixture's files.watcherExclude hides unwatched/ from the watcher: only the save can tell the server.
+    const file = await writeWorkspaceFile('project-config/unwatched/releases.js', RELEASES);
+    await vscode.window.showTextDocument(file, { preview: false });
+    await waitForDiagnostics(file, isExactly(['3:no-unsafe-release:error']), 'the recommended finding on lock:a');
+
+    const config = await writeWorkspaceFile('project-config/unwatched/locksmith.json', '{}\n');
+    const editor = await vscode.window.showTextDocument(config, { preview: false });
+    const whole = new vscode.Range(new vscode.Position(0, 0), editor.document.lineAt(editor.document.lineCount - 1).range.end);
+    assert.ok(await editor.edit((builder) => { builder.replace(whole, JSON.stringify({ rules: { 'no-unsafe-release': 'off' } })); }), 'the edit applies');
+    assert.ok(await editor.document.save(), 'locksmith.json is saved');
+    await waitForDiagnostics(file, isExactly([]), 'no finding once the saved locksmith.json turns the rule off');
+  });
+
   it('shows a broken locksmith.json as a diagnostic in it and a line in the output, and keeps linting', async () => {
     const locksmith = await api();
+    await createWatchedFolder('project-config/broken');
     const file = await writeWorkspaceFile('project-config/broken/releases.js', RELEASES);
     await vscode.window.showTextDocument(file, { preview: false });
     await waitForDiagnostics(file, isExactly(['3:no-unsafe-release:error']), 'the recommended finding');

@@ -45,12 +45,6 @@ export function waitForDiagnostics(uri: vscode.Uri, predicate: (diagnostics: vsc
   }, `diagnostics of ${vscode.workspace.asRelativePath(uri)}: ${what}`);
 }
 
-/** Resolves on the next change of the file's diagnostics (any source), whatever they are. */
-export function nextDiagnosticsChange(uri: vscode.Uri, what: string): Promise<void> {
-  const key = uri.toString();
-  return waitForEvent(vscode.languages.onDidChangeDiagnostics, (change) => change.uris.some((changed) => changed.toString() === key), `${what} (diagnostics of ${vscode.workspace.asRelativePath(uri)} published)`);
-}
-
 /** Resolves on the first event that `matches`; events before the call are not seen. */
 export function waitForEvent<E>(event: vscode.Event<E>, matches: (value: E) => boolean, what: string, timeoutMs = WAIT_MS): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -99,6 +93,43 @@ export async function writeWorkspaceFile(relative: string, text: string): Promis
   const uri = workspaceUri(relative);
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   return uri;
+}
+
+/**
+ * Creates a workspace folder, and each missing parent, one level at a time: each level only after
+ * the editor's file watcher reported the one above it created. VS Code's recursive watcher on Linux
+ * (@parcel/watcher over inotify) starts watching a new folder when it handles that folder's creation,
+ * without looking inside: a folder created in one it has not started watching yet (`mkdir -p a/b`,
+ * and `workspace.fs.writeFile` creates missing parents that way) is never watched, so nothing written
+ * in it later is ever reported. The watcher handles a folder's creation before it reports it, so once
+ * the event is seen the folder is watched.
+ */
+export async function createWatchedFolder(relative: string): Promise<vscode.Uri> {
+  const levels = relative.split('/').filter((part) => part !== '');
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, true);
+  try {
+    for (let depth = 1; depth <= levels.length; depth += 1) {
+      const folder = workspaceUri(levels.slice(0, depth).join('/'));
+      if (await exists(folder)) continue;
+      const key = folder.toString();
+      const reported = waitForEvent(watcher.onDidCreate, (created) => created.toString() === key, `the file watcher to report ${vscode.workspace.asRelativePath(folder)} created`);
+      await vscode.workspace.fs.createDirectory(folder);
+      await reported;
+    }
+  } finally {
+    watcher.dispose();
+  }
+  return workspaceUri(relative);
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch (error) {
+    if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return false;
+    throw error;
+  }
 }
 
 /** A fresh copy of a fixture under a new name, so each test edits its own file. */

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { ESLint } from 'eslint';
 import { after, before, describe, it } from 'mocha';
 import { lintWithESLintClass } from '../../../eslint-plugin/src/cli/lint.js';
-import { CLI_SUITE_TIMEOUT_MS, makeProject } from './run-cli';
+import { CLI_SUITE_TIMEOUT_MS, makeProject, UNSAFE_RELEASE_CJS_DEL_LINE, UNSAFE_RELEASE_CJS_SOURCE } from './run-cli';
 
 interface ESLintModule { loadESLint: (options: { useFlatConfig: true }) => Promise<typeof ESLint> }
 
@@ -20,18 +20,7 @@ const FILES: Record<string, string> = {
   'inline/console.js': '/* eslint-env node */\n/* eslint no-console: "error" */\n/* eslint other-plugin/rule: "error" */\n// eslint-disable-next-line no-debugger\nconsole.log(process.pid);\n',
   'ts/index.ts': "import fs = require('node:fs');\nconst exists: (file: string) => boolean = fs.existsSync;\nexport = { exists };\n",
   'ts/legacy.cts': "import path = require('node:path');\nif (!module.parent) process.exitCode = 0;\nexport = path.join(__dirname, 'data');\n",
-  'node_modules/lock-helper/index.js': `const Redis = require('ioredis');
-const redis = new Redis();
-module.exports = async function withLock(token, work) {
-  const acquired = await redis.set('lock:x', token, 'NX', 'PX', 30000);
-  if (acquired !== 'OK') return;
-  try {
-    await work();
-  } finally {
-    await redis.del('lock:x');
-  }
-};
-`,
+  'node_modules/lock-helper/index.js': UNSAFE_RELEASE_CJS_SOURCE,
 };
 
 describe('the command\'s linting on each ESLint major', function () {
@@ -66,7 +55,7 @@ describe('the command\'s linting on each ESLint major', function () {
         { file: 'cjs/shams.js', messages: [], suppressed: 0 },
         { file: 'esm/detected.js', messages: [], suppressed: 0 },
         { file: 'inline/console.js', messages: [], suppressed: 0 },
-        { file: 'node_modules/lock-helper/index.js', messages: ['locksmith/no-unsafe-release@9'], suppressed: 0 },
+        { file: 'node_modules/lock-helper/index.js', messages: [`locksmith/no-unsafe-release@${UNSAFE_RELEASE_CJS_DEL_LINE}`], suppressed: 0 },
         { file: 'ts/index.ts', messages: [], suppressed: 0 },
         { file: 'ts/legacy.cts', messages: [], suppressed: 0 },
       ]);

@@ -2,24 +2,9 @@
 
 import * as assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'mocha';
-import { CLI_SUITE_TIMEOUT_MS, lintedFiles, makeProject, parseJsonReport, runLocksmith } from './run-cli';
+import { CLI_SUITE_TIMEOUT_MS, lintedFiles, makeProject, parseJsonReport, runLocksmith, UNSAFE_RELEASE_CJS_SOURCE } from './run-cli';
 
 const CODE = 'export const value = 1;\n';
-
-// A CommonJS package's lock helper, as shipped in node_modules: a plain `DEL` release.
-const UNSAFE_RELEASE_CJS = `'use strict';
-const Redis = require('ioredis');
-const redis = new Redis();
-module.exports = async function withLock(token, work) {
-  const acquired = await redis.set('lock:x', token, 'NX', 'PX', 30000);
-  if (acquired !== 'OK') return;
-  try {
-    await work();
-  } finally {
-    await redis.del('lock:x');
-  }
-};
-`;
 
 describe('locksmith file selection', function () {
   // Each test starts real `node` processes that load ESLint; on a busy machine one takes seconds.
@@ -137,7 +122,7 @@ describe('locksmith file selection', function () {
   it('lints a file named inside node_modules, and reports its findings', () => {
     const root = project({
       'node_modules/lock-helper/package.json': '{ "name": "lock-helper", "main": "index.js" }\n',
-      'node_modules/lock-helper/index.js': UNSAFE_RELEASE_CJS,
+      'node_modules/lock-helper/index.js': UNSAFE_RELEASE_CJS_SOURCE,
       'src/app.js': CODE,
     });
     const run = runLocksmith(root, ['--format', 'json', 'node_modules/lock-helper/index.js', 'src/app.js']);
@@ -155,7 +140,7 @@ describe('locksmith file selection', function () {
       'types/index.d.cts': 'declare const ready: boolean;\nexport = ready;\n',
     };
     const bundles = {
-      'public/app.min.js': UNSAFE_RELEASE_CJS.replace(/\n\s*/g, ' '),
+      'public/app.min.js': UNSAFE_RELEASE_CJS_SOURCE.replace(/\n\s*/g, ' '),
       'public/app.min.mjs': CODE,
       'public/app.min.cjs': 'module.exports=1;\n',
     };

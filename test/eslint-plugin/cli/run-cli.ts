@@ -114,5 +114,24 @@ export async function chargeInvoice(invoiceId, charge) {
 }
 `;
 
+// A CommonJS package's lock helper, as shipped in node_modules: correct except for a plain `DEL`
+// release (line 10), a `no-unsafe-release` error in `recommended`.
+export const UNSAFE_RELEASE_CJS_SOURCE = `'use strict';
+const Redis = require('ioredis');
+const redis = new Redis();
+module.exports = async function withLock(token, work) {
+  const acquired = await redis.set('lock:x', token, 'NX', 'PX', 30000);
+  if (acquired !== 'OK') return;
+  try {
+    await work();
+  } finally {
+    await redis.del('lock:x');
+  }
+};
+`;
+
+/** Line of the plain `DEL` in UNSAFE_RELEASE_CJS_SOURCE. */
+export const UNSAFE_RELEASE_CJS_DEL_LINE = 10;
+
 /** Mocha timeout for suites that spawn the CLI: generous, as it bounds a hang, not a speed. */
 export const CLI_SUITE_TIMEOUT_MS = 120_000;

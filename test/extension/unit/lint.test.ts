@@ -4,7 +4,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describe, it } from 'mocha';
+import { after, before, describe, it } from 'mocha';
+// The instance the server imports (the package's build), so its cache is the one cleared.
+import { clearPackageTypes } from 'eslint-plugin-locksmith/parsing';
 import { dialectExtension, lintText, ruleDocsUrl, ruleIds, ruleInfo, ruleLevels, type LintOutcome } from '../../../extension/src/server/lint';
 import { Settings } from '../../../extension/src/shared/settings';
 
@@ -99,5 +101,84 @@ describe('type-aware linting (locksmith.typeAware)', () => {
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }
+  });
+});
+
+// A CommonJS lock helper with a top-level `return` (valid only as CommonJS), as packages ship them.
+const COMMONJS_RELEASE = `'use strict';
+const Redis = require('ioredis');
+const redis = new Redis();
+if (process.env.LOCKS_DISABLED === '1') return;
+module.exports = async function withLock(token, work) {
+  if ((await redis.set('lock:x', token, 'NX', 'PX', 30000)) !== 'OK') return;
+  try {
+    await work();
+  } finally {
+    await redis.del('lock:x');
+  }
+};
+`;
+const MODULE_RELEASE = COMMONJS_RELEASE
+  .replace("'use strict';\nconst Redis = require('ioredis');", "import Redis from 'ioredis';")
+  .replace("if (process.env.LOCKS_DISABLED === '1') return;\n", '')
+  .replace('module.exports = async function', 'export default async function')
+  .replace(/};\n$/, '}\n');
+
+describe('the server parses JavaScript as Node runs it, as the CLI does', () => {
+  let root = '';
+  before(() => {
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-server-parse-')));
+    fs.writeFileSync(path.join(root, 'package.json'), '{ "name": "typeless" }\n');
+    fs.mkdirSync(path.join(root, 'esm'));
+    fs.writeFileSync(path.join(root, 'esm', 'package.json'), '{ "type": "module" }\n');
+  });
+  after(() => {
+    fs.rmSync(root, { recursive: true, force: true });
+    clearPackageTypes();
+  });
+
+  const lint = (filePath: string, text: string, languageId = 'javascript'): LintOutcome => lintText({ text, filePath, languageId, settings: Settings.from({}) });
+
+  it('lints a CommonJS file with a top-level return in a package without "type", and finds its plain DEL', function () {
+    if (!ruleIds().includes('no-unsafe-release')) this.skip();
+    assert.deepEqual(rulesOf(lint(path.join(root, 'lib', 'with-lock.js'), COMMONJS_RELEASE)), ['locksmith/no-unsafe-release']);
+    // Node's syntax detection: module syntax in the same package is a module.
+    assert.deepEqual(rulesOf(lint(path.join(root, 'lib', 'with-lock-esm.js'), MODULE_RELEASE)), ['locksmith/no-unsafe-release']);
+    // JSX in .js still parses.
+    assert.equal(lint(path.join(root, 'lib', 'view.js'), 'const View = () => <div />;\nmodule.exports = View;\n').kind, 'linted');
+  });
+
+  it('reports the top-level return as a parse error where Node would: a "type": "module" package, and .mjs', () => {
+    for (const filePath of [path.join(root, 'esm', 'with-lock.js'), path.join(root, 'lib', 'with-lock.mjs')]) {
+      const outcome = lint(filePath, COMMONJS_RELEASE);
+      if (outcome.kind !== 'parseError') assert.fail(`${filePath}: expected a parse error, got ${outcome.kind}`);
+      assert.equal(outcome.line, 4, filePath);
+    }
+  });
+
+  it('decides untitled and virtual documents by their text alone, reading no package.json', function () {
+    if (!ruleIds().includes('no-unsafe-release')) this.skip();
+    // The server's working directory is inside esm/ ("type": "module"): a name without a file on disk must not be looked up there.
+    const cwd = process.cwd();
+    process.chdir(path.join(root, 'esm'));
+    try {
+      for (const name of ['untitled:Untitled-1', 'with-lock.js']) {
+        assert.deepEqual(rulesOf(lint(name, COMMONJS_RELEASE)), ['locksmith/no-unsafe-release'], name);
+        assert.deepEqual(rulesOf(lint(name, MODULE_RELEASE)), ['locksmith/no-unsafe-release'], name);
+        assert.equal(lint(name, 'const x = ;\n').kind, 'parseError', name);
+      }
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('reads a package.json "type" again once told it may have changed', () => {
+    const filePath = path.join(root, 'flip', 'with-lock.js');
+    fs.mkdirSync(path.dirname(filePath));
+    fs.writeFileSync(path.join(root, 'flip', 'package.json'), '{ "type": "commonjs" }\n');
+    assert.equal(lint(filePath, COMMONJS_RELEASE).kind, 'linted');
+    fs.writeFileSync(path.join(root, 'flip', 'package.json'), '{ "type": "module" }\n');
+    clearPackageTypes();
+    assert.equal(lint(filePath, COMMONJS_RELEASE).kind, 'parseError');
   });
 });

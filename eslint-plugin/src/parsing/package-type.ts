@@ -6,16 +6,24 @@ import * as path from 'node:path';
 /** `undefined`: Node decides by the file's own syntax (no `"type"` in the package scope). */
 export type ModuleKind = 'module' | 'commonjs' | undefined;
 
-// One read per directory for the whole run, however many files share it: linear in directories.
+// One read per directory for the whole run, however many files share it: linear in directories. A
+// long-lived process (the language server) clears it when a package.json may have changed.
 const typeByDirectory = new Map<string, ModuleKind>();
+
+/** Forgets every package.json read, so the next lookups read the disk again. */
+export function clearPackageTypes(): void {
+  typeByDirectory.clear();
+}
 
 /**
  * As Node 20.19+ and 22 decide: `.mjs`/`.mts` are modules, `.cjs`/`.cts` CommonJS, and any other
  * file follows the nearest package.json's `"type"`, or Node's syntax detection when it has none.
  */
-export function moduleKindOf(filePath: string): ModuleKind {
+export function moduleKindOf(filePath: string, options: { packageScope?: boolean } = {}): ModuleKind {
   if (/\.m[jt]s$/.test(filePath)) return 'module';
   if (/\.c[jt]s$/.test(filePath)) return 'commonjs';
+  // A name without a file on disk (an untitled editor) has no package: Node's syntax detection decides.
+  if (options.packageScope === false) return undefined;
   return packageTypeFor(path.dirname(path.resolve(filePath)));
 }
 
