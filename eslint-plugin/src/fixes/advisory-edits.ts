@@ -2,7 +2,7 @@
 // query through another handle, and dropping the unlock a transaction-level lock no longer needs.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { skipTypeWrappers } from '../util/ast.js';
+import { expressionStatementOf, skipTypeWrappers } from '../util/ast.js';
 import type { TransactionHelperLibrary } from './sql-templates.js';
 import type { AdvisoryLockItem } from '../model/sql/index.js';
 import type { StatementSpan, TextEdit } from '../model/sql/statement-span.js';
@@ -109,13 +109,7 @@ export function prismaExecuteEdits(item: AdvisoryLockItem, functionName: string)
   const target = node.type === AST_NODE_TYPES.TaggedTemplateExpression ? node.tag : node.callee;
   if (target.type !== AST_NODE_TYPES.MemberExpression || target.computed || target.property.type !== AST_NODE_TYPES.Identifier) return [];
   const replacement = EXECUTE_FORM[target.property.name];
-  if (replacement === undefined || !isStatementOfItsOwn(node)) return [];
+  // A statement of its own (`await prisma.$queryRaw`...`;`): its rows are not read.
+  if (replacement === undefined || expressionStatementOf(node) === undefined) return [];
   return [{ range: target.property.range, text: replacement }];
-}
-
-/** `await prisma.$queryRaw\`...\`;` as a whole statement: its rows are not read. */
-function isStatementOfItsOwn(node: TSESTree.Node): boolean {
-  let parent = node.parent;
-  if (parent?.type === AST_NODE_TYPES.AwaitExpression) parent = parent.parent;
-  return parent?.type === AST_NODE_TYPES.ExpressionStatement;
 }
