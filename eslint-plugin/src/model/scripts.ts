@@ -1,10 +1,10 @@
 // Finds the Lua text behind a script argument: inline strings, module constants, `.lua` files read
 // at start-up, `defineCommand`/`defineScript` registrations and `SCRIPT LOAD` SHAs.
 
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { analyzeLuaScript, type LuaScriptSummary } from '../lua/analyze-script.js';
+import { moduleHost } from './project/host.js';
 import { constInitializer, findVariable, methodCallParts, skipTypeWrappers, staticString } from '../util/ast.js';
 
 export interface ResolvedScript {
@@ -12,19 +12,18 @@ export interface ResolvedScript {
   readonly summary: LuaScriptSummary | undefined;
 }
 
-const fileCache = new Map<string, string | null>();
+// By path and version, so an edited script is read again (the editor's host versions open documents).
+const fileCache = new Map<string, { readonly version: string; readonly text: string | undefined }>();
 
 function readScriptFile(file: string): string | undefined {
-  if (!fileCache.has(file)) {
-    let text: string | null = null;
-    try {
-      if (fs.statSync(file).size < 256 * 1024) text = fs.readFileSync(file, 'utf8');
-    } catch {
-      text = null;
-    }
-    fileCache.set(file, text);
-  }
-  return fileCache.get(file) ?? undefined;
+  const host = moduleHost();
+  const version = host.stat(file);
+  if (!version) return undefined;
+  const cached = fileCache.get(file);
+  if (cached?.version === version.version) return cached.text;
+  const text = version.size < 256 * 1024 ? host.readFile(file) : undefined;
+  fileCache.set(file, { version: version.version, text });
+  return text;
 }
 
 export class ScriptResolver {
