@@ -56,7 +56,7 @@ export function dataKeyShapes(sourceCode: Readonly<TSESLint.SourceCode>, model: 
     const shape = keyShape(signature);
     if (!acquired.has(shape)) shapes.add(shape);
   };
-  for (const command of model.commands) if (isPlainWrite(command) && storesData(sourceCode, model, command)) add(command.keySignature);
+  for (const command of model.commands) if (storesData(sourceCode, model, command)) add(command.keySignature);
   for (const write of model.hashWrites) add(write.keySignature);
   dataShapesByModel.set(model, shapes);
   return shapes;
@@ -107,22 +107,6 @@ function lastWriteIsPlain(sourceCode: Readonly<TSESLint.SourceCode>, model: Redi
   for (const acquisition of inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, event.owner, signature)) {
     consider(acquisition.node, acquisition.owner, () => false);
   }
-  for (const write of hashWritesByKey(model).get(signature) ?? []) consider(write.call, write.owner, () => true);
+  for (const write of index.hashWritesByKey.get(signature) ?? []) consider(write.call, write.owner, () => true);
   return last?.plain ?? false;
-}
-
-const hashWritesByModel = new WeakMap<RedisModel, ReadonlyMap<string, readonly HashWrite[]>>();
-
-function hashWritesByKey(model: RedisModel): ReadonlyMap<string, readonly HashWrite[]> {
-  const cached = hashWritesByModel.get(model);
-  if (cached) return cached;
-  const byKey = new Map<string, HashWrite[]>();
-  for (const write of model.hashWrites) {
-    if (write.keySignature === undefined) continue;
-    const list = byKey.get(write.keySignature);
-    if (list) list.push(write);
-    else byKey.set(write.keySignature, [write]);
-  }
-  hashWritesByModel.set(model, byKey);
-  return byKey;
 }

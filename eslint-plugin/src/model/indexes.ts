@@ -5,6 +5,7 @@
 
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isFunctionLike, type ScopeOwner } from '../util/ast.js';
+import type { HashWrite } from './housekeeping.js';
 import type { Acquisition, Expiry, RedisCommand, RedisModel, Release } from './redis-model.js';
 
 /** Where an item sits in the file: its node (an event's call, a command's call). */
@@ -18,6 +19,7 @@ export interface RedisIndex {
   readonly releasesByKey: ReadonlyMap<string, readonly Release[]>;
   readonly expiriesByKey: ReadonlyMap<string, readonly Expiry[]>;
   readonly commandsByKey: ReadonlyMap<string, readonly RedisCommand[]>;
+  readonly hashWritesByKey: ReadonlyMap<string, readonly HashWrite[]>;
   readonly commandByCall: ReadonlyMap<TSESTree.Node, RedisCommand>;
   /** Commands by the function they run in, then by key signature (`undefined` for a key without one). */
   readonly commandsByOwnerAndKey: ByOwnerAndKey<RedisCommand>;
@@ -43,6 +45,7 @@ export function redisIndex(model: RedisModel): RedisIndex {
     releasesByKey: groupByKey(model.releases),
     expiriesByKey: groupByKey(model.expiries),
     commandsByKey: groupByKey(model.commands),
+    hashWritesByKey: groupByKey(model.hashWrites),
     commandByCall: new Map(model.commands.map((command) => [command.call, command])),
     commandsByOwnerAndKey: groupByOwnerAndKey(model.commands),
     acquisitionsByOwnerAndKey: groupByOwnerAndKey(model.acquisitions),
