@@ -113,6 +113,19 @@ export const ORM_WRITE_METHODS: Readonly<Record<string, ReadonlySet<string>>> = 
   kysely: new Set(['updateTable', 'insertInto', 'deleteFrom']),
 };
 
+/** Every method an ORM write can end in, whatever the library. */
+export const ANY_ORM_WRITE_METHOD: ReadonlySet<string> = new Set(Object.values(ORM_WRITE_METHODS).flatMap((methods) => [...methods]));
+
+/** QueryRunner-style transaction boundaries (TypeORM): `startTransaction()`, `commitTransaction()`. */
+export const TRANSACTION_BOUNDARY_METHODS: ReadonlySet<string> = new Set(['startTransaction', 'commitTransaction', 'rollbackTransaction']);
+
+/**
+ * The only method names a call can have for the SQL model to learn anything from it: a query, an ORM
+ * write, a transaction boundary. Large ORM files hold tens of thousands of other calls; this set lets
+ * the model pass them by after reading one property name.
+ */
+export const SQL_CALL_METHODS: ReadonlySet<string> = new Set([...QUERY_METHODS, ...ANY_ORM_WRITE_METHOD, ...TRANSACTION_BOUNDARY_METHODS]);
+
 /** Words in a table name that mark it as a lock table. */
 export const LOCK_TABLE_WORDS: ReadonlySet<string> = new Set(['lock', 'locks', 'shedlock', 'mutex', 'mutexes', 'lease', 'leases']);
 export const OWNER_COLUMNS: readonly string[] = ['owner', 'locked_by', 'lock_owner', 'holder', 'owner_id', 'worker_id', 'token', 'lock_token'];

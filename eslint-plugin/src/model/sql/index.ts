@@ -2,7 +2,7 @@
 // holds it, and the advisory locks, lock-table rows and writes it contains. Computed once per file.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { enclosingFunction, methodCallParts, type ScopeOwner } from '../../util/ast.js';
+import { enclosingFunction, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers } from '../../util/ast.js';
 import { collectImports } from '../imports.js';
 import { within } from '../indexes.js';
 import { collectNodes } from '../../util/collect-nodes.js';
@@ -14,7 +14,7 @@ import {
   type AdvisoryLockCall,
   type SqlStatementFacts,
 } from '../../sql/index.js';
-import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS, OWNER_COLUMNS, type SqlLibrary } from './client-table.js';
+import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS, OWNER_COLUMNS, SQL_CALL_METHODS, TRANSACTION_BOUNDARY_METHODS, type SqlLibrary } from './client-table.js';
 import { findOrmWrite, ormWriteIsFenced, ormWriteIsIdempotent, type OrmWriteFacts } from './orm-writes.js';
 import { findQuery, objectProperty, type FoundQuery } from './queries.js';
 import { mayContainSql } from './prefilter.js';
@@ -108,6 +108,14 @@ export function getSqlModel(context: Context): SqlModel {
   return model;
 }
 
+/** A method call whose name the SQL model knows (SQL_CALL_METHODS); plain calls (`knex('t')`) hold no query or write by themselves. */
+function isSqlCallCandidate(call: TSESTree.CallExpression): boolean {
+  const callee = skipTypeWrappers(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const method = propertyName(callee);
+  return method !== undefined && SQL_CALL_METHODS.has(method);
+}
+
 function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
   const program = sourceCode.ast;
   if (!mayContainSql(sourceCode.text, program)) return emptyModel();
@@ -123,6 +131,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
   const ormWrites: OrmWriteFacts[] = [];
   const markers: TransactionMarker[] = [];
   for (const call of calls) {
+    if (call.type === AST_NODE_TYPES.CallExpression && !isSqlCallCandidate(call)) continue;
     const query = findQuery(call, sourceCode, imports, senders);
     if (query) {
       const text = query.sql.text;
@@ -140,7 +149,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
     if (call.type !== AST_NODE_TYPES.CallExpression) continue;
     const parts = methodCallParts(call);
     // TypeORM QueryRunner transactions.
-    if (parts && /^(?:start|commit|rollback)Transaction$/u.test(parts.method)) {
+    if (parts && TRANSACTION_BOUNDARY_METHODS.has(parts.method)) {
       markers.push({ identity: senders.sender(parts.receiver).identity, function: enclosingFunction(call), position: call.range[0], begins: parts.method === 'startTransaction' });
       continue;
     }

@@ -2,7 +2,7 @@
 
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { propertyName, skipTypeWrappers } from '../../util/ast.js';
-import { ORM_WRITE_METHODS, type SqlLibrary } from './client-table.js';
+import { ANY_ORM_WRITE_METHOD, ORM_WRITE_METHODS, type SqlLibrary } from './client-table.js';
 import type { SenderResolver, SqlSender } from './senders.js';
 
 export interface OrmWriteFacts {
@@ -16,14 +16,12 @@ export interface OrmWriteFacts {
   readonly chain: readonly TSESTree.Node[];
 }
 
-const ANY_WRITE_METHOD: ReadonlySet<string> = new Set(Object.values(ORM_WRITE_METHODS).flatMap((methods) => [...methods]));
-
 /** Recognises `call` as an ORM write, or returns undefined. */
 export function findOrmWrite(call: TSESTree.CallExpression, senders: SenderResolver): OrmWriteFacts | undefined {
   const callee = skipTypeWrappers(call.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const method = propertyName(callee);
-  if (method === undefined || !ANY_WRITE_METHOD.has(method)) return undefined;
+  if (method === undefined || !ANY_ORM_WRITE_METHOD.has(method)) return undefined;
   const object = skipTypeWrappers(callee.object);
   // prisma.invoice.update({ ... }) / tx.invoice.update(...)
   if (ORM_WRITE_METHODS['prisma']!.has(method) && object.type === AST_NODE_TYPES.MemberExpression) {
