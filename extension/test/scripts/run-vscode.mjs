@@ -146,6 +146,11 @@ async function uiCommand(command) {
       const toasts = await page.locator('.notifications-toasts .notification-toast').allInnerTexts();
       return { toasts };
     }
+    case 'refactorPreview':
+      return { rows: await openedRefactorPreview(command.screenshot) };
+    case 'refactorPreviewApply':
+      await applyRefactorPreview();
+      return {};
     case 'press': {
       await page.keyboard.press(command.key);
       return {};
@@ -153,6 +158,28 @@ async function uiCommand(command) {
     default:
       throw new Error(`unknown UI command ${command.type}`);
   }
+}
+
+const REFACTOR_PREVIEW = '.bulk-edit-panel[data-state=data]';
+
+/** Waits for the Refactor Preview panel to show its changes; returns its rows (and screenshots it). */
+async function openedRefactorPreview(screenshot) {
+  const rows = page.locator(`${REFACTOR_PREVIEW} .monaco-list-row`);
+  await rows.first().waitFor({ state: 'visible', timeout: UI_WAIT_MS });
+  if (screenshot) await page.screenshot({ path: path.join(outputDir, `${screenshot}.png`) });
+  return rows.allInnerTexts();
+}
+
+/**
+ * Ticks every change in the Refactor Preview, as a user does (changes that need confirmation start
+ * unticked), then clicks its Apply button.
+ */
+async function applyRefactorPreview() {
+  const unticked = page.locator(`${REFACTOR_PREVIEW} .edit-checkbox:not(.checked)`);
+  // Ticking a file's box ticks its changes too: query again after each click.
+  while (await unticked.count() > 0) await unticked.first().click();
+  const apply = page.locator(`${REFACTOR_PREVIEW} .buttons .monaco-button:not(.disabled)`, { hasText: /^Apply$/ });
+  await apply.first().click({ timeout: UI_WAIT_MS });
 }
 
 /** Opens the Quick Fix menu at the cursor through the command palette (Ctrl+. does nothing in headless Chromium); returns its rows. */
