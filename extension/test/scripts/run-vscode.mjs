@@ -4,7 +4,7 @@
 //   --vsix <file>   install that package with --install-extension instead of the development path
 //   --grep <text>   only the suite tests whose title contains <text>
 import { spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -138,6 +138,8 @@ async function uiCommand(command) {
     case 'screenshot': {
       const file = path.join(outputDir, `${command.name}.png`);
       await page.screenshot({ path: file });
+      // The Marketplace README's screenshots (extension/media/) are the suite's own, of a real run.
+      if (command.media) await copyFile(file, path.join(repoRoot, 'extension/media', `${command.media}.png`));
       return { file };
     }
     case 'quickFixMenu':
