@@ -10,15 +10,19 @@ import {
   TransportKind,
   type LanguageClientOptions,
   type ServerOptions,
+  type WorkspaceEdit,
 } from 'vscode-languageclient/node';
 import {
+  APPLY_PREFERRED_FIXES_COMMAND,
   LintTextRequest,
+  PreferredFixesRequest,
   RulesRequest,
   SETTINGS_SECTION,
   ServerInfoRequest,
   StatusNotification,
   type LintTextParams,
   type LintTextResult,
+  type PreferredFixesParams,
   type RuleInfo,
   type ServerInfo,
   type StatusParams,
@@ -176,7 +180,29 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
     );
   }
 
+  /**
+   * Applies the preferred suggestion of every finding in a file, through the refactor preview: the
+   * server marks each change as needing confirmation, so nothing changes until the user applies it.
+   * Resolves to whether the edit was applied (false when there was nothing to fix or it was discarded).
+   */
+  async function applyPreferredFixes(uri?: vscode.Uri): Promise<boolean> {
+    const document = uri === undefined ? vscode.window.activeTextEditor?.document : await vscode.workspace.openTextDocument(uri);
+    if (document === undefined || !LANGUAGES.includes(document.languageId)) {
+      void vscode.window.showInformationMessage('Locksmith: open a JavaScript or TypeScript file to apply its preferred fixes.');
+      return false;
+    }
+    const params: PreferredFixesParams = { uri: client.code2ProtocolConverter.asUri(document.uri), version: document.version };
+    const result = await client.sendRequest<WorkspaceEdit | null>(PreferredFixesRequest, params);
+    if (result === null) {
+      void vscode.window.showInformationMessage('Locksmith: no preferred fixes in this file.');
+      return false;
+    }
+    const edit = await client.protocol2CodeConverter.asWorkspaceEdit(result);
+    return vscode.workspace.applyEdit(edit, { isRefactoring: true });
+  }
+
   context.subscriptions.push(
+    vscode.commands.registerCommand(APPLY_PREFERRED_FIXES_COMMAND, (uri?: unknown) => applyPreferredFixes(uri instanceof vscode.Uri ? uri : undefined)),
     vscode.commands.registerCommand('locksmith.lintWorkspace', async () => {
       const result = await lintWorkspace();
       if (result.problems > 0) await vscode.commands.executeCommand('workbench.actions.view.problems');

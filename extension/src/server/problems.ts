@@ -1,12 +1,14 @@
 // Turns ESLint lint messages into LSP diagnostics and quick fixes, for one document version.
 
 import {
+  AnnotatedTextEdit,
   CodeAction,
   CodeActionKind,
   Command,
   DiagnosticSeverity,
   TextDocumentEdit,
   TextEdit,
+  type ChangeAnnotation,
   type Diagnostic,
   type Range,
   type WorkspaceEdit,
@@ -111,6 +113,25 @@ export function problemFor(state: LintState, diagnostic: Diagnostic): Problem | 
 /** An edit that applies only to the version it was computed for: the client refuses it otherwise. */
 export function pinnedEdit(document: TextDocument, edits: TextEdit[]): WorkspaceEdit {
   return { documentChanges: [TextDocumentEdit.create({ uri: document.uri, version: document.version }, edits)] };
+}
+
+/**
+ * An edit pinned to the document's version whose every change carries a change annotation that
+ * needs the user's confirmation, one per rule: the client shows it in the refactor preview, grouped
+ * by rule, before anything changes.
+ */
+export function confirmedEdit(document: TextDocument, changes: readonly { ruleId: string; desc: string | undefined; edit: TextEdit }[]): WorkspaceEdit {
+  const changeAnnotations: Record<string, ChangeAnnotation> = {};
+  const edits = changes.map(({ ruleId, desc, edit }) => {
+    const id = `locksmith.preferredFixes:${ruleId}`;
+    changeAnnotations[id] ??= {
+      label: `${desc ?? 'Fix'} (${ruleId})`,
+      needsConfirmation: true,
+      description: 'The preferred suggestion of a Locksmith finding: it changes what runs against Redis or the database.',
+    };
+    return AnnotatedTextEdit.replace(edit.range, edit.newText, id);
+  });
+  return { documentChanges: [TextDocumentEdit.create({ uri: document.uri, version: document.version }, edits)], changeAnnotations };
 }
 
 export function toTextEdit(document: TextDocument, edit: OffsetEdit): TextEdit {

@@ -8,6 +8,7 @@ import {
   TextDocuments,
   type CodeAction,
   type Connection,
+  type WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +17,7 @@ import { clearPackageTypes } from 'eslint-plugin-locksmith/parsing';
 import { URI } from './uri';
 import {
   LintTextRequest,
+  PreferredFixesRequest,
   RulesRequest,
   SETTINGS_SECTION,
   ServerInfoRequest,
@@ -24,13 +26,14 @@ import {
   StatusNotification,
   type LintTextParams,
   type LintTextResult,
+  type PreferredFixesParams,
   type RuleInfo,
   type ServerInfo,
   type StatusParams,
 } from '../shared/settings';
 import { lintText, ruleIds, ruleInfo } from './lint';
-import { fixAll, minimalEdit } from './fix-all';
-import { FIX_ALL_KIND, pinnedEdit, quickFixes, toDiagnostic, toProblems, toTextEdit, type FixAllData, type LintState, type Problem } from './problems';
+import { fixAll, minimalEdit, type FixAllResult, type FixMode } from './fix-all';
+import { FIX_ALL_KIND, confirmedEdit, pinnedEdit, quickFixes, toDiagnostic, toProblems, toTextEdit, type FixAllData, type LintState, type Problem } from './problems';
 
 export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
@@ -156,20 +159,25 @@ export function startServer(connection: Connection): void {
     return validate(document, (await settingsFor(document.uri)).run === 'onType');
   }
 
-  async function fixAllEdit(document: TextDocument, ruleId: string | null): Promise<ReturnType<typeof pinnedEdit> | undefined> {
+  /** The fix-all of one rule (or of all rules) on the document's current text. */
+  async function fixAllResult(document: TextDocument, ruleId: string | null, mode: FixMode): Promise<FixAllResult | undefined> {
     const settings = await settingsFor(document.uri);
     if (!settings.enable) return undefined;
-    const original = document.getText();
-    const { text } = fixAll(
-      original,
+    return fixAll(
+      document.getText(),
       (candidate) => {
         const outcome = lintDocumentText(document, settings, candidate);
         if (outcome.kind !== 'linted') return null;
         return toProblems(TextDocument.create(document.uri, document.languageId, document.version, candidate), outcome.messages, outcome.reports) satisfies Problem[];
       },
       (problemRule) => ruleId === null || problemRule === ruleId,
+      mode,
     );
-    const edit = minimalEdit(original, text);
+  }
+
+  async function fixAllEdit(document: TextDocument, ruleId: string | null, mode: FixMode): Promise<WorkspaceEdit | undefined> {
+    const result = await fixAllResult(document, ruleId, mode);
+    const edit = result === undefined ? undefined : minimalEdit(document.getText(), result.text);
     return edit === undefined ? undefined : pinnedEdit(document, [toTextEdit(document, edit)]);
   }
 
@@ -235,7 +243,9 @@ export function startServer(connection: Connection): void {
     }
     if (only !== undefined && wants(FIX_ALL_KIND)) {
       // Asked for on save: computed now, since a save does not wait for a resolve round trip everywhere.
-      const edit = await fixAllEdit(document, null);
+      // Autofixes only: a suggestion changes what runs against Redis or the database, and a save
+      // applies it unseen. The explicit command (PreferredFixesRequest) previews those instead.
+      const edit = await fixAllEdit(document, null, 'autofix');
       if (edit !== undefined) actions.push({ title: 'Fix all Locksmith problems', kind: FIX_ALL_KIND, edit });
     }
     return actions;
@@ -247,8 +257,21 @@ export function startServer(connection: Connection): void {
     const document = documents.get(data.uri);
     // Stale: the document moved on since the menu was built, so the fix is dropped.
     if (document?.version !== data.version) return action;
-    const edit = await fixAllEdit(document, data.ruleId);
+    // Chosen from the menu for one rule, so its preferred suggestions are what the user asked for.
+    const edit = await fixAllEdit(document, data.ruleId, 'preferred');
     return edit === undefined ? action : { ...action, edit };
+  });
+
+  connection.onRequest(PreferredFixesRequest, async (params: PreferredFixesParams): Promise<WorkspaceEdit | null> => {
+    const document = documents.get(params.uri);
+    if (document === undefined || (params.version !== undefined && params.version !== document.version)) return null;
+    const result = await fixAllResult(document, null, 'preferred');
+    if (result === undefined || result.fixed === 0) return null;
+    // Each fix is its own change in the preview when one pass applied them all; otherwise (fixes
+    // that build on each other) the one smallest replacement, under every rule's name.
+    const whole = minimalEdit(document.getText(), result.text);
+    const changes = result.fixes ?? (whole === undefined ? [] : [{ ...whole, ruleId: result.rules.join(', '), desc: undefined }]);
+    return changes.length === 0 ? null : confirmedEdit(document, changes.map((fix) => ({ ruleId: fix.ruleId, desc: fix.desc, edit: toTextEdit(document, fix) })));
   });
 
   connection.onExecuteCommand(async (params) => {

@@ -145,6 +145,18 @@ export interface LintTextResult {
   skipped: boolean;
 }
 
+/**
+ * The preferred suggestion (or autofix) of every finding in an open document, as a WorkspaceEdit
+ * whose changes carry a change annotation with `needsConfirmation`; null when there is nothing to fix
+ * or the document moved past `version`. The command "Locksmith: Apply preferred fixes in this file".
+ */
+export const PreferredFixesRequest = 'locksmith/preferredFixes';
+export interface PreferredFixesParams {
+  uri: string;
+  version?: number;
+}
+export const APPLY_PREFERRED_FIXES_COMMAND = 'locksmith.applyPreferredFixes';
+
 /** The rules the server's bundled plugin exports, with their documentation links. */
 export const RulesRequest = 'locksmith/rules';
 export interface RuleInfo {

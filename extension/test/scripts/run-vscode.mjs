@@ -4,7 +4,7 @@
 //   --vsix <file>   install that package with --install-extension instead of the development path
 //   --grep <text>   only the suite tests whose title contains <text>
 import { spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -138,6 +138,8 @@ async function uiCommand(command) {
     case 'screenshot': {
       const file = path.join(outputDir, `${command.name}.png`);
       await page.screenshot({ path: file });
+      // The Marketplace README's screenshots (extension/media/) are the suite's own, of a real run.
+      if (command.media) await copyFile(file, path.join(repoRoot, 'extension/media', `${command.media}.png`));
       return { file };
     }
     case 'quickFixMenu':
@@ -146,6 +148,11 @@ async function uiCommand(command) {
       const toasts = await page.locator('.notifications-toasts .notification-toast').allInnerTexts();
       return { toasts };
     }
+    case 'refactorPreview':
+      return { rows: await openedRefactorPreview(command.screenshot) };
+    case 'refactorPreviewApply':
+      await applyRefactorPreview();
+      return {};
     case 'press': {
       await page.keyboard.press(command.key);
       return {};
@@ -153,6 +160,28 @@ async function uiCommand(command) {
     default:
       throw new Error(`unknown UI command ${command.type}`);
   }
+}
+
+const REFACTOR_PREVIEW = '.bulk-edit-panel[data-state=data]';
+
+/** Waits for the Refactor Preview panel to show its changes; returns its rows (and screenshots it). */
+async function openedRefactorPreview(screenshot) {
+  const rows = page.locator(`${REFACTOR_PREVIEW} .monaco-list-row`);
+  await rows.first().waitFor({ state: 'visible', timeout: UI_WAIT_MS });
+  if (screenshot) await page.screenshot({ path: path.join(outputDir, `${screenshot}.png`) });
+  return rows.allInnerTexts();
+}
+
+/**
+ * Ticks every change in the Refactor Preview, as a user does (changes that need confirmation start
+ * unticked), then clicks its Apply button.
+ */
+async function applyRefactorPreview() {
+  const unticked = page.locator(`${REFACTOR_PREVIEW} .edit-checkbox:not(.checked)`);
+  // Ticking a file's box ticks its changes too: query again after each click.
+  while (await unticked.count() > 0) await unticked.first().click();
+  const apply = page.locator(`${REFACTOR_PREVIEW} .buttons .monaco-button:not(.disabled)`, { hasText: /^Apply$/ });
+  await apply.first().click({ timeout: UI_WAIT_MS });
 }
 
 /** Opens the Quick Fix menu at the cursor through the command palette (Ctrl+. does nothing in headless Chromium); returns its rows. */

@@ -98,19 +98,28 @@ for (const [ruleId, fixtures] of Object.entries(FINDING_FIXTURES)) {
       assertParses(editor.document);
     });
 
-    it(`fixes ${ruleId} on save with editor.codeActionsOnSave "source.fixAll.locksmith"`, async () => {
+    it(`leaves a file with a ${ruleId} finding byte-identical on save with editor.codeActionsOnSave "source.fixAll.locksmith"`, async () => {
       await updateSetting('editor', 'codeActionsOnSave', { 'source.fixAll.locksmith': 'explicit' });
       try {
         const editor = await openCopy(fixtures[0]!.file);
         const uri = editor.document.uri;
         await findingOf(uri, ruleId);
+        // The save participant asks the server for exactly this kind; it must answer with no edit.
+        const onSave = await codeActions(uri, new vscode.Range(0, 0, 0, 0), 'source.fixAll.locksmith');
+        assert.deepEqual(onSave.filter((action) => action.edit !== undefined).map((action) => action.title), [], 'no fix-all edit is offered for a save');
         await editor.edit((builder) => {
           builder.insert(new vscode.Position(0, 0), '// edited\n');
         });
+        const expected = editor.document.getText();
+        const saved = waitForEvent(vscode.workspace.onDidSaveTextDocument, (document) => document.uri.toString() === uri.toString(), 'the save to complete');
         assert.ok(await editor.document.save(), 'the save succeeds');
-        await waitForDiagnostics(uri, (all) => !all.some(ofRule(ruleId)), `no ${ruleId} finding after saving`);
-        assert.equal(editor.document.isDirty, false, 'the fix was part of the save');
-        assertParses(editor.document);
+        await saved;
+        // What reached the disk is exactly what the editor held before the save: no fix ran.
+        const onDisk = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+        assert.equal(onDisk, expected, 'the saved file is byte-identical to the text before the save');
+        assert.equal(editor.document.getText(), expected);
+        assert.equal(editor.document.isDirty, false);
+        await findingOf(uri, ruleId);
       } finally {
         await updateSetting('editor', 'codeActionsOnSave', undefined);
       }

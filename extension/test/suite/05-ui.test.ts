@@ -26,7 +26,8 @@ describe('quick fix menu (UI)', function () {
     assert.ok(offered.some((action) => action.title.includes(`(${RULE})`)), `the server offers the ${RULE} fixes`);
 
     const { items } = await ui<{ items: string[] }>({ type: 'quickFixMenu' });
-    const menu = await ui<{ file: string }>({ type: 'screenshot', name: 'quick-fix-menu' });
+    // Also the Marketplace README's screenshot (extension/media/quick-fixes.png).
+    const menu = await ui<{ file: string }>({ type: 'screenshot', name: 'quick-fix-menu', media: 'quick-fixes' });
     assert.ok(items.some((item) => item.includes(`(${RULE})`)), `the menu lists the ${RULE} fixes: ${JSON.stringify(items)}`);
     assert.ok(items.some((item) => item.includes(`Show documentation for ${RULE}`)));
 

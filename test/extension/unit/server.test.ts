@@ -13,7 +13,9 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
   type TextDocumentEdit,
+  type AnnotatedTextEdit,
   type TextEdit,
+  type WorkspaceEdit,
 } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { startServer } from '../../../extension/src/server/server';
@@ -117,12 +119,36 @@ describe('language server protocol', function () {
     assert.equal(staleResolve.edit, undefined, 'a fix-all computed for version 2 is not applied to version 3');
   });
 
-  it('answers source.fixAll.locksmith with an edit for the current version', async () => {
-    await diagnosticsFor(3);
+  it('answers source.fixAll.locksmith (fix on save) with no edit: no rule has an autofix, and suggestions are never applied unseen', async () => {
+    const current = await diagnosticsFor(3);
+    assert.ok(current.some((diagnostic) => diagnostic.code === 'no-unsafe-release'), 'the finding has a suggestion that fix on save could have applied');
     const actions = await codeActions([], ['source.fixAll.locksmith']);
-    assert.equal(actions.length, 1);
-    assert.equal(actions[0]!.kind, 'source.fixAll.locksmith');
-    assert.equal((actions[0]!.edit?.documentChanges?.[0] as TextDocumentEdit).textDocument.version, 3);
+    assert.deepEqual(actions, []);
+  });
+
+  it('answers locksmith/preferredFixes with an edit pinned to the version, every change needing confirmation, that removes the finding', async () => {
+    const edit = await client.sendRequest<WorkspaceEdit | null>('locksmith/preferredFixes', { uri: URI, version: 3 });
+    assert.ok(edit !== null);
+    const change = edit.documentChanges?.[0] as TextDocumentEdit;
+    assert.deepEqual(change.textDocument, { uri: URI, version: 3 });
+    assert.ok(change.edits.length > 0);
+    for (const textEdit of change.edits as AnnotatedTextEdit[]) {
+      assert.equal(typeof textEdit.annotationId, 'string', 'each change carries an annotation');
+      assert.equal(edit.changeAnnotations?.[textEdit.annotationId]?.needsConfirmation, true, 'the annotation asks for confirmation');
+      assert.match(edit.changeAnnotations[textEdit.annotationId]!.label, /\(no-unsafe-release\)$/, 'the preview names the rule');
+      assert.ok(textEdit.range.end.line - textEdit.range.start.line <= 3, 'each change covers its own finding, not the whole file');
+    }
+    const fixedText = TextDocument.applyEdits(TextDocument.create(URI, 'typescript', 3, `// again\n${TEXT}`), change.edits as TextEdit[]);
+    assert.doesNotMatch(fixedText, /redis\.del\(/);
+    assert.ok(fixedText.length - TEXT.length < 400, 'the edit is small');
+    assert.equal(await client.sendRequest('locksmith/preferredFixes', { uri: URI, version: 2 }), null, 'a stale version gets no edit');
+    assert.equal(await client.sendRequest('locksmith/preferredFixes', { uri: 'file:///work/jobs/not-open.ts' }), null, 'a closed document gets no edit');
+  });
+
+  it('answers locksmith/preferredFixes with null once the file has nothing to fix', async () => {
+    await client.sendNotification('textDocument/didChange', { textDocument: { uri: URI, version: 4 }, contentChanges: [{ text: 'export const clean = 1;\n' }] });
+    assert.deepEqual(await diagnosticsFor(4), []);
+    assert.equal(await client.sendRequest('locksmith/preferredFixes', { uri: URI, version: 4 }), null);
   });
 
   it('re-lints on a settings change and clears diagnostics on close', async () => {
