@@ -138,8 +138,11 @@ async function uiCommand(command) {
     case 'screenshot': {
       const file = path.join(outputDir, `${command.name}.png`);
       await page.screenshot({ path: file });
-      // The Marketplace README's screenshots (extension/media/) are the suite's own, of a real run.
-      if (command.media) await copyFile(file, path.join(repoRoot, 'extension/media', `${command.media}.png`));
+      // The Marketplace README's screenshots (extension/media/) are the suite's own, of a real run. They
+      // are rewritten only when asked (LOCKSMITH_UPDATE_MEDIA=1), so an ordinary run leaves tracked files alone.
+      if (command.media && process.env.LOCKSMITH_UPDATE_MEDIA === '1') {
+        await copyFile(file, path.join(repoRoot, 'extension/media', `${command.media}.png`));
+      }
       return { file };
     }
     case 'quickFixMenu':
