@@ -5,6 +5,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { findVariable, methodCallParts, propertyName, skipTypeWrappers } from '../util/ast.js';
 import { CHAIN_METHODS, CLIENT_PACKAGES, type ClientFamily } from './client-table.js';
 import type { ImportTable } from './imports.js';
+import { importedValue, type ExportedValue } from './project/modules.js';
 import type { TypeOracle } from './type-oracle.js';
 
 /** How sure the analysis is that a receiver is a client of the family. */
@@ -31,7 +32,14 @@ export class ClientResolver {
     private readonly sourceCode: Readonly<TSESLint.SourceCode>,
     private readonly imports: ImportTable,
     private readonly oracle: TypeOracle | null,
+    /** The linted file's path, to follow imports of the project's own modules; undefined follows none. */
+    private readonly filename?: string,
   ) {}
+
+  /** What made a value, when the value is the expression itself (`export default new Redis()`). */
+  resolveValue(value: TSESTree.Node): ReceiverInfo {
+    return this.fromOrigin(value, value as TSESTree.Expression, 0);
+  }
 
   resolve(receiver: TSESTree.Expression): ReceiverInfo {
     return this.resolveDepth(receiver, 0);
@@ -57,9 +65,39 @@ export class ClientResolver {
       if (verdict !== 'unknown') return { family: verdict, notClient: false, evidence: 'type', root: receiver, chain: undefined };
     }
 
+    const imported = this.importedOrigin(receiver);
+    if (imported) {
+      const family = familyOfExport(imported);
+      return family ? { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined } : UNKNOWN(receiver);
+    }
     const origin = this.originOf(receiver);
     if (!origin) return UNKNOWN(receiver);
     return this.fromOrigin(origin, receiver, depth);
+  }
+
+  /**
+   * The other module's value an imported receiver is: `redis` of `import { redis } from './redis'`
+   * or `const redis = require('./redis')`, `db.redis` of `import * as db from './db'`. Only
+   * module-level bindings the import table holds; packages are left to the client tables.
+   */
+  private importedOrigin(receiver: TSESTree.Expression): ExportedValue | undefined {
+    if (this.filename === undefined) return undefined;
+    let name: TSESTree.Identifier;
+    let member: string | undefined;
+    if (receiver.type === AST_NODE_TYPES.Identifier) name = receiver;
+    else if (receiver.type === AST_NODE_TYPES.MemberExpression && receiver.object.type === AST_NODE_TYPES.Identifier) {
+      name = receiver.object;
+      member = propertyName(receiver);
+      if (member === undefined) return undefined;
+    } else return undefined;
+    const binding = this.imports.get(name.name);
+    if (!binding || CLIENT_PACKAGES[binding.source] || (member !== undefined && binding.imported !== '*' && binding.imported !== 'default')) return undefined;
+    if (!isModuleBinding(this.sourceCode, name)) return undefined;
+    try {
+      return importedValue(this.filename, binding, 'client', member);
+    } catch {
+      return undefined;
+    }
   }
 
   /** What made the value: a declarator's initialiser, a class field's value, a typed parameter. */
@@ -187,6 +225,39 @@ export class ClientResolver {
     this.classMembers.set(classBody, members);
     return members;
   }
+}
+
+/** The identifier names the module-level binding (an import, a top-level `require`), not a local that shadows it. */
+function isModuleBinding(sourceCode: Readonly<TSESLint.SourceCode>, identifier: TSESTree.Identifier): boolean {
+  const definition = findVariable(sourceCode, identifier)?.defs[0];
+  if (!definition) return false;
+  if (definition.type === TSESLint.Scope.DefinitionType.ImportBinding) return true;
+  return definition.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.parent.parent.type === AST_NODE_TYPES.Program;
+}
+
+const exportFamilies = new WeakMap<TSESTree.Node, ClientFamily | null>();
+
+/** The client family of another module's exported value, resolved in that module (and memoised on its node). */
+function familyOfExport(value: ExportedValue): ClientFamily | undefined {
+  const known = exportFamilies.get(value.node);
+  if (known !== undefined) return known ?? undefined;
+  // Guards cycles of modules re-exporting each other's clients.
+  exportFamilies.set(value.node, null);
+  let resolver = value.module.memo.get('clients') as ClientResolver | undefined;
+  if (!resolver) {
+    resolver = new ClientResolver(value.module.sourceCode, value.module.imports, null, value.module.filePath);
+    value.module.memo.set('clients', resolver);
+  }
+  let family: ClientFamily | undefined;
+  try {
+    const info = value.node.type === AST_NODE_TYPES.Identifier ? resolver.resolve(value.node) : resolver.resolveValue(value.node);
+    family = info.notClient ? undefined : info.family;
+  } catch {
+    // Another module's code, whatever shape it has, never makes this file's rules throw.
+    family = undefined;
+  }
+  exportFamilies.set(value.node, family ?? null);
+  return family;
 }
 
 function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {

@@ -16,6 +16,7 @@ import { readCommandShape, propertyValue, type SetOptions } from './commands.js'
 import { collectImports, type ImportTable } from './imports.js';
 import { dataKeyShapes, HASH_WRITE_METHODS, type HashWrite, isHousekeeping } from './housekeeping.js';
 import { type LockHelperSummary, withLockHelpers } from './lock-helpers.js';
+import { callsImportedHelper, importedHelperCandidates, importedHelperOf } from './project/imported-helpers.js';
 import { keyShape, keySignature, looksLikeLockKey } from './keys.js';
 import { type ResolvedScript, ScriptResolver } from './scripts.js';
 import { matchesName, type SharedSettings } from './settings.js';
@@ -127,9 +128,14 @@ export function buildRedisModel(
   const imports = collectImports(program);
   const extraNames = new Set<string>([...settings.lockWrappers.acquire, ...settings.lockWrappers.release]);
   const hasPatternWrappers = [...settings.lockWrappers.acquire, ...settings.lockWrappers.release].some((name) => name.startsWith('/'));
+  // Lock-like names imported from the project's modules: calls through them may reach a helper
+  // another module exports, even in a file with no other sign of Redis.
+  const helperImports = importedHelperCandidates(sourceCode, imports);
   // With types, any receiver may turn out to be a client; without, the tokens must show a sign of Redis.
-  if (!oracle && !hasPatternWrappers && !mayUseRedis(sourceCode, extraNames)) return emptyModel(imports, settings, sourceCode);
-  const resolver = new ClientResolver(sourceCode, imports, oracle);
+  if (!oracle && !hasPatternWrappers && !mayUseRedis(sourceCode, extraNames)
+    && (helperImports.size === 0 || !callsImportedHelper(sourceCode, filename, imports, settings))) return emptyModel(imports, settings, sourceCode);
+  for (const name of helperImports.keys()) extraNames.add(name);
+  const resolver = new ClientResolver(sourceCode, imports, oracle, filename);
   const scripts = new ScriptResolver(sourceCode, filename);
   // Only calls whose method or callee name can mean Redis or a lock library are looked at further:
   // resolving a receiver is the expensive step, and most calls in most files are something else.
@@ -148,7 +154,7 @@ export function buildRedisModel(
   const definedCommands = collectDefinedCommands(sourceCode, definingCalls, scripts);
   for (const name of definedCommands.keys()) extraNames.add(name);
   const calls = candidates
-    .filter(({ name }) => hasPatternWrappers || RELEVANT_METHOD_NAMES.has(name) || extraNames.has(name))
+    .filter(({ call, name }) => hasPatternWrappers || RELEVANT_METHOD_NAMES.has(name) || extraNames.has(name) || (helperImports.size > 0 && helperImports.has(calledObjectName(call) ?? '')))
     .map(({ call }) => call);
   if (calls.length === 0) return emptyModel(imports, settings, sourceCode);
 
@@ -202,7 +208,8 @@ export function buildRedisModel(
 
   // Calls to the module's own lock helpers are lock events too.
   const { acquisitions, releases, expiries, helpers } = withLockHelpers(
-    sourceCode, candidates.map((candidate) => candidate.call), { commands, acquisitions: baseAcquisitions, releases: baseReleases, expiries: baseExpiries }, settings.lockKeyPattern, wrapperCalls);
+    sourceCode, candidates.map((candidate) => candidate.call), { commands, acquisitions: baseAcquisitions, releases: baseReleases, expiries: baseExpiries }, settings.lockKeyPattern, wrapperCalls,
+    helperImports.size > 0 ? (call) => importedHelperOf(sourceCode, filename, helperImports, call, settings) : undefined);
 
   const acquiredKeys = new Set<string>();
   for (const acquisition of acquisitions) if (acquisition.keySignature !== undefined) acquiredKeys.add(acquisition.keySignature);
@@ -246,6 +253,12 @@ const RELEVANT_METHOD_NAMES: ReadonlySet<string> = new Set([
   ...Object.keys(REDIS_METHODS), ...GENERIC_COMMAND_METHODS, ...CHAIN_METHODS,
   'acquire', 'tryAcquire', 'lock', 'using', 'release', 'unlock', 'extend',
 ]);
+
+/** `locks` of `locks.acquire(k)`. */
+function calledObjectName(call: TSESTree.CallExpression): string | undefined {
+  const callee = call.callee;
+  return callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier ? callee.object.name : undefined;
+}
 
 function calleeName(call: TSESTree.CallExpression): string | undefined {
   const callee = call.callee;

@@ -2,6 +2,8 @@
 // (sql/prefilter.ts). Most files of a project hold neither, and for them no rule needs to run.
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { collectImports } from './imports.js';
+import { callsImportedHelper, mayImportHelper } from './project/imported-helpers.js';
 import { mayUseRedis } from './redis-gate.js';
 import { readSharedSettings, type SharedSettings } from './settings.js';
 import { mayContainSql } from './sql/prefilter.js';
@@ -34,12 +36,15 @@ export function fileMayHoldLocks(context: Readonly<TSESLint.RuleContext<string, 
   const program = sourceCode.ast;
   const known = answers.get(program);
   if (known !== undefined) return known;
-  const helpers = helperScreenOf(readSharedSettings(context).lockWrappers);
+  const settings = readSharedSettings(context);
+  const helpers = helperScreenOf(settings.lockWrappers);
   const answer = helpers.anyNameMatches
     // With types any receiver may turn out to be a Redis client, whatever the text says.
     || getTypeOracle(context) !== null
     || mayUseRedis(sourceCode, helpers.names)
-    || mayContainSql(sourceCode.text, program);
+    || mayContainSql(sourceCode.text, program)
+    // A file whose only lock is a call to a helper another module exports (its summary says so).
+    || (mayImportHelper(sourceCode.text) && callsImportedHelper(sourceCode, context.filename, collectImports(program), settings));
   answers.set(program, answer);
   return answer;
 }

@@ -5,7 +5,7 @@ import { freeName } from '../fixes/edits.js';
 import { within } from '../model/indexes.js';
 import { HANDLE_NAMES, renderBeginCommit, renderTransactionWrap } from '../fixes/sql-templates.js';
 import { handleEdits, helperName, prismaExecuteEdits } from '../fixes/advisory-edits.js';
-import { getSqlModel, type AdvisoryLockItem } from '../model/sql/index.js';
+import { getSqlModel, isTrailingBarrier, type AdvisoryLockItem } from '../model/sql/index.js';
 import { renderSpanBody, spanLeavesCallback, spanToBlockEnd, type StatementSpan, type TextEdit } from '../model/sql/statement-span.js';
 import { contains } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
@@ -33,7 +33,7 @@ export default createRule<Options, MessageId>({
       'Program:exit'() {
         for (const item of getSqlModel(context).advisoryLocks) {
           if (item.call.scope !== 'xact' || item.call.action !== 'lock' || item.inTransaction || !item.statement.onlyAdvisoryLocks) continue;
-          if (!runsOutsideTransaction(context, item)) continue;
+          if (!runsOutsideTransaction(context, item) || isTrailingBarrier(item)) continue;
           context.report({
             node: item.node,
             messageId: 'xactLockOutsideTransaction',

@@ -16,6 +16,8 @@ export interface ModuleHost {
   stat(filePath: string): FileVersion | undefined;
   /** Undefined when the file does not exist or cannot be read; never throws. */
   readFile(filePath: string): string | undefined;
+  /** Entry names of a directory (workspace packages); empty when unreadable. Optional: hosts without it see no workspaces. */
+  readDirectory?(dirPath: string): string[];
 }
 
 export const diskHost: ModuleHost = {
@@ -33,6 +35,13 @@ export const diskHost: ModuleHost = {
       return fs.readFileSync(filePath, 'utf8');
     } catch {
       return undefined;
+    }
+  },
+  readDirectory(dirPath) {
+    try {
+      return fs.readdirSync(dirPath);
+    } catch {
+      return [];
     }
   },
 };

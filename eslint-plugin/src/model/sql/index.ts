@@ -2,7 +2,8 @@
 // holds it, and the advisory locks, lock-table rows and writes it contains. Computed once per file.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { enclosingFunction, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers } from '../../util/ast.js';
+import { enclosingFunction, expressionStatementOf, isFunctionLike, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers } from '../../util/ast.js';
+import { functionName } from '../lock-acquisitions.js';
 import { collectImports } from '../imports.js';
 import { within } from '../indexes.js';
 import { collectNodes } from '../../util/collect-nodes.js';
@@ -98,11 +99,24 @@ const INTERESTING_SQL = /\bpg_(?:try_)?advisory_|\b(?:insert|update|delete|begin
 type Context = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
 const cache = new WeakMap<TSESTree.Program, SqlModel>();
 
+/**
+ * A barrier, not a mutex: the lock is its function's last statement (nothing after it to protect),
+ * taken to wait until holders of it are done, in a function not named for locking. A function
+ * named for locking (`lockJob`) hands the lock to its caller, and that is not a barrier.
+ */
+export function isTrailingBarrier(item: AdvisoryLockItem): boolean {
+  const fn = item.function;
+  if (!isFunctionLike(fn) || fn.body.type !== AST_NODE_TYPES.BlockStatement) return false;
+  const statement = expressionStatementOf(item.node);
+  if (!statement || fn.body.body.at(-1) !== statement) return false;
+  return !/lock|mutex|acquire|guard|exclusive/iu.test(functionName(fn) ?? 'lock');
+}
+
 export function getSqlModel(context: Context): SqlModel {
   const program = context.sourceCode.ast;
   let model = cache.get(program);
   if (!model) {
-    model = buildSqlModel(context.sourceCode);
+    model = buildSqlModel(context.sourceCode, context.filename);
     cache.set(program, model);
   }
   return model;
@@ -116,11 +130,11 @@ function isSqlCallCandidate(call: TSESTree.CallExpression): boolean {
   return method !== undefined && SQL_CALL_METHODS.has(method);
 }
 
-function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>): SqlModel {
+function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: string): SqlModel {
   const program = sourceCode.ast;
   if (!mayContainSql(sourceCode.text, program)) return emptyModel();
   const imports = collectImports(program);
-  const senders = new SenderResolver(sourceCode, imports);
+  const senders = new SenderResolver(sourceCode, imports, filename);
   // The file's calls and tagged templates come from the walk the Redis half shares (collectNodes).
   const collected = collectNodes(sourceCode);
   const calls: (TSESTree.CallExpression | TSESTree.TaggedTemplateExpression)[] = [...collected.calls, ...collected.taggedTemplates]

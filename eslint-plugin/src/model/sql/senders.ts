@@ -4,6 +4,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { findVariable, isFunctionLike, propertyName, skipTypeWrappers } from '../../util/ast.js';
 import { propertyValue } from '../commands.js';
 import type { ImportTable } from '../imports.js';
+import { importedValue, type ExportedValue } from '../project/modules.js';
 import {
   CHECKOUT_METHODS,
   POOL_NAMES,
@@ -42,6 +43,8 @@ export class SenderResolver {
   constructor(
     private readonly sourceCode: Readonly<TSESLint.SourceCode>,
     private readonly imports: ImportTable,
+    /** The linted file's path, to follow imports of the project's own modules; undefined follows none. */
+    private readonly filename?: string,
   ) {}
 
   /** `this.pool = new Pool()` and class fields `pool = new Pool()`, by property name. */
@@ -99,15 +102,35 @@ export class SenderResolver {
     const annotated = annotationHandle(definition.name);
     if (annotated) return annotated;
     if (definition.type === DefinitionType.ImportBinding) {
+      const imported = this.importedHandle(variable.name);
+      if (imported.kind !== 'unknown') return imported;
       return this.imports.get(variable.name)?.source.startsWith('.') ? handleByName(variable.name) : UNKNOWN;
     }
     if (definition.type === DefinitionType.Variable) {
       const declarator = definition.node;
       if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) return UNKNOWN;
+      // `const db = require('./db')` at module level: what that module exports.
+      if (declarator.parent.parent.type === AST_NODE_TYPES.Program && this.imports.has(variable.name)) {
+        const imported = this.importedHandle(variable.name);
+        if (imported.kind !== 'unknown') return imported;
+      }
       return this.handle(declarator.init, depth + 1);
     }
     if (definition.type === DefinitionType.Parameter) return this.callbackParameterHandle(definition.node, definition.name, depth);
     return UNKNOWN;
+  }
+
+  /** The handle another project module exports under the binding (`export const db = drizzle(pool)`). */
+  private importedHandle(local: string): SqlHandle {
+    const binding = this.imports.get(local);
+    if (!binding || this.filename === undefined) return UNKNOWN;
+    try {
+      const value = importedValue(this.filename, binding, 'client');
+      return value ? handleOfExport(value) : UNKNOWN;
+    } catch {
+      // Another module's code, whatever shape it has, never makes this file's rules throw.
+      return UNKNOWN;
+    }
   }
 
   /** The first parameter of a transaction callback (`sql.begin(async (tx) => ...)`). */
@@ -199,6 +222,24 @@ function isSingleSessionPool(library: SqlFactory['library'], creation: TSESTree.
 function isLiteralNumber(node: TSESTree.Node | undefined, value: number): boolean {
   const literal = node && skipTypeWrappers(node);
   return literal?.type === AST_NODE_TYPES.Literal && literal.value === value;
+}
+
+const exportHandles = new WeakMap<TSESTree.Node, SqlHandle>();
+
+/** The handle another module's exported value is, resolved in that module (memoised on its node). */
+function handleOfExport(value: ExportedValue): SqlHandle {
+  const known = exportHandles.get(value.node);
+  if (known) return known;
+  // Guards cycles of modules re-exporting each other's pools.
+  exportHandles.set(value.node, UNKNOWN);
+  let resolver = value.module.memo.get('senders') as SenderResolver | undefined;
+  if (!resolver) {
+    resolver = new SenderResolver(value.module.sourceCode, value.module.imports, value.module.filePath);
+    value.module.memo.set('senders', resolver);
+  }
+  const handle = resolver.handle(value.node, 0);
+  exportHandles.set(value.node, handle);
+  return handle;
 }
 
 function handleByName(name: string): SqlHandle {

@@ -1,0 +1,196 @@
+// Lock helpers other modules export (`export async function withLock(key, fn)`,
+// `module.exports = { acquireLock, releaseLock }`, `export const locks = new RedisLock(redis)`):
+// the summary lock-helpers.ts makes of the helper in its own module, found for a call in the file
+// being linted. The exporting module's lock model is built once per module version and settings,
+// and only when a call by a lock-like name reaches it.
+
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { findVariable, type FunctionLike, isFunctionLike, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
+import type { ImportBinding, ImportTable } from '../imports.js';
+import type { LockHelperSummary } from '../lock-helpers.js';
+import { buildRedisModel, type RedisModel } from '../redis-model.js';
+import type { SharedSettings } from '../settings.js';
+import { exportedFunction, importedValue, loadModule, type ExportedValue, type ProjectModule } from './modules.js';
+import { resolveImport } from './resolve.js';
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+// Names a helper (or the object holding helpers) is imported by. `block`/`clock` are no locks.
+const LOCK_NAME = /(?:^|[^bBcC])[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader/u;
+// Cheaper than the import table: a file whose text has none of these imports no helper by name.
+const LOCK_TEXT = /[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader/u;
+
+/** The text screen alone: false when no import can be named like a lock helper. */
+export function mayImportHelper(text: string): boolean {
+  return LOCK_TEXT.test(text);
+}
+
+// Errors and exceptions are constructed or thrown, never a lock helper (`LockTimeoutError`).
+const NOT_A_HELPER = /(?:Error|Exception|Options|Config|Type|Props)$/u;
+
+/** The name is called (`withLock(`) or a member of it is (`locks.acquire(`), not only constructed or passed on. */
+function calledInText(text: string, name: string): boolean {
+  for (let index = text.indexOf(name); index !== -1; index = text.indexOf(name, index + name.length)) {
+    const next = text.charCodeAt(index + name.length);
+    if ((next === 40 || next === 46) && !isIdentifierCode(text.charCodeAt(index - 1)) && !text.startsWith('new ', index - 4)) return true;
+  }
+  return false;
+}
+
+function isIdentifierCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
+}
+
+interface Candidate {
+  readonly binding: ImportBinding;
+}
+
+const candidatesOf = new WeakMap<TSESTree.Program, ReadonlyMap<string, Candidate>>();
+
+/**
+ * The module-level imports of the file whose local name is lock-like (`withLock`, `acquireLock`,
+ * `locks`, `lockService`, `redisLock`): the only bindings a call to an imported helper can go
+ * through. Text screen first, then the top-level import table; no module is read here.
+ */
+export function importedHelperCandidates(sourceCode: SourceCode, imports: ImportTable): ReadonlyMap<string, Candidate> {
+  const program = sourceCode.ast;
+  const known = candidatesOf.get(program);
+  if (known) return known;
+  const candidates = new Map<string, Candidate>();
+  if (LOCK_TEXT.test(sourceCode.text)) {
+    for (const [local, binding] of imports) {
+      if (!LOCK_NAME.test(local) && !(binding.imported !== '*' && binding.imported !== 'default' && LOCK_NAME.test(binding.imported))) continue;
+      if (NOT_A_HELPER.test(local) || !calledInText(sourceCode.text, local)) continue;
+      candidates.set(local, { binding });
+    }
+  }
+  candidatesOf.set(program, candidates);
+  return candidates;
+}
+
+/** The other module's lock model, for its helpers: once per module version and settings. */
+function modelOf(module: ProjectModule, settings: SharedSettings): RedisModel {
+  let perSettings = module.memo.get('redis-models') as WeakMap<SharedSettings, RedisModel> | undefined;
+  if (!perSettings) {
+    perSettings = new WeakMap();
+    module.memo.set('redis-models', perSettings);
+  }
+  let model = perSettings.get(settings);
+  if (!model) {
+    model = buildRedisModel(module.sourceCode, module.filePath, null, settings);
+    perSettings.set(settings, model);
+  }
+  return model;
+}
+
+function summaryOf(value: ExportedValue | undefined, fn: FunctionLike | undefined, settings: SharedSettings): LockHelperSummary | undefined {
+  if (!value || !fn) return undefined;
+  return modelOf(value.module, settings).lockHelpers.get(fn);
+}
+
+/**
+ * The summary of the imported helper `call` reaches: `withLock(k, fn)` of a named or default
+ * import, `locks.acquire(k)` of a namespace import, of an exported object literal of helpers, or
+ * of an exported instance of a helper class. Undefined for everything else.
+ */
+export function importedHelperOf(
+  sourceCode: SourceCode,
+  filename: string,
+  candidates: ReadonlyMap<string, Candidate>,
+  call: TSESTree.CallExpression,
+  settings: SharedSettings,
+): LockHelperSummary | undefined {
+  if (candidates.size === 0) return undefined;
+  // Another module's code, whatever shape it has, never makes this file's rules throw.
+  try {
+    return helperOfCall(sourceCode, filename, candidates, call, settings);
+  } catch {
+    return undefined;
+  }
+}
+
+function helperOfCall(
+  sourceCode: SourceCode,
+  filename: string,
+  candidates: ReadonlyMap<string, Candidate>,
+  call: TSESTree.CallExpression,
+  settings: SharedSettings,
+): LockHelperSummary | undefined {
+  const callee = skipTypeWrappers(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const candidate = candidates.get(callee.name);
+    if (!candidate || !isModuleBinding(sourceCode, callee)) return undefined;
+    const value = importedValue(filename, candidate.binding, 'helper');
+    return summaryOf(value, value && exportedFunction(value), settings);
+  }
+  const parts = methodCallParts(call);
+  const receiver = parts ? skipTypeWrappers(parts.receiver) : undefined;
+  if (!parts || receiver?.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const candidate = candidates.get(receiver.name);
+  if (!candidate || !isModuleBinding(sourceCode, receiver)) return undefined;
+  // `import * as locks` / an exported object literal: the member is itself an exported function.
+  const member = importedValue(filename, candidate.binding, 'helper', parts.method);
+  const memberFunction = member && exportedFunction(member);
+  if (memberFunction) return summaryOf(member, memberFunction, settings);
+  // `export const locks = new RedisLock(redis)`: the method of the class in that module.
+  const whole = candidate.binding.imported === '*' && !member ? undefined : importedValue(filename, candidate.binding, 'helper');
+  return whole ? summaryOf(whole, instanceMethod(whole, parts.method), settings) : undefined;
+}
+
+/** `method` of the class an exported instance was made from (`new RedisLock()`, the class declared in that module). */
+function instanceMethod(value: ExportedValue, method: string): FunctionLike | undefined {
+  const declarator = value.node.parent;
+  if (value.node.type !== AST_NODE_TYPES.Identifier || declarator?.type !== AST_NODE_TYPES.VariableDeclarator || !declarator.init) return undefined;
+  const init = skipTypeWrappers(declarator.init);
+  if (init.type !== AST_NODE_TYPES.NewExpression || init.callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const definition = findVariable(value.module.sourceCode, init.callee)?.defs[0];
+  const classNode = definition?.node;
+  if (classNode?.type !== AST_NODE_TYPES.ClassDeclaration) return undefined;
+  for (const element of classNode.body.body) {
+    if (element.type !== AST_NODE_TYPES.MethodDefinition || element.computed || element.key.type !== AST_NODE_TYPES.Identifier || element.key.name !== method) continue;
+    return isFunctionLike(element.value) ? element.value : undefined;
+  }
+  return undefined;
+}
+
+function isModuleBinding(sourceCode: SourceCode, identifier: TSESTree.Identifier): boolean {
+  const definition = findVariable(sourceCode, identifier)?.defs[0];
+  if (!definition) return false;
+  if (definition.type === TSESLint.Scope.DefinitionType.ImportBinding) return true;
+  return definition.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.parent.parent.type === AST_NODE_TYPES.Program;
+}
+
+/**
+ * Whether the file calls a lock helper another module exports, for the screen (screen.ts): a
+ * lock-like import whose module summary holds a helper. Reads only the modules such names import.
+ */
+export function callsImportedHelper(sourceCode: SourceCode, filename: string, imports: ImportTable, settings: SharedSettings): boolean {
+  const candidates = importedHelperCandidates(sourceCode, imports);
+  if (candidates.size === 0) return false;
+  try {
+    return anyCandidateIsHelper(filename, candidates, settings);
+  } catch {
+    return false;
+  }
+}
+
+function anyCandidateIsHelper(filename: string, candidates: ReadonlyMap<string, Candidate>, settings: SharedSettings): boolean {
+  for (const candidate of candidates.values()) {
+    const value = importedValue(filename, candidate.binding, 'helper');
+    const fn = value && exportedFunction(value);
+    if (fn && summaryOf(value, fn, settings)) return true;
+    // A namespace or an object or instance of helpers: any helper in that module will do for the screen.
+    if (!fn && value && modelOf(value.module, settings).lockHelpers.size > 0) return true;
+    if (!value && candidate.binding.imported === '*') {
+      const anyMember = namespaceModule(filename, candidate.binding);
+      if (anyMember && modelOf(anyMember, settings).lockHelpers.size > 0) return true;
+    }
+  }
+  return false;
+}
+
+/** The module a namespace import names (`import * as locks from './locks'` has no value of its own). */
+function namespaceModule(filename: string, binding: ImportBinding): ProjectModule | undefined {
+  const filePath = resolveImport(filename, binding.source);
+  return filePath ? loadModule(filePath, 'helper') : undefined;
+}
