@@ -3,6 +3,7 @@
 
 import { brokenFailed, fixedHeld, type Scenario, type VariantResult } from './harness.js';
 import type { ProofServers } from './servers.js';
+import { admits, PRIMITIVE_SINCE, type ServerPrimitive } from '../../eslint-plugin/src/model/servers.js';
 
 export interface ScenarioTally {
   readonly scenario: Scenario;
@@ -124,6 +125,7 @@ export function renderResultsMarkdown(tallies: readonly ScenarioTally[], servers
     '',
     sections.join('\n\n'),
     '',
+    ...unprovenPrimitivesSection(servers),
     '## Reproduce',
     '',
     '```sh',
@@ -132,4 +134,34 @@ export function renderResultsMarkdown(tallies: readonly ScenarioTally[], servers
     '```',
     '',
   ].join('\n');
+}
+
+/**
+ * The servers' compare-first primitives (DELEX, DELIFEQ, SET … IFEQ) that the proof server cannot run:
+ * Locksmith recognises and suggests them (tested with RuleTester), but no run here shows them holding.
+ * Only Redis is installed for the proofs (Debian's packages hold no Valkey or Dragonfly), so each
+ * primitive counts as proven only once the proof Redis admits it.
+ */
+export function unprovenPrimitivesSection(servers: ProofServers): string[] {
+  const version = servers.redis.version.split('.').map(Number);
+  const primitives: ServerPrimitive[] = ['DELEX', 'DELIFEQ', 'SET IFEQ'];
+  const unproven = primitives.filter((primitive) => !admits({ server: 'redis', version }, primitive));
+  if (unproven.length === 0) return [];
+  const since = (primitive: ServerPrimitive) => Object.entries(PRIMITIVE_SINCE)
+    .flatMap(([server, table]) => {
+      const first = table[primitive];
+      return first ? [`${server === 'redis' ? 'Redis' : server === 'valkey' ? 'Valkey' : 'Dragonfly'} ≥ ${first.join('.')}`] : [];
+    })
+    .join(', ');
+  return [
+    '## Not proven on a server',
+    '',
+    `The proof server is redis-server ${servers.redis.version}, and no Valkey or Dragonfly is installable from the`,
+    'npm registry or the Debian packages here, so these server primitives are recognised as safe releases and',
+    'renewals and offered by the suggestions (when `settings.locksmith.redis` admits them), tested with RuleTester',
+    'and re-linted, but not run against a server:',
+    '',
+    ...unproven.map((primitive) => `- \`${primitive === 'SET IFEQ' ? 'SET key token IFEQ token PX ttl' : primitive === 'DELEX' ? 'DELEX key IFEQ token' : 'DELIFEQ key token'}\` (${since(primitive)})`),
+    '',
+  ];
 }

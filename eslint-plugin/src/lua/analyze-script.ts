@@ -172,11 +172,24 @@ class ScriptAnalysis {
     if (command === undefined || call.type !== 'CallExpression') return;
     const keyArgument = call.arguments[1];
     const write: LuaKeyWrite = { command, keyRef: keyArgument ? this.keyRefOf(keyArgument) : undefined, ownerChecked: guarded };
+    // The server's own compare-and-delete: `DELEX k IFEQ v` / `IFDEQ digest`, Valkey's `DELIFEQ k v`.
+    // A bare DELEX, or IFNE/IFDNE, deletes as DEL does.
+    const comparesOwner = (index: number) => {
+      const condition = call.arguments[index] ? this.stringValue(call.arguments[index])?.toUpperCase() : undefined;
+      return condition === 'IFEQ' || condition === 'IFDEQ';
+    };
     if (DELETE_COMMANDS.has(command)) this.deletes.push(write);
+    else if (command === 'DELIFEQ' || command === 'DELEX') this.deletes.push({ ...write, ownerChecked: guarded || command === 'DELIFEQ' || comparesOwner(2) });
     else if (EXPIRY_COMMANDS.has(command)) this.expiries.push(write);
     else if (command === 'INCR' || command === 'INCRBY') this.increments.push(write);
     else if (command === 'SET') {
       const flags = call.arguments.slice(3).map((argument) => this.stringValue(argument)?.toUpperCase());
+      const hasTimedExpiry = flags.some((flag) => flag === 'PX' || flag === 'EX' || flag === 'PXAT' || flag === 'EXAT');
+      // `SET k v IFEQ v PX ttl`: a renewal the server makes only for the owner (without PX/EX it is a plain write).
+      if (hasTimedExpiry && (flags.includes('IFEQ') || flags.includes('IFDEQ'))) {
+        this.expiries.push({ ...write, ownerChecked: true });
+        return;
+      }
       this.sets.push({
         ...write,
         nx: flags.includes('NX'),

@@ -62,11 +62,13 @@ export const REDIS_METHODS: Readonly<Record<string, string>> = (() => {
   const commands = [
     'SET', 'GET', 'SETNX', 'SETEX', 'PSETEX', 'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'PERSIST', 'DEL',
     'UNLINK', 'EXISTS', 'EVAL', 'EVALSHA', 'EVAL_RO', 'EVALSHA_RO', 'FCALL', 'INCR', 'INCRBY', 'GETDEL', 'GETSET', 'GETEX', 'TTL', 'PTTL',
+    // Compare-and-delete commands of newer servers (Redis 8.4 / Valkey 9.2 / Dragonfly 1.37, Valkey 9.0).
+    'DELEX', 'DELIFEQ',
   ];
   // node-redis v4+ spells commands in camelCase as well as upper case.
   const camel: Record<string, string> = {
     setNX: 'SETNX', setEx: 'SETEX', pSetEx: 'PSETEX', pExpire: 'PEXPIRE', expireAt: 'EXPIREAT', pExpireAt: 'PEXPIREAT',
-    evalSha: 'EVALSHA', evalRo: 'EVAL_RO', evalShaRo: 'EVALSHA_RO', fCall: 'FCALL', incrBy: 'INCRBY', getDel: 'GETDEL', getSet: 'GETSET', getEx: 'GETEX', pTTL: 'PTTL',
+    evalSha: 'EVALSHA', evalRo: 'EVAL_RO', evalShaRo: 'EVALSHA_RO', fCall: 'FCALL', incrBy: 'INCRBY', getDel: 'GETDEL', getSet: 'GETSET', getEx: 'GETEX', pTTL: 'PTTL', delEx: 'DELEX',
   };
   const table: Record<string, string> = { ...camel };
   for (const command of commands) {
@@ -77,7 +79,12 @@ export const REDIS_METHODS: Readonly<Record<string, string>> = (() => {
 })();
 
 /** Methods that send an arbitrary command given as a name plus arguments. */
-export const GENERIC_COMMAND_METHODS = new Set(['call', 'sendCommand', 'send_command', 'callBuffer']);
+export const GENERIC_COMMAND_METHODS = new Set(['call', 'sendCommand', 'send_command', 'callBuffer', 'exec']);
+/**
+ * Generic methods that count only with the command as an array literal: Upstash's `exec(['DELEX', k])`
+ * (a `multi().exec()`, `regex.exec(text)` or `child_process.exec(cmd)` never passes one).
+ */
+export const ARRAY_ONLY_COMMAND_METHODS: ReadonlySet<string> = new Set(['exec']);
 /** Methods that start a queued transaction or pipeline. */
 export const CHAIN_METHODS = new Set(['multi', 'pipeline', 'MULTI', 'batch']);
 
@@ -85,5 +92,5 @@ export const CHAIN_METHODS = new Set(['multi', 'pipeline', 'MULTI', 'batch']);
  * Methods that many non-Redis objects also have (caches, stores, HTTP clients): on a receiver of
  * unknown origin they count only when the receiver is named like a Redis client.
  */
-export const GENERIC_METHOD_NAMES: ReadonlySet<string> = new Set(['get', 'set', 'del', 'exists', 'expire', 'incr', 'ttl', 'call', 'send_command', 'sendCommand']);
+export const GENERIC_METHOD_NAMES: ReadonlySet<string> = new Set(['get', 'set', 'del', 'exists', 'expire', 'incr', 'ttl', 'call', 'send_command', 'sendCommand', 'exec']);
 export const CLIENT_LIKE_NAME = /redis|valkey|upstash|cluster|^(?:redis_?)?client$|^conn(?:ection)?$|^kv$/iu;

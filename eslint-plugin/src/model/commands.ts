@@ -4,9 +4,12 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import type { RedisDialect } from './client-table.js';
 import { methodCallParts, propertyName, skipTypeWrappers, staticString } from '../util/ast.js';
-import { GENERIC_COMMAND_METHODS, REDIS_METHODS } from './client-table.js';
+import { ARRAY_ONLY_COMMAND_METHODS, GENERIC_COMMAND_METHODS, REDIS_METHODS } from './client-table.js';
 
 export type ExpiryUnit = 'PX' | 'EX' | 'PXAT' | 'EXAT';
+/** The value conditions of Redis 8.4's `SET`/`DELEX` (Valkey has `IFEQ`/`IFNE`): write only if the stored value (or its digest) is or is not the one given. */
+export type CompareCondition = 'IFEQ' | 'IFNE' | 'IFDEQ' | 'IFDNE';
+export const COMPARE_CONDITIONS: ReadonlySet<string> = new Set<CompareCondition>(['IFEQ', 'IFNE', 'IFDEQ', 'IFDNE']);
 
 export interface SetOptions {
   readonly nx: boolean;
@@ -14,6 +17,8 @@ export interface SetOptions {
   readonly get: boolean;
   readonly keepTtl: boolean;
   readonly expiry: { readonly unit: ExpiryUnit; readonly value: TSESTree.Node | undefined } | undefined;
+  /** `IFEQ token` and the like: the write happens only if the stored value compares so. */
+  readonly compare: { readonly condition: CompareCondition; readonly value: TSESTree.Node | undefined } | undefined;
   /** An option could not be read statically (a variable, a spread): assume anything. */
   readonly opaque: boolean;
   /** The options object (node-redis, Upstash), for fixes that add to it. */
@@ -31,6 +36,8 @@ export interface CommandShape {
   readonly args: readonly TSESTree.Node[];
   readonly callback: TSESTree.Node | undefined;
   readonly set: SetOptions | undefined;
+  /** The value condition of a `SET … IFEQ`, `DELEX … IFEQ` or `DELIFEQ`: the write is conditional on the stored value. */
+  readonly compare: SetOptions['compare'];
   /** Dialect the call's own shape shows, if any. */
   readonly shapeDialect: RedisDialect | undefined;
 }
@@ -55,8 +62,10 @@ export function readCommandShape(sourceCode: Readonly<TSESLint.SourceCode>, call
       if (commandName === undefined || rest.some((element) => !element || element.type === AST_NODE_TYPES.SpreadElement)) return undefined;
       name = commandName.toUpperCase();
       args = rest as TSESTree.Node[];
-      shapeDialect = 'node-redis';
+      // Upstash's `exec([...])` is its raw command form; node-redis's is `sendCommand([...])`.
+      shapeDialect = ARRAY_ONLY_COMMAND_METHODS.has(method) ? 'upstash' : 'node-redis';
     } else {
+      if (ARRAY_ONLY_COMMAND_METHODS.has(method)) return undefined;
       const commandName = staticString(sourceCode, first);
       if (commandName === undefined) return undefined;
       name = commandName.toUpperCase();
@@ -89,7 +98,34 @@ export function readCommandShape(sourceCode: Readonly<TSESLint.SourceCode>, call
     set = readSetOptions(sourceCode, args.slice(2));
     if (shapeDialect === undefined && set.spelling !== undefined && set.spelling !== 'positional') shapeDialect = set.spelling;
   }
-  return { name, method, form, receiver, args, callback, set, shapeDialect };
+  const compare = name === 'SET' ? set?.compare : name === 'DELEX' ? readDelexCondition(sourceCode, args.slice(1))
+    : name === 'DELIFEQ' ? { condition: 'IFEQ' as const, value: args[1] } : undefined;
+  if (name === 'DELEX' && shapeDialect === undefined && args[1] && skipTypeWrappers(args[1]).type === AST_NODE_TYPES.ObjectExpression) shapeDialect = 'node-redis-v5';
+  return { name, method, form, receiver, args, callback, set, compare, shapeDialect };
+}
+
+/**
+ * `DELEX key IFEQ token` (positional, raw arrays) or node-redis 5's `delEx(key, { condition, matchValue })`.
+ * An unreadable condition reads as none: the call is then judged as the plain delete it may be.
+ */
+function readDelexCondition(sourceCode: Readonly<TSESLint.SourceCode>, conditionArgs: readonly TSESTree.Node[]): SetOptions['compare'] {
+  const first = conditionArgs[0] ? skipTypeWrappers(conditionArgs[0]) : undefined;
+  if (!first) return undefined;
+  if (first.type === AST_NODE_TYPES.ObjectExpression) {
+    const conditionNode = propertyValue(first, 'condition');
+    const condition = conditionNode ? conditionName(sourceCode, conditionNode) : undefined;
+    return condition ? { condition, value: propertyValue(first, 'matchValue') } : undefined;
+  }
+  const condition = conditionName(sourceCode, first);
+  return condition ? { condition, value: conditionArgs[1] } : undefined;
+}
+
+/** `'IFEQ'`, or node-redis's `DelexCondition.IFEQ`. */
+function conditionName(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): CompareCondition | undefined {
+  const value = skipTypeWrappers(node);
+  const text = value.type === AST_NODE_TYPES.MemberExpression ? propertyName(value) : staticString(sourceCode, value);
+  const upper = text?.toUpperCase();
+  return upper !== undefined && COMPARE_CONDITIONS.has(upper) ? upper as CompareCondition : undefined;
 }
 
 function isCallbackLike(node: TSESTree.Node): boolean {
@@ -103,6 +139,7 @@ const EXPIRY_UNITS = new Set<string>(['PX', 'EX', 'PXAT', 'EXAT']);
 export function readSetOptions(sourceCode: Readonly<TSESLint.SourceCode>, optionArgs: readonly TSESTree.Node[]): SetOptions {
   const flags = { nx: false, xx: false, get: false, keepTtl: false };
   let expiry: SetOptions['expiry'];
+  let compare: SetOptions['compare'];
   let opaque = false;
   let optionsObject: TSESTree.ObjectExpression | undefined;
   let spelling: SetOptions['spelling'];
@@ -122,6 +159,8 @@ export function readSetOptions(sourceCode: Readonly<TSESLint.SourceCode>, option
         if (condition === undefined) opaque = true;
         else if (condition.toUpperCase() === 'NX') flags.nx = true;
         else if (condition.toUpperCase() === 'XX') flags.xx = true;
+        // node-redis 5: `{ condition: 'IFEQ', matchValue: token }`.
+        else if (COMPARE_CONDITIONS.has(condition.toUpperCase())) compare = { condition: condition.toUpperCase() as CompareCondition, value: propertyValue(first, 'matchValue') };
       } else if (key === 'expiration') {
         const value = skipTypeWrappers(property.value);
         if (value.type === AST_NODE_TYPES.ObjectExpression) {
@@ -140,7 +179,7 @@ export function readSetOptions(sourceCode: Readonly<TSESLint.SourceCode>, option
         expiry = { unit: upper as ExpiryUnit, value: property.value };
       }
     }
-    return { ...flags, expiry, opaque: opaque || optionArgs.length > 1, optionsObject, spelling };
+    return { ...flags, expiry, compare, opaque: opaque || optionArgs.length > 1, optionsObject, spelling };
   }
 
   for (let index = 0; index < optionArgs.length; index++) {
@@ -154,9 +193,12 @@ export function readSetOptions(sourceCode: Readonly<TSESLint.SourceCode>, option
     else if (EXPIRY_UNITS.has(option)) {
       expiry = { unit: option as ExpiryUnit, value: optionArgs[index + 1] };
       index++;
+    } else if (COMPARE_CONDITIONS.has(option)) {
+      compare = { condition: option as CompareCondition, value: optionArgs[index + 1] };
+      index++;
     }
   }
-  return { ...flags, expiry, opaque, optionsObject, spelling };
+  return { ...flags, expiry, compare, opaque, optionsObject, spelling };
 }
 
 export function findProperty(object: TSESTree.ObjectExpression, name: string): TSESTree.ObjectLiteralElement | undefined {

@@ -27,7 +27,8 @@ const PLAIN_WRITES: ReadonlySet<string> = new Set(['SET', 'SETEX', 'PSETEX']);
 export function isPlainWrite(command: RedisCommand): boolean {
   if (!PLAIN_WRITES.has(command.name)) return false;
   const set = command.set;
-  return !set || (!set.nx && !set.xx && !set.get && !set.opaque);
+  // `SET … IFEQ token` writes only over the holder's own value: a lock's renewal, not data.
+  return !set || (!set.nx && !set.xx && !set.get && !set.opaque && set.compare === undefined);
 }
 
 /**

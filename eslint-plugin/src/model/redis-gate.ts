@@ -19,7 +19,7 @@ const REDIS_SPECIFIC_METHODS: ReadonlySet<string> = new Set([
 // No `u` flag: case-insensitive matching under `u` folds Unicode cases and scans a third slower.
 // `kv`, the one two-letter word, is scanned for apart: in the same alternation it keeps the regex
 // engine from skipping ahead by four characters, which costs the scan of every file a tenth.
-const SCREEN_WORDS = /redis|redlock|valkey|upstash|cluster|setnx|expire|eval|sendcommand|send_command|callbuffer|multi|pipeline|definecommand|definescript|scriptload|unlink|setex|getdel|getset|getex|incrby|pttl|persist|fcall|client|conn/gi;
+const SCREEN_WORDS = /redis|redlock|valkey|upstash|cluster|setnx|expire|eval|sendcommand|send_command|callbuffer|multi|pipeline|definecommand|definescript|scriptload|unlink|setex|getdel|getset|getex|incrby|pttl|persist|fcall|delex|delifeq|client|conn/gi;
 const SCREEN_SHORT_WORDS = /kv/gi;
 // Commands spelled in capitals (`'SET'`, `client.call('DEL', …)`), as whole words. One case-sensitive
 // scan, its word boundaries checked by hand: `\b` in the pattern, or a substring search per command

@@ -46,6 +46,8 @@ export interface RedisCommand {
   readonly keySignature: string | undefined;
   readonly value: TSESTree.Node | undefined;
   readonly set: SetOptions | undefined;
+  /** The value condition of `SET … IFEQ`, `DELEX … IFEQ`, `DELIFEQ` (commands.ts). */
+  readonly compare: SetOptions['compare'];
   readonly callback: TSESTree.Node | undefined;
   readonly owner: ScopeOwner;
   readonly resultUsed: boolean;
@@ -80,14 +82,18 @@ export interface Acquisition extends LockEventBase {
 }
 
 export interface Release extends LockEventBase {
-  readonly kind: 'del' | 'script' | 'library' | 'wrapper' | 'helper';
+  /** `compare`: a server primitive that deletes only on a matching value (`DELEX … IFEQ`, `DELIFEQ`). */
+  readonly kind: 'del' | 'compare' | 'script' | 'library' | 'wrapper' | 'helper';
   /** Compares the owner atomically before deleting (compare-and-delete, library release). */
   readonly safe: boolean;
 }
 
 export interface Expiry extends LockEventBase {
-  readonly kind: 'expire' | 'script' | 'library' | 'helper';
+  /** `compare`: `SET key token IFEQ token PX ttl`, a renewal the server makes only on a matching value. */
+  readonly kind: 'expire' | 'compare' | 'script' | 'library' | 'helper';
   readonly safe: boolean;
+  /** A `SET … IFEQ` with no expiry option: it compares, but leaves the lock with no TTL at all. */
+  readonly dropsTtl?: boolean;
 }
 
 export interface RedisModel {
@@ -306,7 +312,7 @@ function readCommand(
     const dialect = familyDialect ? refineNodeRedis(familyDialect, fileUsesV5Options) : fileDialect ?? 'ioredis';
     return {
       call, name: 'EVAL', method, form: 'defined-script', client, receiver: parts.receiver, dialect, args,
-      key: keys[0], keySignature: keys[0] ? keySignature(sourceCode, keys[0]) : undefined, value: undefined, set: undefined,
+      key: keys[0], keySignature: keys[0] ? keySignature(sourceCode, keys[0]) : undefined, value: undefined, set: undefined, compare: undefined,
       callback: undefined, owner, resultUsed,
       script: { script: defined.summary ? { source: '', summary: defined.summary } : undefined, scriptNode: undefined, keys, args: args.slice(keyCount), definedCommand: method },
     };
@@ -329,7 +335,7 @@ function readCommand(
   return {
     call, name: shape.name, method, form: shape.form, client, receiver: shape.receiver, dialect, args: shape.args,
     key, keySignature: key ? keySignature(sourceCode, key) : undefined,
-    value: isScriptCommand ? undefined : shape.args[1], set: shape.set, callback: shape.callback, owner, resultUsed, script,
+    value: isScriptCommand ? undefined : shape.args[1], set: shape.set, compare: shape.compare, callback: shape.callback, owner, resultUsed, script,
   };
 }
 
@@ -399,11 +405,25 @@ function arrayElements(node: TSESTree.Node | undefined): TSESTree.Node[] {
 
 function classify(command: RedisCommand, acquisitions: Acquisition[], releases: Release[], expiries: Expiry[]): void {
   const base = { node: command.call, library: 'redis' as const, command, key: command.key, keySignature: command.keySignature, owner: command.owner };
+  const compare = command.compare?.condition;
+  // Equal value (or digest): the server compares and writes in one step, as the Lua scripts do.
+  const comparesOwner = compare === 'IFEQ' || compare === 'IFDEQ';
   switch (command.name) {
     case 'SET':
       if (command.set?.nx) {
         acquisitions.push({ ...base, kind: 'set-nx', value: command.value, hasTtl: command.set.expiry !== undefined || command.set.opaque, isTry: true, mintsFence: false });
+      } else if (comparesOwner && !command.set?.keepTtl) {
+        // Without PX/EX (or KEEPTTL) the SET drops the lock's TTL: a renewal that makes the lock eternal.
+        const dropsTtl = command.set?.expiry === undefined && !command.set?.opaque;
+        expiries.push({ ...base, kind: 'compare', safe: !dropsTtl, dropsTtl });
       }
+      return;
+    case 'DELEX':
+      // A bare DELEX deletes unconditionally, and IFNE/IFDNE delete exactly when another holder owns it.
+      releases.push(comparesOwner ? { ...base, kind: 'compare', safe: true } : { ...base, kind: 'del', safe: false });
+      return;
+    case 'DELIFEQ':
+      releases.push({ ...base, kind: 'compare', safe: true });
       return;
     case 'SETNX':
       acquisitions.push({ ...base, kind: 'setnx', value: command.value, hasTtl: false, isTry: true, mintsFence: false });

@@ -1,6 +1,7 @@
 // The options every rule shares, read from `settings.locksmith` so one entry configures them all.
 
 import type { TSESLint } from '@typescript-eslint/utils';
+import { parseVersion, SERVER_KINDS, type ServerKind, type TargetServer } from './servers.js';
 
 export interface LockWrappers {
   /** Functions that take a lock; their first argument is the key. */
@@ -19,6 +20,8 @@ export interface SharedSettings {
   /** Columns that hold a fencing token in SQL writes. */
   readonly fenceColumns: readonly string[];
   readonly lockWrappers: LockWrappers;
+  /** The server the code runs against, for suggestions that use its own compare-first commands. */
+  readonly redis: TargetServer | undefined;
 }
 
 export interface RawSharedSettings {
@@ -26,6 +29,7 @@ export interface RawSharedSettings {
   efficiencyLocks?: string[];
   fenceColumns?: string[];
   lockWrappers?: Partial<Record<keyof LockWrappers, string[]>>;
+  redis?: { server?: string; version?: string };
 }
 
 /**
@@ -70,6 +74,15 @@ export const sharedSettingsSchema = {
     description: 'SQL columns that hold a fencing token. Default: `["fence", "fencing_token"]`.',
   },
   lockWrappers: sharedOptionSchema.lockWrappers,
+  redis: {
+    type: 'object',
+    description: 'The server the code runs against. When it has its own compare-and-delete (Redis ≥ 8.4 and Dragonfly ≥ 1.37 `DELEX`, Valkey ≥ 9.0 `DELIFEQ`, ≥ 9.2 `DELEX`) or compare-and-set (Redis ≥ 8.4, Valkey ≥ 8.1 `SET … IFEQ`), no-unsafe-release and no-unsafe-extend suggest it before the Lua script. Default: none (Lua scripts only).',
+    additionalProperties: false,
+    properties: {
+      server: { enum: SERVER_KINDS, description: '"redis", "valkey" or "dragonfly".' },
+      version: { type: 'string', minLength: 1, description: 'The server version as a string, e.g. "8.4" or "9.0.1".' },
+    },
+  },
 } as const satisfies Record<keyof RawSharedSettings, object>;
 
 // Keyed by the settings' JSON: ESLint hands each rule its own settings object, so identity would
@@ -107,11 +120,25 @@ export function readSharedSettings(
       release: merged.lockWrappers?.release ?? [],
       withLock: merged.lockWrappers?.withLock ?? [],
     },
+    redis: readTargetServer(merged.redis),
   };
   if (cache.size > 100) cache.clear();
   cache.set(cacheKey, result);
   if (noOverrides) byObject.set(raw, result);
   return result;
+}
+
+/**
+ * The target server, or undefined when the setting is missing or malformed: a rule never throws, and
+ * the CLI reports a malformed one as a configuration error first (project-config/load.ts).
+ */
+function readTargetServer(raw: unknown): TargetServer | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { server: serverValue, version: versionValue } = raw as { server?: unknown; version?: unknown };
+  const server = serverValue ?? 'redis';
+  if (!SERVER_KINDS.includes(server as ServerKind)) return undefined;
+  const version = typeof versionValue === 'string' ? parseVersion(versionValue) : undefined;
+  return { server: server as ServerKind, version: version ?? [] };
 }
 
 /** `'lock'` or `'/^lock:/i'`; an invalid pattern yields undefined rather than a crash. */

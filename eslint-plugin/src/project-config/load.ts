@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import { ConfigArray } from '@eslint/config-array';
 import { toRegExp, type RawSharedSettings } from '../model/settings.js';
+import { parseVersion } from '../model/servers.js';
 import { PACKAGE_JSON_KEY, PROJECT_CONFIG_FILE_NAME, RULE_PREFIX, projectConfigSchema } from './schema.js';
 import { describe, firstViolation, isRecord } from './validate.js';
 
@@ -116,6 +117,10 @@ function semanticViolation(data: unknown, prefix: readonly string[]) {
   for (const [index, pattern] of (settings.efficiencyLocks ?? []).entries()) {
     const reason = badPattern(pattern);
     if (reason) return { path: at('efficiencyLocks', index), reason, unknownKey: false };
+  }
+  const version = settings.redis?.version;
+  if (typeof version === 'string' && parseVersion(version) === undefined) {
+    return { path: at('redis', 'version'), reason: `invalid version ${describe(version)} (use numbers such as "8.4" or "9.0.1")`, unknownKey: false };
   }
   for (const [kind, names] of Object.entries(settings.lockWrappers ?? {})) {
     for (const [index, name] of names.entries()) {

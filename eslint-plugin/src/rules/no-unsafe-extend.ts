@@ -2,6 +2,7 @@
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { isExpressionAvailableAt } from '../fixes/edits.js';
+import { compareAndSetFix } from '../fixes/primitive-call.js';
 import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
 import { asRedisStringArgument } from '../fixes/templates.js';
 import { tokenByName } from '../fixes/token-by-name.js';
@@ -9,11 +10,12 @@ import { secondsAsMilliseconds, ttlInMilliseconds } from '../fixes/ttl.js';
 import { getLockModel } from '../model/index.js';
 import { acquiredAt, acquisitionForRelease, ownerCheckAround, splitAcquisitionOf } from '../model/queries.js';
 import type { Expiry, RedisModel } from '../model/redis-model.js';
+import { admits } from '../model/servers.js';
 import { staticString } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
-export type MessageId = 'plainExtend' | 'checkThenExtend' | 'uncheckedScript' | 'useCompareAndExpire';
+export type MessageId = 'plainExtend' | 'checkThenExtend' | 'uncheckedScript' | 'compareSetDropsTtl' | 'useCompareAndExpire' | 'useCompareAndSet';
 export type Options = [];
 
 export default createRule<Options, MessageId>({
@@ -30,13 +32,16 @@ export default createRule<Options, MessageId>({
       plainExtend: '`{{command}}` renews the lock even when another holder owns it now: if this holder\'s lock already expired, it extends the next holder\'s lock instead.',
       checkThenExtend: 'The owner check and the `{{command}}` are two commands: the lock can expire and pass to another holder between them, and this `{{command}}` then extends that holder\'s lock.',
       uncheckedScript: 'This script renews the lock without first comparing its value with the caller\'s token, so it extends whoever holds the lock now.',
+      compareSetDropsTtl: 'This `SET … IFEQ` has no `PX`/`EX`: it compares the token but removes the lock\'s expiry, so a holder that then crashes keeps the lock forever.',
       useCompareAndExpire: 'Renew with the compare-and-pexpire script instead of `{{command}}`',
+      useCompareAndSet: 'Renew with the server\'s `SET … IFEQ … PX`, which renews only while the lock holds this token',
     },
   },
   create(context) {
     return {
       'Program:exit'() {
-        const model = getLockModel(context).redis;
+        const { redis: model, settings } = getLockModel(context);
+        const serverSets = admits(settings.redis, 'SET IFEQ');
         for (const expiry of model.expiries) {
           if (!isUnsafeRenewal(context.sourceCode, model, expiry)) continue;
           // A test's setup or teardown, or `SET` then `EXPIRE`: a write with an expiry, not a renewal.
@@ -44,14 +49,25 @@ export default createRule<Options, MessageId>({
           const checkedBy = expiry.kind === 'expire' ? ownerCheckAround(model, expiry) : undefined;
           if (!checkedBy && !model.isLockKey(expiry.key!)) continue;
           const command = expiry.command!;
-          const messageId: MessageId = expiry.kind === 'script' ? 'uncheckedScript' : checkedBy ? 'checkThenExtend' : 'plainExtend';
-          const fix = compareAndExpireFix(context, model, expiry, checkedBy);
+          const messageId: MessageId = expiry.dropsTtl ? 'compareSetDropsTtl' : expiry.kind === 'script' ? 'uncheckedScript' : checkedBy ? 'checkThenExtend' : 'plainExtend';
+          // A TTL-dropping SET … IFEQ already compares: which TTL it meant is not ours to guess.
+          const renewal = expiry.dropsTtl ? undefined : renewalParts(context, model, expiry, checkedBy);
+          const suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [];
+          // The server's own compare-and-set first, when the configured server has it.
+          const serverFix = renewal && serverSets
+            ? compareAndSetFix(context.sourceCode, { command, keyText: renewal.keyText, tokenText: renewal.tokenText, ttlText: renewal.setTtlText })
+            : undefined;
+          if (serverFix) suggest.push({ messageId: 'useCompareAndSet', fix: serverFix });
+          const fix = renewal && scriptCallFix(context.sourceCode, model, {
+            kind: 'extend', command, keyText: renewal.keyText, argTexts: [renewal.tokenText, asRedisStringArgument(command.dialect, renewal.ttlText)],
+          });
+          if (fix) suggest.push({ messageId: 'useCompareAndExpire', data: { command: command.name }, fix });
           context.report({
             node: expiry.node,
             messageId,
             data: { command: command.name, ...relatedData(acquiredAt(model, expiry)) },
             // A suggestion, not an autofix: the renewal starts sending a script instead of PEXPIRE.
-            suggest: fix ? [{ messageId: 'useCompareAndExpire', data: { command: command.name }, fix }] : [],
+            suggest,
           });
         }
       },
@@ -65,6 +81,7 @@ export default createRule<Options, MessageId>({
  */
 function isUnsafeRenewal(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, expiry: Expiry): boolean {
   if (expiry.safe || expiry.library !== 'redis' || !expiry.command || !expiry.key) return false;
+  if (expiry.kind === 'compare') return expiry.dropsTtl === true;
   if (expiry.kind === 'expire') return splitAcquisitionOf(model, expiry) === undefined && !onlyWhenNoExpiry(sourceCode, expiry);
   if (expiry.kind !== 'script') return false;
   const summary = expiry.command.script?.script?.summary;
@@ -80,12 +97,22 @@ function onlyWhenNoExpiry(sourceCode: Readonly<TSESLint.SourceCode>, expiry: Exp
   return expiry.command!.args.slice(2).some((argument) => staticString(sourceCode, argument)?.toUpperCase() === 'NX');
 }
 
-function compareAndExpireFix(
+interface RenewalParts {
+  readonly keyText: string;
+  readonly tokenText: string;
+  /** The TTL in milliseconds as source text. */
+  readonly ttlText: string;
+  /** The same TTL as the compare-and-set call sends it (node-redis's raw commands take strings). */
+  readonly setTtlText: string;
+}
+
+/** The key, token and TTL a compare-first renewal needs, as text visible at the renewal. */
+function renewalParts(
   context: Readonly<TSESLint.RuleContext<MessageId, Options>>,
   model: RedisModel,
   expiry: Expiry,
   checkedBy: TSESTree.Node | undefined,
-): ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix[]) | undefined {
+): RenewalParts | undefined {
   const sourceCode = context.sourceCode;
   const command = expiry.command!;
   const key = expiry.key;
@@ -99,12 +126,8 @@ function compareAndExpireFix(
   if (tokenText === undefined) return undefined;
   const ttlText = expiry.kind === 'script' ? scriptTtlInMilliseconds(sourceCode, expiry, tokenText) : ttlInMilliseconds(sourceCode, command);
   if (ttlText === undefined) return undefined;
-  return scriptCallFix(sourceCode, model, {
-    kind: 'extend',
-    command,
-    keyText: sourceCode.getText(key),
-    argTexts: [tokenText, asRedisStringArgument(command.dialect, ttlText)],
-  });
+  const setTtlText = command.dialect === 'node-redis-v5' ? ttlText : asRedisStringArgument(command.dialect, ttlText);
+  return { keyText: sourceCode.getText(key), tokenText, ttlText, setTtlText };
 }
 
 /**

@@ -2,18 +2,20 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isExpressionAvailableAt } from '../fixes/edits.js';
+import { compareAndDeleteFix as primitiveCompareAndDeleteFix } from '../fixes/primitive-call.js';
 import { bindParameter } from '../fixes/sql-bindings.js';
 import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
 import { tokenByName } from '../fixes/token-by-name.js';
 import { getLockModel } from '../model/index.js';
 import { within } from '../model/indexes.js';
+import { compareAndDeleteCommand } from '../model/servers.js';
 import { acquiredAt, acquisitionForRelease, ownerCheckAround } from '../model/queries.js';
 import type { RedisModel, Release } from '../model/redis-model.js';
 import { EXPIRY_COLUMNS, getSqlModel, OWNER_COLUMNS, type LockTableAcquisition, type LockTableRelease, type SqlModel } from '../model/sql/index.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
-export type MessageId = 'plainDelete' | 'checkThenDelete' | 'uncheckedScript' | 'useCompareAndDelete' | 'unownedRowRelease' | 'compareOwner';
+export type MessageId = 'plainDelete' | 'checkThenDelete' | 'uncheckedScript' | 'useCompareAndDelete' | 'useServerCompareAndDelete' | 'unownedRowRelease' | 'compareOwner';
 export type Options = [];
 
 export default createRule<Options, MessageId>({
@@ -31,6 +33,7 @@ export default createRule<Options, MessageId>({
       checkThenDelete: 'The owner check and the `{{command}}` are two commands: the lock can expire and pass to another holder between them, and this `{{command}}` then frees that holder\'s lock.',
       uncheckedScript: 'This script deletes the lock without first comparing its value with the caller\'s token, so it frees whoever holds the lock now.',
       useCompareAndDelete: 'Release with the compare-and-delete script',
+      useServerCompareAndDelete: 'Release with the server\'s `{{primitive}}`, which deletes only while the lock holds this token',
       unownedRowRelease: 'This `{{statement}}` frees the lock row whoever owns it now: if this holder\'s lock expired and another holder took it, it frees that holder\'s lock and lets a third one in. An owner check in JavaScript before it does not help: the row can change hands in between.',
       compareOwner: 'Release only this holder\'s row: add `AND {{column}} = {{value}}` to the `WHERE`',
     },
@@ -38,7 +41,8 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
-        const model = getLockModel(context).redis;
+        const { redis: model, settings } = getLockModel(context);
+        const primitive = compareAndDeleteCommand(settings.redis);
         for (const release of model.releases) {
           if (release.safe || release.library !== 'redis' || !release.command || !release.key) continue;
           // A test's setup or teardown, or the deletion of a value its own function just wrote.
@@ -48,6 +52,11 @@ export default createRule<Options, MessageId>({
           if (!checkedBy && !model.isLockKey(release.key)) continue;
           const messageId: MessageId = release.kind === 'script' ? 'uncheckedScript' : checkedBy ? 'checkThenDelete' : 'plainDelete';
           const fix = compareAndDeleteFix(context, model, release, checkedBy);
+          // The server's own compare-and-delete first, when the configured server has one.
+          const primitiveFix = fix && primitive ? serverCompareAndDeleteFix(context, model, release, checkedBy, primitive) : undefined;
+          const suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [];
+          if (primitiveFix) suggest.push({ messageId: 'useServerCompareAndDelete', data: { primitive: primitive === 'DELEX' ? 'DELEX … IFEQ' : 'DELIFEQ' }, fix: primitiveFix });
+          if (fix) suggest.push({ messageId: 'useCompareAndDelete', fix });
           context.report({
             node: release.node,
             messageId,
@@ -59,7 +68,7 @@ export default createRule<Options, MessageId>({
               ),
             },
             // A suggestion, not an autofix: the release starts sending a script instead of DEL.
-            suggest: fix ? [{ messageId: 'useCompareAndDelete', fix }] : [],
+            suggest,
           });
         }
         const sql = getSqlModel(context);
@@ -183,6 +192,37 @@ function ownerTextAt(sourceCode: Readonly<TSESLint.SourceCode>, owner: TSESTree.
   return undefined;
 }
 
+/** The token the release must compare, as text visible at the release. */
+function releaseTokenText(
+  context: Readonly<TSESLint.RuleContext<MessageId, Options>>,
+  model: RedisModel,
+  release: Release,
+  checkedBy: TSESTree.Node | undefined,
+): string | undefined {
+  const sourceCode = context.sourceCode;
+  const command = release.command!;
+  const acquisition = acquisitionForRelease(model, release);
+  const available = (expression: TSESTree.Node, at: TSESTree.Node) => isExpressionAvailableAt(sourceCode, expression, at);
+  // A split lock's acquisition builds its token in another function: its text means nothing here.
+  const acquiredToken = acquisition?.keySignature === release.keySignature ? acquisition?.value : undefined;
+  return tokenTextAt(sourceCode, [checkedBy, acquiredToken, command.script?.args[0]], release.node, available)
+    ?? tokenByName(sourceCode, release.node);
+}
+
+function serverCompareAndDeleteFix(
+  context: Readonly<TSESLint.RuleContext<MessageId, Options>>,
+  model: RedisModel,
+  release: Release,
+  checkedBy: TSESTree.Node | undefined,
+  primitive: 'DELEX' | 'DELIFEQ',
+): ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix[]) | undefined {
+  const command = release.command;
+  if (!command || !release.key) return undefined;
+  const tokenText = releaseTokenText(context, model, release, checkedBy);
+  if (tokenText === undefined) return undefined;
+  return primitiveCompareAndDeleteFix(context.sourceCode, primitive, { command, keyText: context.sourceCode.getText(release.key), tokenText });
+}
+
 function compareAndDeleteFix(
   context: Readonly<TSESLint.RuleContext<MessageId, Options>>,
   model: RedisModel,
@@ -192,12 +232,7 @@ function compareAndDeleteFix(
   const sourceCode = context.sourceCode;
   const command = release.command;
   if (!command || !release.key) return undefined;
-  const acquisition = acquisitionForRelease(model, release);
-  const available = (expression: TSESTree.Node, at: TSESTree.Node) => isExpressionAvailableAt(sourceCode, expression, at);
-  // A split lock's acquisition builds its token in another function: its text means nothing here.
-  const acquiredToken = acquisition?.keySignature === release.keySignature ? acquisition?.value : undefined;
-  const tokenText = tokenTextAt(sourceCode, [checkedBy, acquiredToken, command.script?.args[0]], release.node, available)
-    ?? tokenByName(sourceCode, release.node);
+  const tokenText = releaseTokenText(context, model, release, checkedBy);
   if (tokenText === undefined) return undefined;
   return scriptCallFix(sourceCode, model, { kind: 'release', command, keyText: sourceCode.getText(release.key), argTexts: [tokenText] });
 }

@@ -62,3 +62,34 @@ describe('analyzeLuaScript', () => {
     assert.equal(analyzeLuaScript('if then end end'), undefined);
   });
 });
+
+describe('analyzeLuaScript: the servers\' compare-first commands', () => {
+  it('counts DELEX IFEQ/IFDEQ and DELIFEQ as owner-checked deletes', () => {
+    for (const source of [
+      'return redis.call("DELEX", KEYS[1], "IFEQ", ARGV[1])',
+      'return redis.call("delex", KEYS[1], "ifdeq", ARGV[1])',
+      'return redis.pcall("DELIFEQ", KEYS[1], ARGV[1])',
+    ]) assert.equal(isCompareAndDelete(summary(source)), true, source);
+  });
+
+  it('counts a bare DELEX and the IFNE forms as unchecked deletes', () => {
+    for (const source of [
+      'return redis.call("DELEX", KEYS[1])',
+      'return redis.call("DELEX", KEYS[1], "IFNE", ARGV[1])',
+      'return redis.call("DELEX", KEYS[1], "IFDNE", ARGV[1])',
+    ]) {
+      const result = summary(source);
+      assert.equal(result.deletes.length, 1, source);
+      assert.equal(isCompareAndDelete(result), false, source);
+    }
+  });
+
+  it('counts SET … IFEQ … PX as an owner-checked renewal, and SET … IFEQ without expiry as a plain write', () => {
+    const renew = summary('return redis.call("SET", KEYS[1], ARGV[1], "IFEQ", ARGV[1], "PX", ARGV[2])');
+    assert.equal(isCompareAndExpire(renew), true);
+    assert.equal(renew.sets.length, 0);
+    const swap = summary('return redis.call("SET", KEYS[1], ARGV[1], "IFEQ", ARGV[1])');
+    assert.equal(swap.expiries.length, 0);
+    assert.equal(swap.sets.length, 1);
+  });
+});

@@ -45,7 +45,7 @@ describe('project config: parsing locksmith.json', () => {
   });
 
   it('reads settings as settings.locksmith, and an empty file as no change', () => {
-    const settings = { lockKeyPattern: '^mutex:', efficiencyLocks: ['/^cache:/'], fenceColumns: ['epoch'], lockWrappers: { acquire: ['takeLock'], release: ['/^drop/'] } };
+    const settings = { lockKeyPattern: '^mutex:', efficiencyLocks: ['/^cache:/'], fenceColumns: ['epoch'], lockWrappers: { acquire: ['takeLock'], release: ['/^drop/'] }, redis: { server: 'valkey', version: '9.0' } };
     assert.deepEqual(parse({ settings })!.settings, settings);
     const empty = parse({})!;
     assert.equal(empty.rules.size, 0);
@@ -99,6 +99,9 @@ describe('project config: errors are one line naming the file and the key', () =
     ['an invalid lock key pattern', { settings: { lockKeyPattern: '(' } }, 'locksmith.json: settings.lockKeyPattern: invalid regular expression "("'],
     ['an invalid efficiency pattern', { settings: { efficiencyLocks: ['ok', '[z-a]'] } }, 'locksmith.json: settings.efficiencyLocks[1]: invalid regular expression "[z-a]"'],
     ['an invalid wrapper pattern', { settings: { lockWrappers: { release: ['/(/'] } } }, 'locksmith.json: settings.lockWrappers.release[0]: invalid regular expression "/(/"'],
+    ['an unknown server', { settings: { redis: { server: 'keydb', version: '6.3' } } }, 'locksmith.json: settings.redis.server: must be one of "redis", "valkey", "dragonfly", not "keydb"'],
+    ['a server version that is no version', { settings: { redis: { server: 'redis', version: 'latest' } } }, 'locksmith.json: settings.redis.version: invalid version "latest" (use numbers such as "8.4" or "9.0.1")'],
+    ['a server version as a number', { settings: { redis: { server: 'valkey', version: 9.0 } } }, 'locksmith.json: settings.redis.version: must be a string, not 9'],
     ['an unknown wrapper kind', { settings: { lockWrappers: { renew: [] } } }, 'locksmith.json: settings.lockWrappers.renew: unknown key'],
     ['an empty ignore pattern', { ignores: ['dist/', ''] }, 'locksmith.json: ignores[1]: must not be empty'],
     ['ignores not a list', { ignores: 'dist/' }, 'locksmith.json: ignores: must be an array, not "dist/"'],
