@@ -19,6 +19,13 @@ export interface SharedSettings {
   /** Columns that hold a fencing token in SQL writes. */
   readonly fenceColumns: readonly string[];
   readonly lockWrappers: LockWrappers;
+  /** The Redis deployment the code talks to. */
+  readonly redis: RedisTarget;
+}
+
+export interface RedisTarget {
+  /** Every client is a cluster client, whatever the code shows (no-lua-reply-pitfalls' hash tags). */
+  readonly cluster: boolean;
 }
 
 export interface RawSharedSettings {
@@ -26,6 +33,7 @@ export interface RawSharedSettings {
   efficiencyLocks?: string[];
   fenceColumns?: string[];
   lockWrappers?: Partial<Record<keyof LockWrappers, string[]>>;
+  redis?: { cluster?: boolean };
 }
 
 /**
@@ -70,6 +78,14 @@ export const sharedSettingsSchema = {
     description: 'SQL columns that hold a fencing token. Default: `["fence", "fencing_token"]`.',
   },
   lockWrappers: sharedOptionSchema.lockWrappers,
+  redis: {
+    type: 'object',
+    description: 'The Redis deployment the code talks to.',
+    additionalProperties: false,
+    properties: {
+      cluster: { type: 'boolean', description: 'Treat every Redis client as a cluster client: a script call whose keys share no hash tag is reported (no-lua-reply-pitfalls). Default: only clients made with `new Cluster`/`createCluster`.' },
+    },
+  },
 } as const satisfies Record<keyof RawSharedSettings, object>;
 
 // Keyed by the settings' JSON: ESLint hands each rule its own settings object, so identity would
@@ -107,6 +123,7 @@ export function readSharedSettings(
       release: merged.lockWrappers?.release ?? [],
       withLock: merged.lockWrappers?.withLock ?? [],
     },
+    redis: { cluster: merged.redis?.cluster === true },
   };
   if (cache.size > 100) cache.clear();
   cache.set(cacheKey, result);
