@@ -47,7 +47,6 @@ const NOT_YET_IMPLEMENTED: readonly string[] = [
   'no-lock-key-write',
   'require-release-check',
   'require-lock-loss-handling',
-  'no-lua-reply-pitfalls',
 ];
 
 type Severity = 'error' | 'warn' | 'off';

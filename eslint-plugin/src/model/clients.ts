@@ -21,6 +21,8 @@ export interface ReceiverInfo {
   readonly root: TSESTree.Expression;
   /** The call or declarator that opened the chain this receiver belongs to. */
   readonly chain: TSESTree.Node | undefined;
+  /** True when the client was made as a cluster client (`new Cluster`, `createCluster`, a `Cluster` type). */
+  readonly cluster?: boolean;
 }
 
 const UNKNOWN = (root: TSESTree.Expression): ReceiverInfo => ({ family: undefined, notClient: false, evidence: 'unknown', root, chain: undefined });
@@ -127,11 +129,12 @@ export class ClientResolver {
     if (value.type === AST_NODE_TYPES.AwaitExpression) return this.fromOrigin(value.argument, receiver, depth);
     if (value.type === AST_NODE_TYPES.TSTypeReference) {
       const family = this.familyOfTypeName(value.typeName);
-      return family ? { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined } : UNKNOWN(receiver);
+      const cluster = CLUSTER_MAKERS.has((value.typeName.type === AST_NODE_TYPES.TSQualifiedName ? value.typeName.right.name : makerName(value.typeName)) ?? '');
+      return family ? { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined, cluster } : UNKNOWN(receiver);
     }
     if (value.type === AST_NODE_TYPES.NewExpression) {
       const family = this.familyOfMaker(value.callee);
-      if (family) return { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined };
+      if (family) return { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined, cluster: CLUSTER_MAKERS.has(makerName(value.callee) ?? '') };
       // `new Map()`, `new LRUCache()`: a constructed object of a known other kind.
       const name = makerName(value.callee);
       return { ...UNKNOWN(receiver), notClient: name !== undefined && !/redis|cluster|client|valkey|dragonfly|lock|mutex|semaphore/iu.test(name), evidence: 'traced' };
@@ -147,7 +150,7 @@ export class ClientResolver {
         return { ...inner, chain: value };
       }
       const family = this.familyOfMaker(value.callee);
-      if (family) return { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined };
+      if (family) return { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined, cluster: CLUSTER_MAKERS.has(makerName(value.callee) ?? '') };
     }
     if (value.type === AST_NODE_TYPES.Identifier || value.type === AST_NODE_TYPES.MemberExpression) {
       // `const client = redis;` aliases.
@@ -268,6 +271,9 @@ function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined
   }
   return undefined;
 }
+
+/** Makers and types of cluster clients (ioredis `Cluster`, node-redis `createCluster`). */
+const CLUSTER_MAKERS = new Set(['Cluster', 'createCluster', 'RedisClusterType']);
 
 function makerName(callee: TSESTree.Node): string | undefined {
   const expression = skipTypeWrappers(callee);

@@ -22,6 +22,8 @@ export interface SharedSettings {
   readonly lockWrappers: LockWrappers;
   /** The server the code runs against, for suggestions that use its own compare-first commands. */
   readonly redis: TargetServer | undefined;
+  /** `redis.cluster`: every client is a cluster client, whatever the code shows (no-lua-reply-pitfalls' hash tags). */
+  readonly redisCluster: boolean;
 }
 
 export interface RawSharedSettings {
@@ -29,7 +31,7 @@ export interface RawSharedSettings {
   efficiencyLocks?: string[];
   fenceColumns?: string[];
   lockWrappers?: Partial<Record<keyof LockWrappers, string[]>>;
-  redis?: { server?: string; version?: string };
+  redis?: { server?: string; version?: string; cluster?: boolean };
 }
 
 /**
@@ -76,11 +78,12 @@ export const sharedSettingsSchema = {
   lockWrappers: sharedOptionSchema.lockWrappers,
   redis: {
     type: 'object',
-    description: 'The server the code runs against. When it has its own compare-and-delete (Redis ≥ 8.4 and Dragonfly ≥ 1.37 `DELEX`, Valkey ≥ 9.0 `DELIFEQ`, ≥ 9.2 `DELEX`) or compare-and-set (Redis ≥ 8.4, Valkey ≥ 8.1 `SET … IFEQ`), no-unsafe-release and no-unsafe-extend suggest it before the Lua script. Default: none (Lua scripts only).',
+    description: 'The Redis deployment the code talks to. With `server`/`version` naming a server that has its own compare-and-delete (Redis ≥ 8.4 and Dragonfly ≥ 1.37 `DELEX`, Valkey ≥ 9.0 `DELIFEQ`, ≥ 9.2 `DELEX`) or compare-and-set (Redis ≥ 8.4, Valkey ≥ 8.1 `SET … IFEQ`), no-unsafe-release and no-unsafe-extend suggest it before the Lua script. Default: none (Lua scripts only).',
     additionalProperties: false,
     properties: {
       server: { enum: SERVER_KINDS, description: '"redis", "valkey" or "dragonfly".' },
       version: { type: 'string', minLength: 1, description: 'The server version as a string, e.g. "8.4" or "9.0.1".' },
+      cluster: { type: 'boolean', description: 'Treat every Redis client as a cluster client: a script call whose keys share no hash tag is reported (no-lua-reply-pitfalls). Default: only clients made with `new Cluster`/`createCluster`.' },
     },
   },
 } as const satisfies Record<keyof RawSharedSettings, object>;
@@ -121,6 +124,7 @@ export function readSharedSettings(
       withLock: merged.lockWrappers?.withLock ?? [],
     },
     redis: readTargetServer(merged.redis),
+    redisCluster: merged.redis?.cluster === true,
   };
   if (cache.size > 100) cache.clear();
   cache.set(cacheKey, result);

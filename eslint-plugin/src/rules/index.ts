@@ -3,6 +3,7 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 import noCheckThenSet from './no-check-then-set.js';
 import noLockTakeover from './no-lock-takeover.js';
+import noLuaReplyPitfalls from './no-lua-reply-pitfalls.js';
 import noPooledAdvisoryLock from './no-pooled-advisory-lock.js';
 import noSplitAcquire from './no-split-acquire.js';
 import noUnneededLock from './no-unneeded-lock.js';
@@ -18,6 +19,7 @@ import requireUniqueToken from './require-unique-token.js';
 export const rules = {
   'no-check-then-set': noCheckThenSet,
   'no-lock-takeover': noLockTakeover,
+  'no-lua-reply-pitfalls': noLuaReplyPitfalls,
   'no-pooled-advisory-lock': noPooledAdvisoryLock,
   'no-split-acquire': noSplitAcquire,
   'no-unneeded-lock': noUnneededLock,

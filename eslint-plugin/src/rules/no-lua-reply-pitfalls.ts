@@ -1,0 +1,61 @@
+// no-lua-reply-pitfalls: Lua that misreads what Redis hands a script — an integer reply tested for
+// truth, a reply compared with `nil`, a key made inside the script — and, on a cluster, a script
+// call whose keys cannot share a slot.
+
+import { luaReplyPitfalls, type LuaPitfall } from '../lua/reply-pitfalls.js';
+import { getLockModel } from '../model/index.js';
+import { crossSlotScriptCalls } from '../model/hash-slots.js';
+import { luaTextsOf, type LuaText } from '../model/lua-texts.js';
+import { createRule } from '../util/create-rule.js';
+
+export type MessageId = 'integerTruthiness' | 'nilComparison' | 'builtKey' | 'crossSlot';
+
+export default createRule<[], MessageId>({
+  name: 'no-lua-reply-pitfalls',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow Lua scripts that misread Redis replies or keys',
+      recommended: 'error',
+    },
+    schema: [],
+    messages: {
+      integerTruthiness: '`{{command}}` replies with an integer, and every number is true in Lua, `0` included: this test always passes{{where}}. Compare the reply (`== 1`).',
+      nilComparison: 'A Redis reply is never `nil` in a script: a missing value arrives as `false` (unless the script calls `redis.setresp(3)`), so this comparison with `nil` never matches{{where}}. Test the value (`if not v`) or compare with `false`.',
+      builtKey: 'This `{{command}}` key is made inside the script{{where}}: Redis routes a script by the keys passed in `KEYS`, so on a cluster this key may live on another node. Pass it in `KEYS`.',
+      crossSlot: 'These {{count}} keys share no hash tag, and the client talks to a cluster: the script fails with `CROSSSLOT`. Give the keys one hash tag (`{order:42}:lock`, `{order:42}:fence`).',
+    },
+  },
+  create(context) {
+    return {
+      'Program:exit'() {
+        const sourceCode = context.sourceCode;
+        for (const script of luaTextsOf(sourceCode, context.filename)) {
+          for (const pitfall of luaReplyPitfalls(script.text) ?? []) report(script, pitfall);
+        }
+        const model = getLockModel(context);
+        for (const command of crossSlotScriptCalls(sourceCode, model.redis.commands, model.settings)) {
+          context.report({ node: command.call, messageId: 'crossSlot', data: { count: String(command.script?.keys.length ?? 0) } });
+        }
+      },
+    };
+
+    function report(script: LuaText, pitfall: LuaPitfall): void {
+      const data = { command: pitfall.command, where: script.file === undefined ? '' : ` (${script.file}, line ${lineOf(script.text, pitfall.range[0])})` };
+      const map = script.sourceOffset;
+      if (!map) {
+        context.report({ node: script.node, messageId: pitfall.kind, data });
+        return;
+      }
+      const start = context.sourceCode.getLocFromIndex(map(pitfall.range[0]));
+      const end = context.sourceCode.getLocFromIndex(map(Math.max(pitfall.range[0], pitfall.range[1] - 1)) + 1);
+      context.report({ loc: { start, end }, messageId: pitfall.kind, data });
+    }
+  },
+});
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let index = 0; index < offset && index < text.length; index++) if (text.charCodeAt(index) === 10) line += 1;
+  return line;
+}
