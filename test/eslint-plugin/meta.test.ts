@@ -46,7 +46,6 @@ const CATALOGUE = [
 const NOT_YET_IMPLEMENTED: readonly string[] = [
   'no-lock-key-write',
   'require-release-check',
-  'require-lock-loss-handling',
 ];
 
 type Severity = 'error' | 'warn' | 'off';

@@ -94,3 +94,27 @@ export const CHAIN_METHODS = new Set(['multi', 'pipeline', 'MULTI', 'batch']);
  */
 export const GENERIC_METHOD_NAMES: ReadonlySet<string> = new Set(['get', 'set', 'del', 'exists', 'expire', 'incr', 'ttl', 'call', 'send_command', 'sendCommand', 'exec']);
 export const CLIENT_LIKE_NAME = /redis|valkey|upstash|cluster|^(?:redis_?)?client$|^conn(?:ection)?$|^kv$/iu;
+
+/**
+ * Lock libraries that keep extending a held lock on a timer, and how each says the lock was lost
+ * (require-lock-loss-handling). Redlock v5's `using(resources, ttl, [settings,] routine)` hands the
+ * routine an abort signal; redis-semaphore's locks refresh unless `refreshInterval: 0`, and call
+ * `onLockLost` (by default: throw from the timer) while the work can read `isAcquired`.
+ */
+export const AUTO_EXTENDING_LOCKS = {
+  redlock: { methods: ['using'] as readonly string[] },
+  'redis-semaphore': {
+    /** Where each maker takes its options object (`new Semaphore(client, key, limit, options)`). */
+    optionsArgument: {
+      Mutex: 2, Semaphore: 3, MultiSemaphore: 4, RedlockMutex: 2, RedlockSemaphore: 3, RedlockMultiSemaphore: 4,
+    } as Readonly<Record<string, number>>,
+    refreshOption: 'refreshInterval',
+    lostHandlerOption: 'onLockLost',
+    acquiredProperty: 'isAcquired',
+  },
+} as const;
+
+/** Redis commands that change data: a write made under a lock that may already be lost. */
+export const REDIS_WRITE_COMMANDS: ReadonlySet<string> = new Set([
+  'SET', 'SETNX', 'SETEX', 'PSETEX', 'DEL', 'UNLINK', 'INCR', 'INCRBY', 'GETDEL', 'GETSET', 'GETEX',
+]);

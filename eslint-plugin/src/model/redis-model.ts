@@ -549,7 +549,7 @@ function semaphoreKey(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.S
 }
 
 /** The initialiser of the declaration an identifier names, found through the enclosing scopes. */
-function declaredInitializer(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.Node | undefined {
+export function declaredInitializer(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.Node | undefined {
   if (root.type !== AST_NODE_TYPES.Identifier) return undefined;
   for (let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(root); scope; scope = scope.upper) {
     const definition = scope.set.get(root.name)?.defs[0];

@@ -12,6 +12,7 @@ import noUnsafeRelease from './no-unsafe-release.js';
 import noXactLockOutsideTransaction from './no-xact-lock-outside-transaction.js';
 import requireAcquireCheck from './require-acquire-check.js';
 import requireFencingToken from './require-fencing-token.js';
+import requireLockLossHandling from './require-lock-loss-handling.js';
 import requireLockTtl from './require-lock-ttl.js';
 import requireReleaseInFinally from './require-release-in-finally.js';
 import requireUniqueToken from './require-unique-token.js';
@@ -28,6 +29,7 @@ export const rules = {
   'no-xact-lock-outside-transaction': noXactLockOutsideTransaction,
   'require-acquire-check': requireAcquireCheck,
   'require-fencing-token': requireFencingToken,
+  'require-lock-loss-handling': requireLockLossHandling,
   'require-lock-ttl': requireLockTtl,
   'require-release-in-finally': requireReleaseInFinally,
   'require-unique-token': requireUniqueToken,

@@ -1,0 +1,41 @@
+// require-lock-loss-handling: work under an auto-extending lock that never asks whether the lock was lost.
+
+import { getLockModel } from '../model/index.js';
+import { locksIgnoringLoss } from '../model/lock-loss.js';
+import { getSqlModel } from '../model/sql/index.js';
+import { createRule } from '../util/create-rule.js';
+import { relatedData } from '../util/related.js';
+
+export type MessageId = 'redlockSignalIgnored' | 'semaphoreLossIgnored';
+export type Options = [];
+
+export default createRule<Options, MessageId>({
+  name: 'require-lock-loss-handling',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Require work under an auto-extending lock to handle the lock being lost',
+      recommended: false,
+    },
+    schema: [],
+    messages: {
+      redlockSignalIgnored: 'The routine never consults the abort signal Redlock passes it before it writes: when an automatic extension fails the lock is gone, another holder can take it, and this routine writes on as if it still held it. Check `signal.aborted` (or `signal.throwIfAborted()`) before writing, or pass `signal` on.',
+      semaphoreLossIgnored: 'This lock refreshes itself, but nothing handles its loss: with no `onLockLost` option the lost-lock error is thrown from the refresh timer, where no `try` of the work can catch it, and the work never checks `isAcquired` before it writes. Pass `onLockLost` (abort the work there) or check `isAcquired` before writing.',
+    },
+  },
+  create(context) {
+    return {
+      'Program:exit'() {
+        const redis = getLockModel(context).redis;
+        if (!redis.acquisitions.some((acquisition) => acquisition.library === 'redlock' || acquisition.library === 'redis-semaphore')) return;
+        for (const ignored of locksIgnoringLoss(context.sourceCode, redis, getSqlModel(context))) {
+          context.report({
+            node: ignored.acquisition.node,
+            messageId: ignored.library === 'redlock' ? 'redlockSignalIgnored' : 'semaphoreLossIgnored',
+            data: relatedData({ message: 'The first write made without asking whether the lock is still held', node: ignored.write }),
+          });
+        }
+      },
+    };
+  },
+});
