@@ -62,11 +62,14 @@ export const REDIS_METHODS: Readonly<Record<string, string>> = (() => {
   const commands = [
     'SET', 'GET', 'SETNX', 'SETEX', 'PSETEX', 'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'PERSIST', 'DEL',
     'UNLINK', 'EXISTS', 'EVAL', 'EVALSHA', 'EVAL_RO', 'EVALSHA_RO', 'FCALL', 'INCR', 'INCRBY', 'GETDEL', 'GETSET', 'GETEX', 'TTL', 'PTTL',
+    // Writes that store data under a key: no-lock-key-write asks whether one lands on a held lock's key.
+    'APPEND', 'INCRBYFLOAT', 'DECR', 'DECRBY', 'SETRANGE', 'HDEL', 'HINCRBY', 'LPUSH', 'RPUSH', 'SADD', 'ZADD', 'RENAME', 'RENAMENX',
   ];
   // node-redis v4+ spells commands in camelCase as well as upper case.
   const camel: Record<string, string> = {
     setNX: 'SETNX', setEx: 'SETEX', pSetEx: 'PSETEX', pExpire: 'PEXPIRE', expireAt: 'EXPIREAT', pExpireAt: 'PEXPIREAT',
-    evalSha: 'EVALSHA', evalRo: 'EVAL_RO', evalShaRo: 'EVALSHA_RO', fCall: 'FCALL', incrBy: 'INCRBY', getDel: 'GETDEL', getSet: 'GETSET', getEx: 'GETEX', pTTL: 'PTTL',
+    evalSha: 'EVALSHA', evalRo: 'EVAL_RO', evalShaRo: 'EVALSHA_RO', fCall: 'FCALL', incrBy: 'INCRBY', incrByFloat: 'INCRBYFLOAT', decrBy: 'DECRBY', setRange: 'SETRANGE', hDel: 'HDEL', hIncrBy: 'HINCRBY',
+    lPush: 'LPUSH', rPush: 'RPUSH', sAdd: 'SADD', zAdd: 'ZADD', renameNX: 'RENAMENX', getDel: 'GETDEL', getSet: 'GETSET', getEx: 'GETEX', pTTL: 'PTTL',
   };
   const table: Record<string, string> = { ...camel };
   for (const command of commands) {
@@ -85,5 +88,9 @@ export const CHAIN_METHODS = new Set(['multi', 'pipeline', 'MULTI', 'batch']);
  * Methods that many non-Redis objects also have (caches, stores, HTTP clients): on a receiver of
  * unknown origin they count only when the receiver is named like a Redis client.
  */
-export const GENERIC_METHOD_NAMES: ReadonlySet<string> = new Set(['get', 'set', 'del', 'exists', 'expire', 'incr', 'ttl', 'call', 'send_command', 'sendCommand']);
+export const GENERIC_METHOD_NAMES: ReadonlySet<string> = new Set([
+  'get', 'set', 'del', 'exists', 'expire', 'incr', 'ttl', 'call', 'send_command', 'sendCommand',
+  // `formData.append`, `fs.rename`, an ORM's `em.persist`, a counter's `decr`.
+  'append', 'rename', 'persist', 'decr',
+]);
 export const CLIENT_LIKE_NAME = /redis|valkey|upstash|cluster|^(?:redis_?)?client$|^conn(?:ection)?$|^kv$/iu;

@@ -2,6 +2,7 @@
 
 import type { TSESLint } from '@typescript-eslint/utils';
 import noCheckThenSet from './no-check-then-set.js';
+import noLockKeyWrite from './no-lock-key-write.js';
 import noLockTakeover from './no-lock-takeover.js';
 import noPooledAdvisoryLock from './no-pooled-advisory-lock.js';
 import noSplitAcquire from './no-split-acquire.js';
@@ -17,6 +18,7 @@ import requireUniqueToken from './require-unique-token.js';
 
 export const rules = {
   'no-check-then-set': noCheckThenSet,
+  'no-lock-key-write': noLockKeyWrite,
   'no-lock-takeover': noLockTakeover,
   'no-pooled-advisory-lock': noPooledAdvisoryLock,
   'no-split-acquire': noSplitAcquire,
