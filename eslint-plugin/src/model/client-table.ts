@@ -57,19 +57,30 @@ export function dialectOfFamily(family: ClientFamily): RedisDialect | undefined 
   }
 }
 
+/**
+ * Writes that store data under a key, read only so that no-lock-key-write can ask whether one lands
+ * on a held lock's key. Lists, sets and counters are what every other object has too
+ * (`formData.append`, `fs.rename`, `em.persist`), so these count as generic names: on a receiver of
+ * unknown origin only when it is named like a client, and they never make a file worth screening.
+ */
+const DATA_WRITE_COMMANDS = ['APPEND', 'INCRBYFLOAT', 'DECR', 'DECRBY', 'SETRANGE', 'HDEL', 'HINCRBY', 'LPUSH', 'RPUSH', 'SADD', 'ZADD', 'RENAME', 'RENAMENX'];
+const DATA_WRITE_CAMEL: Readonly<Record<string, string>> = {
+  incrByFloat: 'INCRBYFLOAT', decrBy: 'DECRBY', setRange: 'SETRANGE', hDel: 'HDEL', hIncrBy: 'HINCRBY',
+  lPush: 'LPUSH', rPush: 'RPUSH', sAdd: 'SADD', zAdd: 'ZADD', renameNX: 'RENAMENX',
+};
+
 /** Method names (as written in any dialect) → the Redis command they send. */
 export const REDIS_METHODS: Readonly<Record<string, string>> = (() => {
   const commands = [
     'SET', 'GET', 'SETNX', 'SETEX', 'PSETEX', 'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'PERSIST', 'DEL',
     'UNLINK', 'EXISTS', 'EVAL', 'EVALSHA', 'EVAL_RO', 'EVALSHA_RO', 'FCALL', 'INCR', 'INCRBY', 'GETDEL', 'GETSET', 'GETEX', 'TTL', 'PTTL',
-    // Writes that store data under a key: no-lock-key-write asks whether one lands on a held lock's key.
-    'APPEND', 'INCRBYFLOAT', 'DECR', 'DECRBY', 'SETRANGE', 'HDEL', 'HINCRBY', 'LPUSH', 'RPUSH', 'SADD', 'ZADD', 'RENAME', 'RENAMENX',
+    ...DATA_WRITE_COMMANDS,
   ];
   // node-redis v4+ spells commands in camelCase as well as upper case.
   const camel: Record<string, string> = {
     setNX: 'SETNX', setEx: 'SETEX', pSetEx: 'PSETEX', pExpire: 'PEXPIRE', expireAt: 'EXPIREAT', pExpireAt: 'PEXPIREAT',
     evalSha: 'EVALSHA', evalRo: 'EVAL_RO', evalShaRo: 'EVALSHA_RO', fCall: 'FCALL', incrBy: 'INCRBY', incrByFloat: 'INCRBYFLOAT', decrBy: 'DECRBY', setRange: 'SETRANGE', hDel: 'HDEL', hIncrBy: 'HINCRBY',
-    lPush: 'LPUSH', rPush: 'RPUSH', sAdd: 'SADD', zAdd: 'ZADD', renameNX: 'RENAMENX', getDel: 'GETDEL', getSet: 'GETSET', getEx: 'GETEX', pTTL: 'PTTL',
+    ...DATA_WRITE_CAMEL, getDel: 'GETDEL', getSet: 'GETSET', getEx: 'GETEX', pTTL: 'PTTL',
   };
   const table: Record<string, string> = { ...camel };
   for (const command of commands) {
@@ -90,7 +101,9 @@ export const CHAIN_METHODS = new Set(['multi', 'pipeline', 'MULTI', 'batch']);
  */
 export const GENERIC_METHOD_NAMES: ReadonlySet<string> = new Set([
   'get', 'set', 'del', 'exists', 'expire', 'incr', 'ttl', 'call', 'send_command', 'sendCommand',
-  // `formData.append`, `fs.rename`, an ORM's `em.persist`, a counter's `decr`.
-  'append', 'rename', 'persist', 'decr',
+  // `em.persist` of an ORM; and the data writes above in every spelling.
+  'persist',
+  ...DATA_WRITE_COMMANDS.flatMap((command) => [command, command.toLowerCase()]),
+  ...Object.keys(DATA_WRITE_CAMEL),
 ]);
 export const CLIENT_LIKE_NAME = /redis|valkey|upstash|cluster|^(?:redis_?)?client$|^conn(?:ection)?$|^kv$/iu;

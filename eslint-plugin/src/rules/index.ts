@@ -13,6 +13,7 @@ import noXactLockOutsideTransaction from './no-xact-lock-outside-transaction.js'
 import requireAcquireCheck from './require-acquire-check.js';
 import requireFencingToken from './require-fencing-token.js';
 import requireLockTtl from './require-lock-ttl.js';
+import requireReleaseCheck from './require-release-check.js';
 import requireReleaseInFinally from './require-release-in-finally.js';
 import requireUniqueToken from './require-unique-token.js';
 
@@ -29,6 +30,7 @@ export const rules = {
   'require-acquire-check': requireAcquireCheck,
   'require-fencing-token': requireFencingToken,
   'require-lock-ttl': requireLockTtl,
+  'require-release-check': requireReleaseCheck,
   'require-release-in-finally': requireReleaseInFinally,
   'require-unique-token': requireUniqueToken,
 } satisfies Record<string, TSESLint.RuleModule<string, readonly unknown[]>>;
