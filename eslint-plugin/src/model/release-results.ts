@@ -6,7 +6,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { ScopeOwner } from '../util/ast.js';
 import type { RedisModel } from './redis-model.js';
-import type { SqlModel } from './sql/index.js';
+import type { AdvisoryLockItem, SqlModel } from './sql/index.js';
 import { resultShapeOf, tryLockResultFate, type AnswerShape, type TryLockResultFate } from './sql/try-lock-result.js';
 
 export interface CheckableRelease {
@@ -42,6 +42,27 @@ export function droppedReleaseResults(sourceCode: Readonly<TSESLint.SourceCode>,
   return dropped;
 }
 
+/**
+ * A session-level advisory lock cannot be lost while its connection lives, so `pg_advisory_unlock`
+ * answers `false` only when it runs on another connection than the lock. Reported where the code
+ * shows that: the same function takes the lock on another sender. Not through a pool, which
+ * no-pooled-advisory-lock reports (its fix makes the answer always `true`), and not where the lock
+ * is out of sight (a migrator's release method, whose connection the library keeps): one sender
+ * for lock and unlock, or an unknown one, and the answer cannot be `false`.
+ */
+function unlocksAnotherConnection(sql: SqlModel, unlock: AdvisoryLockItem, position: number): boolean {
+  if (unlock.query.sender.kind === 'pool') return false;
+  // The latest session lock before it in its function (the list is in source order): a backward scan
+  // that stops at the first one, so a function of many lock/unlock pairs costs one step per pair.
+  for (let index = position - 1; index >= 0; index--) {
+    const lock = sql.advisoryLocks[index]!;
+    if (lock.range[0] < unlock.function.range[0]) return false;
+    if (lock.function !== unlock.function || lock.call.action !== 'lock' || lock.call.scope !== 'session') continue;
+    return lock.query.sender.identity !== unlock.query.sender.identity;
+  }
+  return false;
+}
+
 function checkableReleases(redis: RedisModel, sql: SqlModel): CheckableRelease[] {
   const releases: CheckableRelease[] = [];
   const scripts = [
@@ -58,10 +79,11 @@ function checkableReleases(redis: RedisModel, sql: SqlModel): CheckableRelease[]
     if (command.callback || command.client.chain) continue;
     releases.push({ node: event.node, owner: event.owner, label, failure: '0', column: '', shape: 'whole' });
   }
-  for (const lock of sql.advisoryLocks) {
+  for (const [position, lock] of sql.advisoryLocks.entries()) {
     const { call, query } = lock;
     // Alone in its query as its own output column: the row's boolean is the answer (as for try-locks).
     if (call.action !== 'unlock' || call.outputName === undefined || query.statements?.length !== 1 || lock.statement.advisoryLocks.length !== 1) continue;
+    if (!unlocksAnotherConnection(sql, lock, position)) continue;
     releases.push({
       node: lock.node, owner: lock.function, label: call.functionName, failure: 'false', column: call.outputName,
       shape: resultShapeOf(query.sender.library, query.method),

@@ -43,6 +43,17 @@ const valid = [
   // postgres.js rows.
   `import postgres from 'postgres'; const sql = postgres();
    async function run(id) { const [{ unlocked }] = await sql\`SELECT pg_advisory_unlock(\${id}) AS unlocked\`; return unlocked; }`,
+  // One connection for lock and unlock (graphile-migrate, postgres-migrations): a session lock cannot
+  // be lost while its connection lives, so the unlock cannot answer false.
+  `import pg from 'pg'; const pool = new pg.Pool();
+   async function withLock(client, fn) { await client.query('SELECT pg_advisory_lock($1)', [42]);
+     try { return await fn(client); } finally { await client.query('SELECT pg_advisory_unlock($1)', [42]); } }`,
+  // The lock out of sight (kysely's migrator releases in its own method, on the connection it keeps).
+  `import { sql } from 'kysely';
+   class Adapter { async releaseMigrationLock(db) { await sql\`select pg_advisory_unlock(\${sql.lit(1)})\`.execute(db); } }`,
+  // Through a pool: no-pooled-advisory-lock reports it, and its fix makes the answer always true.
+  `import pg from 'pg'; const pool = new pg.Pool();
+   async function run(id) { const c = await pool.connect(); await c.query('SELECT pg_advisory_lock($1)', [id]); await pool.query('SELECT pg_advisory_unlock($1)', [id]); c.release(); }`,
   // pg_advisory_unlock_all answers nothing; the xact lock frees itself.
   `import pg from 'pg'; async function run(client) { await client.query('SELECT pg_advisory_unlock_all()'); }`,
   // Lock table: the affected-row count is read.
@@ -112,33 +123,33 @@ async function release(key: string, token: string) {
     errors: [{ messageId: 'resultDropped' as const, line: 5 }],
   },
   {
-    // pg: the unlock's boolean dropped (false when this session did not hold the lock).
+    // pg: the unlock is sent on another client than the lock; its false is dropped.
     code: `import pg from 'pg';
 const pool = new pg.Pool();
 async function run(id: number) {
+  const lockClient = await pool.connect();
+  await lockClient.query('SELECT pg_advisory_lock($1)', [id]);
+  await work();
   const client = await pool.connect();
-  try {
-    await client.query('SELECT pg_advisory_lock($1)', [id]);
-    await work();
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [id]);
-    client.release();
-  }
+  await client.query('SELECT pg_advisory_unlock($1)', [id]);
+  client.release();
+  lockClient.release();
 }`,
-    errors: [{ messageId: 'resultDropped' as const, line: 9, data: { release: 'pg_advisory_unlock', failure: 'false' } }],
+    errors: [{ messageId: 'resultDropped' as const, line: 8, data: { release: 'pg_advisory_unlock', failure: 'false' } }],
   },
   {
     // postgres.js: reserved connection; the unlock's rows bound but the boolean never read.
     code: `import postgres from 'postgres';
 const sql = postgres();
 async function run(id: number) {
-  const reserved = await sql.reserve();
-  await reserved\`SELECT pg_advisory_lock(\${id})\`;
+  const locked = await sql.reserve();
+  await locked\`SELECT pg_advisory_lock(\${id})\`;
   await work();
+  const reserved = await sql.reserve();
   const rows = await reserved\`SELECT pg_advisory_unlock(\${id}) AS unlocked\`;
   reserved.release();
 }`,
-    errors: [{ messageId: 'resultNeverRead' as const, line: 7, data: { name: 'rows', release: 'pg_advisory_unlock', failure: 'false' } }],
+    errors: [{ messageId: 'resultNeverRead' as const, line: 8, data: { name: 'rows', release: 'pg_advisory_unlock', failure: 'false' } }],
   },
   {
     // Lock table: the owner-checked DELETE and heartbeat UPDATE whose affected rows are never read.
