@@ -57,6 +57,18 @@ export function dialectOfFamily(family: ClientFamily): RedisDialect | undefined 
   }
 }
 
+/**
+ * Writes that store data under a key, read only so that no-lock-key-write can ask whether one lands
+ * on a held lock's key. Lists, sets and counters are what every other object has too
+ * (`formData.append`, `fs.rename`, `em.persist`), so these count as generic names: on a receiver of
+ * unknown origin only when it is named like a client, and they never make a file worth screening.
+ */
+const DATA_WRITE_COMMANDS = ['APPEND', 'INCRBYFLOAT', 'DECR', 'DECRBY', 'SETRANGE', 'HDEL', 'HINCRBY', 'LPUSH', 'RPUSH', 'SADD', 'ZADD', 'RENAME', 'RENAMENX'];
+const DATA_WRITE_CAMEL: Readonly<Record<string, string>> = {
+  incrByFloat: 'INCRBYFLOAT', decrBy: 'DECRBY', setRange: 'SETRANGE', hDel: 'HDEL', hIncrBy: 'HINCRBY',
+  lPush: 'LPUSH', rPush: 'RPUSH', sAdd: 'SADD', zAdd: 'ZADD', renameNX: 'RENAMENX',
+};
+
 /** Method names (as written in any dialect) → the Redis command they send. */
 export const REDIS_METHODS: Readonly<Record<string, string>> = (() => {
   const commands = [
@@ -64,11 +76,13 @@ export const REDIS_METHODS: Readonly<Record<string, string>> = (() => {
     'UNLINK', 'EXISTS', 'EVAL', 'EVALSHA', 'EVAL_RO', 'EVALSHA_RO', 'FCALL', 'INCR', 'INCRBY', 'GETDEL', 'GETSET', 'GETEX', 'TTL', 'PTTL',
     // Compare-and-delete commands of newer servers (Redis 8.4 / Valkey 9.2 / Dragonfly 1.37, Valkey 9.0).
     'DELEX', 'DELIFEQ',
+    ...DATA_WRITE_COMMANDS,
   ];
   // node-redis v4+ spells commands in camelCase as well as upper case.
   const camel: Record<string, string> = {
     setNX: 'SETNX', setEx: 'SETEX', pSetEx: 'PSETEX', pExpire: 'PEXPIRE', expireAt: 'EXPIREAT', pExpireAt: 'PEXPIREAT',
-    evalSha: 'EVALSHA', evalRo: 'EVAL_RO', evalShaRo: 'EVALSHA_RO', fCall: 'FCALL', incrBy: 'INCRBY', getDel: 'GETDEL', getSet: 'GETSET', getEx: 'GETEX', pTTL: 'PTTL', delEx: 'DELEX',
+    evalSha: 'EVALSHA', evalRo: 'EVAL_RO', evalShaRo: 'EVALSHA_RO', fCall: 'FCALL', incrBy: 'INCRBY', incrByFloat: 'INCRBYFLOAT', decrBy: 'DECRBY', setRange: 'SETRANGE', hDel: 'HDEL', hIncrBy: 'HINCRBY',
+    ...DATA_WRITE_CAMEL, getDel: 'GETDEL', getSet: 'GETSET', getEx: 'GETEX', pTTL: 'PTTL', delEx: 'DELEX',
   };
   const table: Record<string, string> = { ...camel };
   for (const command of commands) {
@@ -92,7 +106,15 @@ export const CHAIN_METHODS = new Set(['multi', 'pipeline', 'MULTI', 'batch']);
  * Methods that many non-Redis objects also have (caches, stores, HTTP clients): on a receiver of
  * unknown origin they count only when the receiver is named like a Redis client.
  */
-export const GENERIC_METHOD_NAMES: ReadonlySet<string> = new Set(['get', 'set', 'del', 'exists', 'expire', 'incr', 'ttl', 'call', 'send_command', 'sendCommand', 'exec']);
+export const GENERIC_METHOD_NAMES: ReadonlySet<string> = new Set([
+  'get', 'set', 'del', 'exists', 'expire', 'incr', 'ttl', 'call', 'send_command', 'sendCommand',
+  // Upstash's raw form, `redis.exec([...])`: only an array literal counts (commands.ts).
+  'exec',
+  // `em.persist` of an ORM; and the data writes above in every spelling.
+  'persist',
+  ...DATA_WRITE_COMMANDS.flatMap((command) => [command, command.toLowerCase()]),
+  ...Object.keys(DATA_WRITE_CAMEL),
+]);
 export const CLIENT_LIKE_NAME = /redis|valkey|upstash|cluster|^(?:redis_?)?client$|^conn(?:ection)?$|^kv$/iu;
 
 /**

@@ -24,6 +24,8 @@ export interface RedisIndex {
   /** Commands by the function they run in, then by key signature (`undefined` for a key without one). */
   readonly commandsByOwnerAndKey: ByOwnerAndKey<RedisCommand>;
   readonly acquisitionsByOwnerAndKey: ByOwnerAndKey<Acquisition>;
+  readonly releasesByOwnerAndKey: ByOwnerAndKey<Release>;
+  readonly expiriesByOwnerAndKey: ByOwnerAndKey<Expiry>;
   readonly hasUnsignedRelease: boolean;
   /** A lock split over functions: events by their key with the parameter part abstracted (lock-helpers.ts `splitKeyOf`). */
   readonly acquisitionsBySplitKey: ReadonlyMap<string, readonly Acquisition[]>;
@@ -49,6 +51,8 @@ export function redisIndex(model: RedisModel): RedisIndex {
     commandByCall: new Map(model.commands.map((command) => [command.call, command])),
     commandsByOwnerAndKey: groupByOwnerAndKey(model.commands),
     acquisitionsByOwnerAndKey: groupByOwnerAndKey(model.acquisitions),
+    releasesByOwnerAndKey: groupByOwnerAndKey(model.releases),
+    expiriesByOwnerAndKey: groupByOwnerAndKey(model.expiries),
     // A helper's call without a key signature is paired through its handle, not by any key.
     hasUnsignedRelease: model.releases.some((release) => release.keySignature === undefined && release.library !== 'helper'),
     acquisitionsBySplitKey: groupBySplitKey(model.acquisitions),
@@ -177,4 +181,59 @@ export function within<T>(list: readonly T[] | undefined, range: readonly [numbe
     if (nodeOf(items[index]!).range[1] <= range[1]) found.push(items[index]!);
   }
   return found;
+}
+
+/**
+ * A lock's critical section in one function: from its first acquisition there to the last release
+ * or renewal of its key in that same function (Redlock's handle release for a Redlock lock, the
+ * routine for `using`). A lock the function never releases has no section here: nothing this
+ * function does can make its own release fail.
+ */
+export interface RedisCriticalSection {
+  readonly keySignature: string;
+  readonly owner: ScopeOwner;
+  /** The acquisitions of the key in the function, in source order. */
+  readonly acquisitions: readonly Acquisition[];
+  /** Source offsets: the end of the first acquisition, the start of the last release or renewal. */
+  readonly from: number;
+  readonly to: number;
+}
+
+const criticalSections = new WeakMap<RedisModel, readonly RedisCriticalSection[]>();
+
+/** Every Redis and Redlock lock's critical section, one per function and key, memoised per model. */
+export function redisCriticalSections(model: RedisModel): readonly RedisCriticalSection[] {
+  const cached = criticalSections.get(model);
+  if (cached) return cached;
+  const index = redisIndex(model);
+  const sections: RedisCriticalSection[] = [];
+  for (const [owner, byKey] of index.acquisitionsByOwnerAndKey) {
+    for (const [keySignature, group] of byKey) {
+      if (keySignature === undefined) continue;
+      // redis-semaphore prefixes its keys (`mutex:<name>`), and helpers and wrappers may build their own:
+      // only where the code names the very key the lock lives under.
+      const acquisitions = inSourceOrder(group.filter((acquisition) => acquisition.library === 'redis' || acquisition.library === 'redlock'), eventNode);
+      const first = acquisitions[0];
+      if (!first) continue;
+      const routine = first.library === 'redlock' && methodOf(first.node) === 'using' ? first.node.arguments.at(-1) : undefined;
+      if (routine && isFunctionLike(routine)) {
+        sections.push({ keySignature, owner, acquisitions: [first], from: routine.range[0], to: routine.range[1] });
+        continue;
+      }
+      // Redlock's `lock.release()` names its handle, not the key.
+      const endKey = first.library === 'redlock' ? undefined : keySignature;
+      const ends = [...(index.releasesByOwnerAndKey.get(owner)?.get(endKey) ?? []), ...(index.expiriesByOwnerAndKey.get(owner)?.get(endKey) ?? [])]
+        .filter((event) => event.library === first.library);
+      let to = -1;
+      for (const event of ends) if (event.node.range[0] > first.node.range[1] && event.node.range[0] > to) to = event.node.range[0];
+      if (to >= 0) sections.push({ keySignature, owner, acquisitions, from: first.node.range[1], to });
+    }
+  }
+  criticalSections.set(model, sections);
+  return sections;
+}
+
+function methodOf(call: TSESTree.CallExpression): string | undefined {
+  const callee = call.callee;
+  return callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && callee.property.type === AST_NODE_TYPES.Identifier ? callee.property.name : undefined;
 }

@@ -2,6 +2,7 @@
 
 import type { TSESLint } from '@typescript-eslint/utils';
 import noCheckThenSet from './no-check-then-set.js';
+import noLockKeyWrite from './no-lock-key-write.js';
 import noLockTakeover from './no-lock-takeover.js';
 import noLuaReplyPitfalls from './no-lua-reply-pitfalls.js';
 import noPooledAdvisoryLock from './no-pooled-advisory-lock.js';
@@ -14,11 +15,13 @@ import requireAcquireCheck from './require-acquire-check.js';
 import requireFencingToken from './require-fencing-token.js';
 import requireLockLossHandling from './require-lock-loss-handling.js';
 import requireLockTtl from './require-lock-ttl.js';
+import requireReleaseCheck from './require-release-check.js';
 import requireReleaseInFinally from './require-release-in-finally.js';
 import requireUniqueToken from './require-unique-token.js';
 
 export const rules = {
   'no-check-then-set': noCheckThenSet,
+  'no-lock-key-write': noLockKeyWrite,
   'no-lock-takeover': noLockTakeover,
   'no-lua-reply-pitfalls': noLuaReplyPitfalls,
   'no-pooled-advisory-lock': noPooledAdvisoryLock,
@@ -31,6 +34,7 @@ export const rules = {
   'require-fencing-token': requireFencingToken,
   'require-lock-loss-handling': requireLockLossHandling,
   'require-lock-ttl': requireLockTtl,
+  'require-release-check': requireReleaseCheck,
   'require-release-in-finally': requireReleaseInFinally,
   'require-unique-token': requireUniqueToken,
 } satisfies Record<string, TSESLint.RuleModule<string, readonly unknown[]>>;

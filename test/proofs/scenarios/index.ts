@@ -3,6 +3,7 @@
 import type { Scenario } from '../harness.js';
 import { fenceMintedAfterAcquisition } from './fence-minted-after-acquisition.js';
 import { noCheckThenSet } from './no-check-then-set.js';
+import { noLockKeyWrite } from './no-lock-key-write.js';
 import { noLockTakeover } from './no-lock-takeover.js';
 import { noPooledAdvisoryLock } from './no-pooled-advisory-lock.js';
 import { noSplitAcquire } from './no-split-acquire.js';
@@ -11,6 +12,7 @@ import { noUnsafeRelease } from './no-unsafe-release.js';
 import { noXactLockOutsideTransaction } from './no-xact-lock-outside-transaction.js';
 import { requireFencingToken } from './require-fencing-token.js';
 import { requireLockTtl } from './require-lock-ttl.js';
+import { requireReleaseCheck } from './require-release-check.js';
 import { requireReleaseInFinally } from './require-release-in-finally.js';
 import { requireUniqueToken } from './require-unique-token.js';
 
@@ -27,4 +29,6 @@ export const SCENARIOS: readonly Scenario[] = [
   noXactLockOutsideTransaction,
   noLockTakeover,
   requireReleaseInFinally,
+  noLockKeyWrite,
+  requireReleaseCheck,
 ];

@@ -1,4 +1,7 @@
-// Whether code reads the boolean of a `pg_try_advisory_lock` from the rows its query returns.
+// Whether code reads the answer a lock call returns: the boolean of a `pg_try_advisory_lock` (or of a
+// `pg_advisory_unlock`) from the rows its query returns, or a call's whole value (a release script's
+// 0/1, a lock-table DELETE's result). The one result-flow analysis of the model: acquisitions and
+// releases alike ask it.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isFunctionLike, skipTypeWrappers, valueCarrier } from '../../util/ast.js';
@@ -10,6 +13,13 @@ import type { SqlLibrary } from './client-table.js';
  * `[rows, meta]` or rows by `type`, drizzle's per-driver result, ...).
  */
 export type ResultShape = 'result' | 'rows' | 'unknown';
+
+/**
+ * Where the answer sits in a call's value: a column of the rows (in the library's `ResultShape`),
+ * or `whole`, the value itself (any read of it counts: a script's reply, an affected-row count that
+ * the libraries spell `rowCount`, `count` or a plain number).
+ */
+export type AnswerShape = ResultShape | 'whole';
 
 export function resultShapeOf(library: SqlLibrary, method: string): ResultShape {
   switch (library) {
@@ -44,7 +54,8 @@ interface Binding {
 }
 
 /**
- * What happens to the boolean `column` of the query `node` returns. Checked: any read of the
+ * What happens to the boolean `column` of the query `node` returns (with `shape` `whole`: to the
+ * value `node` returns; `column` is then unused). Checked: any read of the
  * boolean (a test, a comparison, returning or passing it), or the rows leaving the analysis whole
  * (returned, passed to a function, iterated, a method called on them). Unchecked: the result
  * dropped, or bound and then never read, or read only for something else (`rowCount`, `rows.length`).
@@ -53,7 +64,7 @@ export function tryLockResultFate(
   sourceCode: Readonly<TSESLint.SourceCode>,
   node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
   column: string,
-  shape: ResultShape,
+  shape: AnswerShape,
 ): TryLockResultFate {
   // A callback receives the result (pg's `query(text, values, cb)`): not followed.
   if (node.type === AST_NODE_TYPES.CallExpression && node.arguments.some((argument) => isFunctionLike(argument))) return { kind: 'checked' };
@@ -66,7 +77,7 @@ export function tryLockResultFate(
   const declaration = parent.parent;
   // An exported binding is read by the modules that import it.
   if (declaration.parent.type === AST_NODE_TYPES.ExportNamedDeclaration) return { kind: 'checked' };
-  const top: Level = shape === 'unknown' ? 'opaque' : shape;
+  const top: Level = shape === 'unknown' ? 'opaque' : shape === 'whole' ? 'value' : shape;
   const bindings: Binding[] = [];
   if (parent.id.type === AST_NODE_TYPES.Identifier) bindings.push({ identifier: parent.id, level: top });
   else if (top === 'opaque' || !collectBindings(parent.id, top, column, bindings)) return { kind: 'checked' };

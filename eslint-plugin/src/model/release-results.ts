@@ -1,0 +1,99 @@
+// Releases and renewals that report failure through their result, and what the code does with it:
+// a compare-and-delete or compare-and-pexpire script (0 when the lock was no longer the caller's),
+// `pg_advisory_unlock` (false when this session did not hold the lock), a lock-table DELETE/UPDATE
+// that compares the owner (no row when the row was someone else's).
+
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { ScopeOwner } from '../util/ast.js';
+import type { RedisModel } from './redis-model.js';
+import type { AdvisoryLockItem, SqlModel } from './sql/index.js';
+import { resultShapeOf, tryLockResultFate, type AnswerShape, type TryLockResultFate } from './sql/try-lock-result.js';
+
+export interface CheckableRelease {
+  readonly node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
+  readonly owner: ScopeOwner;
+  /** How a message names it: `compare-and-delete script`, `pg_advisory_unlock`, `DELETE FROM job_locks`. */
+  readonly label: string;
+  /** What its result says on failure, for the message. */
+  readonly failure: string;
+  /** Where the answer sits in the result. */
+  readonly column: string;
+  readonly shape: AnswerShape;
+}
+
+export interface DroppedReleaseResult {
+  readonly release: CheckableRelease;
+  readonly fate: Exclude<TryLockResultFate, { kind: 'checked' }>;
+}
+
+const cache = new WeakMap<RedisModel, readonly DroppedReleaseResult[]>();
+
+/** The checkable releases and renewals whose result nothing reads, once per model, in source order. */
+export function droppedReleaseResults(sourceCode: Readonly<TSESLint.SourceCode>, redis: RedisModel, sql: SqlModel): readonly DroppedReleaseResult[] {
+  const cached = cache.get(redis);
+  if (cached) return cached;
+  const dropped: DroppedReleaseResult[] = [];
+  for (const release of checkableReleases(redis, sql)) {
+    const fate = tryLockResultFate(sourceCode, release.node, release.column, release.shape);
+    if (fate.kind !== 'checked') dropped.push({ release, fate });
+  }
+  dropped.sort((left, right) => left.release.node.range[0] - right.release.node.range[0]);
+  cache.set(redis, dropped);
+  return dropped;
+}
+
+/**
+ * A session-level advisory lock cannot be lost while its connection lives, so `pg_advisory_unlock`
+ * answers `false` only when it runs on another connection than the lock. Reported where the code
+ * shows that: the same function takes the lock on another sender. Not through a pool, which
+ * no-pooled-advisory-lock reports (its fix makes the answer always `true`), and not where the lock
+ * is out of sight (a migrator's release method, whose connection the library keeps): one sender
+ * for lock and unlock, or an unknown one, and the answer cannot be `false`.
+ */
+function unlocksAnotherConnection(sql: SqlModel, unlock: AdvisoryLockItem, position: number): boolean {
+  if (unlock.query.sender.kind === 'pool') return false;
+  // The latest session lock before it in its function (the list is in source order): a backward scan
+  // that stops at the first one, so a function of many lock/unlock pairs costs one step per pair.
+  for (let index = position - 1; index >= 0; index--) {
+    const lock = sql.advisoryLocks[index]!;
+    if (lock.range[0] < unlock.function.range[0]) return false;
+    if (lock.function !== unlock.function || lock.call.action !== 'lock' || lock.call.scope !== 'session') continue;
+    return lock.query.sender.identity !== unlock.query.sender.identity;
+  }
+  return false;
+}
+
+function checkableReleases(redis: RedisModel, sql: SqlModel): CheckableRelease[] {
+  const releases: CheckableRelease[] = [];
+  const scripts = [
+    ...redis.releases.map((event) => ({ event, label: 'compare-and-delete script' })),
+    ...redis.expiries.map((event) => ({ event, label: 'compare-and-pexpire script' })),
+  ];
+  for (const { event, label } of scripts) {
+    const command = event.command;
+    // Only the owner-comparing scripts answer "was it still mine?"; a plain DEL's count is not that
+    // answer (and no-unsafe-release reports the DEL itself). Redlock throws on a failed release;
+    // redis-semaphore's release answers nothing.
+    if (event.library !== 'redis' || event.kind !== 'script' || !event.safe || !command) continue;
+    // A v3 callback receives the reply, and a queued link replies through exec(): neither is followed.
+    if (command.callback || command.client.chain) continue;
+    releases.push({ node: event.node, owner: event.owner, label, failure: '0', column: '', shape: 'whole' });
+  }
+  for (const [position, lock] of sql.advisoryLocks.entries()) {
+    const { call, query } = lock;
+    // Alone in its query as its own output column: the row's boolean is the answer (as for try-locks).
+    if (call.action !== 'unlock' || call.outputName === undefined || query.statements?.length !== 1 || lock.statement.advisoryLocks.length !== 1) continue;
+    if (!unlocksAnotherConnection(sql, lock, position)) continue;
+    releases.push({
+      node: lock.node, owner: lock.function, label: call.functionName, failure: 'false', column: call.outputName,
+      shape: resultShapeOf(query.sender.library, query.method),
+    });
+  }
+  for (const release of [...sql.lockTableReleases, ...sql.lockTableRenewals]) {
+    // One that does not compare the owner cannot fail for a lost lock (no-unsafe-release reports it).
+    if (!release.ownerCompared || release.query.statements?.length !== 1) continue;
+    const verb = release.kind === 'delete' ? `DELETE FROM ${release.table}` : `UPDATE ${release.table}`;
+    releases.push({ node: release.node, owner: release.function, label: verb, failure: 'no row affected', column: '', shape: 'whole' });
+  }
+  return releases;
+}
