@@ -1,6 +1,7 @@
 // Turns the command line into typed options; anything malformed becomes a one-line UsageError.
 
 import { parseArgs } from 'node:util';
+import { parseShard, type Shard } from './shard.js';
 import { UsageError } from './usage-error.js';
 
 export const OUTPUT_FORMATS = ['stylish', 'json', 'sarif'] as const;
@@ -48,6 +49,8 @@ export interface CliOptions {
   stdinFilename: string | undefined;
   /** `false` with `--no-warn-ignored`: no notice for an explicitly named file that is ignored. */
   warnIgnored: boolean;
+  /** `--shard i/n`: lint only the files whose path hashes to shard i of n. */
+  shard: Shard | undefined;
   help: boolean;
   version: boolean;
 }
@@ -81,6 +84,7 @@ export const CLI_OPTIONS = {
   stdin: { type: 'boolean' },
   'stdin-filename': { type: 'string' },
   'no-warn-ignored': { type: 'boolean' },
+  shard: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const satisfies NonNullable<Parameters<typeof parseArgs>[0]>['options'];
@@ -97,6 +101,9 @@ export function parseCliArgs(argv: readonly string[], knownRuleIds: readonly str
   }
   if (stdin && positionals.length > 0) {
     throw new UsageError(`--stdin lints standard input; remove the paths (${positionals.join(' ')})`);
+  }
+  if (stdin && values.shard !== undefined) {
+    throw new UsageError('--shard splits the files found under the paths; it cannot be used with --stdin');
   }
   const configLookup = !(values['no-config-lookup'] ?? false);
   if (values.config !== undefined && !configLookup) {
@@ -120,6 +127,7 @@ export function parseCliArgs(argv: readonly string[], knownRuleIds: readonly str
     stdin,
     stdinFilename: values['stdin-filename'],
     warnIgnored: !(values['no-warn-ignored'] ?? false),
+    shard: values.shard === undefined ? undefined : parseShard(values.shard),
     help: values.help ?? false,
     version: values.version ?? false,
   };

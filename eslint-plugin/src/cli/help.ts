@@ -39,6 +39,8 @@ Speed (ESLint's own cache and threads):
       --cache-location <path>  Cache file or directory (default: ${DEFAULT_CACHE_LOCATION})
       --cache-strategy <s> How a change is seen: ${CACHE_STRATEGIES.join(', ')} (default: metadata)
       --concurrency <n>    Worker threads: auto, off or a number (default: off; ESLint >= 9.34)
+      --shard <i/n>        Lint only shard i of n (a CI matrix): a file's shard is a hash of its
+                           path from the repository root, so adding files moves no other file
 
   -h, --help               Show this help
   -v, --version            Show the version

@@ -13,6 +13,7 @@ import { formatResults } from './format.js';
 import { helpText } from './help.js';
 import { lintWithLocksmith } from './lint.js';
 import { planProjectConfigs } from './project-configs.js';
+import { filesOfShard, repositoryRoot, shardAutomationId } from './shard.js';
 import { UsageError } from './usage-error.js';
 
 export interface CommandIo {
@@ -48,10 +49,12 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
     io.stdout(`${locksmith.meta.version}\n`);
     return 0;
   }
-  const given = options.stdin ? undefined : collectFiles(options.paths, io.cwd, (notice) => { io.stderr(`locksmith: ${notice}\n`); });
-  if (given !== undefined && given.length === 0) {
+  const found = options.stdin ? undefined : collectFiles(options.paths, io.cwd, (notice) => { io.stderr(`locksmith: ${notice}\n`); });
+  if (found !== undefined && found.length === 0) {
     throw new UsageError(`no JavaScript or TypeScript files to lint in ${options.paths.join(' ')}`);
   }
+  // A shard with no files is fine (a small repository on a wide matrix): it reports nothing.
+  const given = found === undefined || options.shard === undefined ? found : filesOfShard(found, options.shard, repositoryRoot(io.cwd));
   let stdin = options.stdin ? readStdin(options, io) : undefined;
   // Text without a file name is linted as if it sat in the working directory, as ESLint does.
   const stdinPath = stdin === undefined ? undefined : (stdin.filePath ?? path.join(io.cwd, '<text>'));
@@ -83,6 +86,7 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
   const report = await formatResults(run.eslint, results, options.format, {
     cwd: io.cwd,
     severities: effectiveSeverities(options.ruleOverrides, options.preset),
+    automationId: options.shard === undefined ? undefined : shardAutomationId(options.shard),
   });
   if (options.outputFile === undefined) {
     io.stdout(report);

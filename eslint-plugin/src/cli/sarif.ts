@@ -19,6 +19,8 @@ export interface SarifContext {
   cwd: string;
   /** Severities this run used, after `--rule`; recorded as overrides where they differ from `recommended`. */
   severities: ReadonlyMap<string, RuleSeverity>;
+  /** With `--shard`: `runs[].automationDetails.id`, so code scanning keeps each shard's alerts apart. */
+  automationId?: string | undefined;
 }
 
 export function formatSarif(results: readonly ESLint.LintResult[], context: SarifContext): string {
@@ -77,6 +79,7 @@ export function formatSarif(results: readonly ESLint.LintResult[], context: Sari
         ],
         originalUriBaseIds: { [SOURCE_ROOT]: { uri: directoryUri(context.cwd) } },
         columnKind: 'utf16CodeUnits',
+        ...(context.automationId === undefined ? {} : { automationDetails: { id: context.automationId } }),
         results: sarifResults,
       },
     ],
