@@ -70,12 +70,13 @@ describe('locksmith --preset, --quiet, --stdin', function () {
 
     const strict = runLocksmith(root, ['--format', 'json', '--preset', 'strict', 'update.js']);
     assert.equal(strict.status, 1, strict.stderr);
-    assert.deepEqual(findings(strict), ['locksmith/no-unneeded-lock@17:2', 'locksmith/require-fencing-token@20:2']);
+    // strict adds require-release-check: the compare-and-delete's reply is dropped.
+    assert.deepEqual(findings(strict), ['locksmith/no-unneeded-lock@17:2', 'locksmith/require-fencing-token@20:2', 'locksmith/require-release-check@22:2']);
   });
 
   it('lets --rule adjust the preset', () => {
     const run = runLocksmith(root, ['--format', 'json', '--preset', 'strict', '--rule', 'no-unneeded-lock=off', 'update.js']);
-    assert.deepEqual(findings(run), ['locksmith/require-fencing-token@20:2']);
+    assert.deepEqual(findings(run), ['locksmith/require-fencing-token@20:2', 'locksmith/require-release-check@22:2']);
   });
 
   it('rejects an unknown preset in one line, exit 2', () => {
