@@ -41,6 +41,14 @@ export function luaTextsOf(sourceCode: Readonly<TSESLint.SourceCode>, filename: 
       texts.push({ text, node: holder, file: undefined, sourceOffset: offsetMap(sourceCode, holder) });
     }
   }
+  // Scripts read from `.lua` files come through `readFileSync`: a file that never names it reads none.
+  if (sourceCode.text.includes('readFileSync')) texts.push(...scriptsReadFromFiles(sourceCode, filename));
+  cache.set(sourceCode.ast, texts);
+  return texts;
+}
+
+function scriptsReadFromFiles(sourceCode: Readonly<TSESLint.SourceCode>, filename: string): LuaText[] {
+  const texts: LuaText[] = [];
   const scripts = new ScriptResolver(sourceCode, filename);
   for (const call of collectNodes(sourceCode).calls) {
     const callee = call.callee;
@@ -52,7 +60,6 @@ export function luaTextsOf(sourceCode: Readonly<TSESLint.SourceCode>, filename: 
     if (source === undefined || !REDIS_CALL.test(source)) continue;
     texts.push({ text: source, node: call, file: path, sourceOffset: undefined });
   }
-  cache.set(sourceCode.ast, texts);
   return texts;
 }
 

@@ -11,6 +11,15 @@ import { getTypeOracle } from './type-oracle.js';
 
 const answers = new WeakMap<TSESTree.Program, boolean>();
 
+// Every lock a file without Redis can hold is named in its text: an advisory-lock function
+// (`pg_advisory_lock`), a lock table (named for locks, `job_locks`, `shedlock`, `leases`, or holding
+// an expiry column, `expires_at`, `locked_until`), or a lock helper it calls (`withLock`,
+// `acquireMutex`, `leader.elect`). A file that sends SQL but names none of these (an ORM's query
+// builder, a migration, a repository) holds nothing any rule reports, so neither the SQL screen's
+// import table nor its string scan is needed for it. One case-insensitive scan, no `u` flag (it
+// folds Unicode cases and scans slower). screen.test.ts holds every lock table word and expiry column to it.
+export const LOCK_WORDS = /lock|mutex|semaphore|lease|leader|acquire|release|advisory|expir|until/i;
+
 interface HelperScreen {
   readonly names: ReadonlySet<string>;
   /** A helper given as a `/pattern/` may be named anything: no text can rule it out. */
@@ -42,9 +51,10 @@ export function fileMayHoldLocks(context: Readonly<TSESLint.RuleContext<string, 
     // With types any receiver may turn out to be a Redis client, whatever the text says.
     || getTypeOracle(context) !== null
     || mayUseRedis(sourceCode, helpers.names)
-    || mayContainSql(sourceCode.text, program)
-    // A file whose only lock is a call to a helper another module exports (its summary says so).
-    || (mayImportHelper(sourceCode.text) && callsImportedHelper(sourceCode, context.filename, collectImports(program), settings));
+    || (LOCK_WORDS.test(sourceCode.text) && (
+      mayContainSql(sourceCode.text, program)
+      // A file whose only lock is a call to a helper another module exports (its summary says so).
+      || (mayImportHelper(sourceCode.text) && callsImportedHelper(sourceCode, context.filename, collectImports(program), settings))));
   answers.set(program, answer);
   return answer;
 }

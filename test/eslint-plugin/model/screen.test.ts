@@ -1,0 +1,45 @@
+// The whole-file screen never turns away a file a rule could report in: every word a SQL lock is
+// known by passes it, and a file that sends SQL but names no lock is turned away.
+
+import * as assert from 'node:assert/strict';
+import { Linter } from 'eslint';
+import type { TSESLint } from '@typescript-eslint/utils';
+import { describe, it } from 'mocha';
+import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS } from '../../../eslint-plugin/src/model/sql/client-table.js';
+import { fileMayHoldLocks, LOCK_WORDS } from '../../../eslint-plugin/src/model/screen.js';
+
+function screen(code: string): boolean {
+  let answer: boolean | undefined;
+  const probe: TSESLint.RuleModule<string> = {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the RuleModule type still requires it
+    defaultOptions: [],
+    meta: { type: 'problem', messages: {}, schema: [] },
+    create(context) {
+      return { Program() { answer = fileMayHoldLocks(context); } };
+    },
+  };
+  new Linter().verify(code, [{ plugins: { probe: { rules: { screen: probe } } } as never, rules: { 'probe/screen': 'error' } }]);
+  assert.notEqual(answer, undefined);
+  return answer!;
+}
+
+describe('fileMayHoldLocks', () => {
+  it('knows every lock-table word and expiry column by its lock words', () => {
+    for (const word of [...LOCK_TABLE_WORDS, ...EXPIRY_COLUMNS]) assert.match(word, LOCK_WORDS, word);
+  });
+
+  it('lets SQL locks through: advisory locks, lock tables by name or by expiry column, lock helpers', () => {
+    assert.equal(screen("import { Pool } from 'pg';\nconst pool = new Pool();\nawait pool.query('SELECT pg_advisory_lock($1)', [42]);"), true);
+    assert.equal(screen("import { Pool } from 'pg';\nconst pool = new Pool();\nawait pool.query('INSERT INTO job_leases (name, owner) VALUES ($1, $2)', [n, o]);"), true);
+    assert.equal(screen("import { Pool } from 'pg';\nconst pool = new Pool();\nawait pool.query('UPDATE cron_runs SET owner = $1, valid_until = now() WHERE name = $2', [o, n]);"), true);
+    assert.equal(screen("import knex from 'knex';\nconst db = knex({});\nawait db('locks').insert({ name: 'sync' });"), true);
+  });
+
+  it('turns away a file that sends SQL but names no lock', () => {
+    assert.equal(screen("import { Pool } from 'pg';\nconst pool = new Pool();\nexport const byId = (id) => pool.query('SELECT * FROM invoices WHERE id = $1', [id]);\nexport const rename = (id, name) => pool.query('UPDATE invoices SET name = $2 WHERE id = $1', [id, name]);"), false);
+  });
+
+  it('still lets Redis through whatever the words', () => {
+    assert.equal(screen("import Redis from 'ioredis';\nconst redis = new Redis();\nawait redis.set('job', '1', 'NX');"), true);
+  });
+});
