@@ -464,3 +464,240 @@ it('renews', async () => {
     },
   ],
 });
+
+// `SET key token XX PX ttl`: a renewal that asks only whether the key exists, so a holder whose
+// lock expired writes its token over the next holder's. A compare-first `SET … IFEQ` stays silent.
+const REDIS_84 = { locksmith: { redis: { server: 'redis', version: '8.4' } } };
+
+const existsOnlyInvalid = [
+  {
+    // ioredis: a heartbeat that renews with SET XX PX; the token is the one it writes.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function runExclusive(work: () => Promise<void>) {
+  const token = crypto.randomUUID();
+  if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  const heartbeat = setInterval(() => {
+    void redis.set('lock:invoice', token, 'XX', 'PX', 30000);
+  }, 10000);
+  try { await work(); } finally { clearInterval(heartbeat); }
+}`,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 7, column: 10,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        data: { command: 'SET … XX' },
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function runExclusive(work: () => Promise<void>) {
+  const token = crypto.randomUUID();
+  if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  const heartbeat = setInterval(() => {
+    void redis.eval(${EXTEND_LITERAL}, 1, 'lock:invoice', token, 30000);
+  }, 10000);
+  try { await work(); } finally { clearInterval(heartbeat); }
+}`,
+      }],
+    }],
+  },
+  {
+    // ioredis on Redis 8.4: the server's SET … IFEQ … PX first, which keeps SET's OK/null reply.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function renew(token: string, ttlMs: number) {
+  return (await redis.set('lock:invoice', token, 'PX', ttlMs, 'XX')) === 'OK';
+}
+export async function take(token: string) { return redis.set('lock:invoice', token, 'PX', 30000, 'NX'); }`,
+    settings: REDIS_84,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 4,
+      suggestions: [{
+        messageId: 'useCompareAndSet' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function renew(token: string, ttlMs: number) {
+  return (await redis.call('SET', 'lock:invoice', token, 'IFEQ', token, 'PX', ttlMs)) === 'OK';
+}
+export async function take(token: string) { return redis.set('lock:invoice', token, 'PX', 30000, 'NX'); }`,
+      }, {
+        messageId: 'useCompareAndExpire' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function renew(token: string, ttlMs: number) {
+  return (await redis.eval(${EXTEND_LITERAL}, 1, 'lock:invoice', token, ttlMs)) === 'OK';
+}
+export async function take(token: string) { return redis.set('lock:invoice', token, 'PX', 30000, 'NX'); }`,
+      }],
+    }],
+  },
+  {
+    // ioredis raw call with EX seconds: the TTL becomes milliseconds.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function extendLock(lockToken: string) {
+  await redis.call('SET', 'lock:nightly', lockToken, 'XX', 'EX', 60);
+}`,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 4,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function extendLock(lockToken: string) {
+  await redis.eval(${EXTEND_LITERAL}, 1, 'lock:nightly', lockToken, 60000);
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v4: options object; node-redis takes string arguments only.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+const LOCK_KEY = 'report:lock';
+export async function run(token: string, work: () => Promise<void>) {
+  if (!(await client.set(LOCK_KEY, token, { NX: true, PX: 30000 }))) return;
+  const timer = setInterval(() => { void client.set(LOCK_KEY, token, { XX: true, PX: 30000 }); }, 10000);
+  try { await work(); } finally { clearInterval(timer); }
+}`,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 6,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import { createClient } from 'redis';
+const client = createClient();
+const LOCK_KEY = 'report:lock';
+export async function run(token: string, work: () => Promise<void>) {
+  if (!(await client.set(LOCK_KEY, token, { NX: true, PX: 30000 }))) return;
+  const timer = setInterval(() => { void client.eval(${EXTEND_LITERAL}, { keys: [LOCK_KEY], arguments: [token, '30000'] }); }, 10000);
+  try { await work(); } finally { clearInterval(timer); }
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v4 sendCommand array.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function renew(token: string) {
+  await client.sendCommand(['SET', 'lock:sync', token, 'XX', 'PX', '5000']);
+}`,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 4,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import { createClient } from 'redis';
+const client = createClient();
+export async function renew(token: string) {
+  await client.eval(${EXTEND_LITERAL}, { keys: ['lock:sync'], arguments: [token, '5000'] });
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v5: condition and expiration.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function run(token: string) {
+  await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
+  await client.set('lock:sync', token, { condition: 'XX', expiration: { type: 'EX', value: 5 } });
+}`,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 5,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import { createClient } from 'redis';
+const client = createClient();
+export async function run(token: string) {
+  await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
+  await client.eval(${EXTEND_LITERAL}, { keys: ['lock:sync'], arguments: [token, '5000'] });
+}`,
+      }],
+    }],
+  },
+  {
+    // node_redis v3 with a callback.
+    code: `const redis = require('redis');
+const client = redis.createClient();
+function renew(lockToken, cb) {
+  client.set('lock:cron', lockToken, 'XX', 'PX', 30000, cb);
+}`,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 4,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `const redis = require('redis');
+const client = redis.createClient();
+function renew(lockToken, cb) {
+  client.eval(${EXTEND_LITERAL}, 1, 'lock:cron', lockToken, 30000, cb);
+}`,
+      }],
+    }],
+  },
+  {
+    // Upstash: lower-case options.
+    code: `import { Redis } from '@upstash/redis';
+const redis = Redis.fromEnv();
+export async function renew(id: string, token: string) {
+  await redis.set(\`locks:\${id}\`, token, { xx: true, px: 30_000 });
+}`,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 4,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import { Redis } from '@upstash/redis';
+const redis = Redis.fromEnv();
+export async function renew(id: string, token: string) {
+  await redis.eval(${EXTEND_LITERAL}, [\`locks:\${id}\`], [token, 30_000]);
+}`,
+      }],
+    }],
+  },
+  {
+    // An absolute PXAT has no TTL to pass on, and a queued link's reply comes through exec(): reported, no suggestion.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function renew(token: string, until: number) {
+  await redis.set('lock:a', token, 'XX', 'PXAT', until);
+  await redis.multi().set('lock:b', token, 'XX', 'PX', 1000).incr('jobs').exec();
+}`,
+    errors: [
+      { messageId: 'existsOnlyExtend' as const, line: 4, suggestions: [] },
+      { messageId: 'existsOnlyExtend' as const, line: 5, suggestions: [] },
+    ],
+  },
+];
+
+ruleTester.run('no-unsafe-extend (SET … XX)', rule, {
+  valid: [
+    // The compare-first renewal of Redis 8.4 / Valkey 8.1.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function renew(token) { await redis.set('lock:a', token, 'IFEQ', token, 'PX', 30000); }`,
+    // A compare-and-set script whose SET XX runs only after the owner check (Simba's mutex_guard.lua).
+    `import Redis from 'ioredis'; const redis = new Redis();
+     const GUARD = 'if redis.call("get", KEYS[1]) ~= ARGV[1] then return 0 end return redis.call("set", KEYS[1], ARGV[1], "xx", "px", ARGV[2])';
+     export async function renew(token) { return redis.eval(GUARD, 1, 'mutex:lock', token, 30000); }`,
+    // A cache entry refreshed only while it exists, every dialect: not a lock key.
+    `import Redis from 'ioredis'; const cache = new Redis();
+     export async function refresh(id, value) { await cache.set('user:' + id, value, 'XX', 'EX', 60); }`,
+    `import { createClient } from 'redis'; const client = createClient();
+     export async function touch(sessionId, data) { await client.set(\`sess:\${sessionId}\`, data, { XX: true, EX: 3600 }); }`,
+    `import { Redis } from '@upstash/redis'; const redis = Redis.fromEnv();
+     export async function refresh(slug, html) { await redis.set(\`page:\${slug}\`, html, { xx: true, ex: 300 }); }`,
+    // A lock-named key the module stores data under with a plain SET: a flag, refreshed while it exists.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function show() { await redis.set('lock:banner', 'on'); }
+     export async function keep() { await redis.set('lock:banner', 'on', 'XX', 'EX', 60); }`,
+    // XX with KEEPTTL or no expiry writes a value; it renews nothing (no-lock-key-write judges writes).
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function note(token, state) { await redis.set('lock:a', token, 'NX', 'PX', 1000); await redis.set('lock:a', state, 'XX', 'KEEPTTL'); }`,
+    // A test hook refreshing a fixture lock.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     const take = (token) => redis.set('lock:seed', token, 'NX', 'PX', 5000);
+     afterEach(async () => { await redis.set('lock:seed', 'x', 'XX', 'PX', 1); });
+     it('takes', async () => { await take('t'); });`,
+    // A Map is not Redis.
+    `const locks = new Map(); export function renew(name, token) { locks.set(name, token, 'XX', 'PX', 30000); }`,
+  ],
+  invalid: existsOnlyInvalid,
+});
+suggestionsClearFindings('no-unsafe-extend (SET … XX)', rule, existsOnlyInvalid);
