@@ -11,11 +11,15 @@ import { getLockModel } from '../model/index.js';
 import { acquiredAt, acquisitionForRelease, ownerCheckAround, splitAcquisitionOf } from '../model/queries.js';
 import type { Expiry, RedisCommand, RedisModel } from '../model/redis-model.js';
 import { admits } from '../model/servers.js';
+import { getSqlModel } from '../model/sql/index.js';
+import { isUnownedRenewal, lockRowAcquisitionOf } from '../model/sql/lock-table-events.js';
+import { ownerComparisonFix } from '../fixes/sql-owner-compare.js';
 import { skipTypeWrappers, staticString } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
-export type MessageId = 'plainExtend' | 'checkThenExtend' | 'existsOnlyExtend' | 'uncheckedScript' | 'compareSetDropsTtl' | 'useCompareAndExpire' | 'useCompareAndSet';
+export type MessageId = 'plainExtend' | 'checkThenExtend' | 'existsOnlyExtend' | 'uncheckedScript' | 'compareSetDropsTtl' | 'useCompareAndExpire' | 'useCompareAndSet'
+  | 'unownedRowRenewal' | 'compareOwner';
 export type Options = [];
 
 export default createRule<Options, MessageId>({
@@ -34,6 +38,8 @@ export default createRule<Options, MessageId>({
       existsOnlyExtend: '`SET … XX` renews the lock whenever the key exists, whoever holds it: if this holder\'s lock already expired and another holder took it, this write replaces that holder\'s token and both run as holders.',
       uncheckedScript: 'This script renews the lock without first comparing its value with the caller\'s token, so it extends whoever holds the lock now.',
       compareSetDropsTtl: 'This `SET … IFEQ` has no `PX`/`EX`: it compares the token but removes the lock\'s expiry, so a holder that then crashes keeps the lock forever.',
+      unownedRowRenewal: 'This `UPDATE` extends the lock row whoever owns it now: if this holder\'s lock expired and another holder took the row over, the heartbeat extends that holder\'s lock and tells this one it still holds it.',
+      compareOwner: 'Extend only this holder\'s row: add `AND {{column}} = {{value}}` to the `WHERE`',
       useCompareAndExpire: 'Renew with the compare-and-pexpire script instead of `{{command}}`',
       useCompareAndSet: 'Renew with the server\'s `SET … IFEQ … PX`, which renews only while the lock holds this token',
     },
@@ -70,6 +76,19 @@ export default createRule<Options, MessageId>({
             data: { command: command.name, ...relatedData(acquiredAt(model, expiry)) },
             // A suggestion, not an autofix: the renewal starts sending a script instead of PEXPIRE.
             suggest,
+          });
+        }
+        const sql = getSqlModel(context);
+        for (const renewal of sql.lockTableRenewals) {
+          if (!isUnownedRenewal(sql, renewal)) continue;
+          const acquisition = lockRowAcquisitionOf(sql, renewal);
+          const comparison = ownerComparisonFix(context.sourceCode, renewal, acquisition);
+          context.report({
+            node: renewal.node,
+            messageId: 'unownedRowRenewal',
+            data: relatedData(acquisition && { message: 'The lock row is taken here', node: acquisition.node }),
+            // A suggestion, not an autofix: the heartbeat stops extending rows that another holder owns.
+            suggest: comparison ? [{ messageId: 'compareOwner', data: { column: comparison.column, value: comparison.placeholder }, fix: comparison.fix }] : [],
           });
         }
       },

@@ -701,3 +701,154 @@ ruleTester.run('no-unsafe-extend (SET … XX)', rule, {
   invalid: existsOnlyInvalid,
 });
 suggestionsClearFindings('no-unsafe-extend (SET … XX)', rule, existsOnlyInvalid);
+
+// A lock-table heartbeat whose WHERE names the row but not its owner.
+const rowRenewalInvalid = [
+  {
+    // pg: the heartbeat of a lock table with an owner column; the owner is the acquisition's.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function runJob(name: string, owner: string) {
+  await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval \\'30 seconds\\')', [name, owner]);
+  const heartbeat = setInterval(() => {
+    void pool.query('UPDATE job_locks SET expires_at = now() + interval \\'30 seconds\\' WHERE name = $1', [name]);
+  }, 10000);
+  try { await doJob(name); } finally { clearInterval(heartbeat); await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]); }
+}`,
+    errors: [{
+      messageId: 'unownedRowRenewal' as const, line: 6, column: 10,
+      suggestions: [{
+        messageId: 'compareOwner' as const,
+        output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function runJob(name: string, owner: string) {
+  await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval \\'30 seconds\\')', [name, owner]);
+  const heartbeat = setInterval(() => {
+    void pool.query('UPDATE job_locks SET expires_at = now() + interval \\'30 seconds\\' WHERE name = $1 AND owner = $2', [name, owner]);
+  }, 10000);
+  try { await doJob(name); } finally { clearInterval(heartbeat); await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]); }
+}`,
+      }],
+    }],
+  },
+  {
+    // pg: PrivateCaptcha's lock table has no owner column: reported, nothing to compare with.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function acquireLock(name, data, ttlMs) {
+  const { rows } = await pool.query('INSERT INTO locks (name, data, expires_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET data = EXCLUDED.data, expires_at = EXCLUDED.expires_at WHERE locks.expires_at <= NOW() RETURNING *', [name, data, new Date(Date.now() + ttlMs)]);
+  return rows[0] ?? null;
+}
+export async function extendLock(name, ttlMs) {
+  await pool.query('UPDATE locks SET expires_at = $2 WHERE name = $1 AND expires_at > NOW()', [name, new Date(Date.now() + ttlMs)]);
+}`,
+    errors: [{ messageId: 'unownedRowRenewal' as const, line: 8, suggestions: [] }],
+  },
+  {
+    // postgres.js: acquire and heartbeat in two functions with a parameter of the same name.
+    code: `import postgres from 'postgres';
+const sql = postgres();
+export async function acquire(name: string, owner: string) {
+  await sql\`INSERT INTO app_lock (name, owner, lock_until) VALUES (\${name}, \${owner}, now() + interval '1 minute') ON CONFLICT DO NOTHING\`;
+}
+export async function heartbeat(name: string, owner: string) {
+  await sql\`UPDATE app_lock SET lock_until = now() + interval '1 minute' WHERE name = \${name}\`;
+}`,
+    errors: [{
+      messageId: 'unownedRowRenewal' as const, line: 7, column: 9,
+      suggestions: [{
+        messageId: 'compareOwner' as const,
+        output: `import postgres from 'postgres';
+const sql = postgres();
+export async function acquire(name: string, owner: string) {
+  await sql\`INSERT INTO app_lock (name, owner, lock_until) VALUES (\${name}, \${owner}, now() + interval '1 minute') ON CONFLICT DO NOTHING\`;
+}
+export async function heartbeat(name: string, owner: string) {
+  await sql\`UPDATE app_lock SET lock_until = now() + interval '1 minute' WHERE name = \${name} AND owner = \${owner}\`;
+}`,
+      }],
+    }],
+  },
+  {
+    // knex raw: \`?\` placeholders, the owner bound where its placeholder falls.
+    code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function runJob(name: string, workerId: string) {
+  await db.raw('INSERT INTO job_locks (name, locked_by, expires_at) VALUES (?, ?, ?)', [name, workerId, new Date(Date.now() + 30000)]);
+  await doJob(name);
+  await db.raw('UPDATE job_locks SET expires_at = ? WHERE name = ?', [new Date(Date.now() + 30000), name]);
+  await doMore(name);
+}`,
+    errors: [{
+      messageId: 'unownedRowRenewal' as const, line: 6, column: 9,
+      suggestions: [{
+        messageId: 'compareOwner' as const,
+        output: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function runJob(name: string, workerId: string) {
+  await db.raw('INSERT INTO job_locks (name, locked_by, expires_at) VALUES (?, ?, ?)', [name, workerId, new Date(Date.now() + 30000)]);
+  await doJob(name);
+  await db.raw('UPDATE job_locks SET expires_at = ? WHERE name = ? AND locked_by = ?', [new Date(Date.now() + 30000), name, workerId]);
+  await doMore(name);
+}`,
+      }],
+    }],
+  },
+  {
+    // Prisma raw: an interpolated heartbeat.
+    code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function runJob(name: string, owner: string) {
+  await prisma.$executeRaw\`INSERT INTO job_locks (name, owner, expires_at) VALUES (\${name}, \${owner}, now() + interval '1 minute')\`;
+  await doJob(name);
+  await prisma.$executeRaw\`UPDATE job_locks SET expires_at = now() + interval '1 minute' WHERE name = \${name}\`;
+}`,
+    errors: [{
+      messageId: 'unownedRowRenewal' as const, line: 6, column: 9,
+      suggestions: [{
+        messageId: 'compareOwner' as const,
+        output: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function runJob(name: string, owner: string) {
+  await prisma.$executeRaw\`INSERT INTO job_locks (name, owner, expires_at) VALUES (\${name}, \${owner}, now() + interval '1 minute')\`;
+  await doJob(name);
+  await prisma.$executeRaw\`UPDATE job_locks SET expires_at = now() + interval '1 minute' WHERE name = \${name} AND owner = \${owner}\`;
+}`,
+      }],
+    }],
+  },
+];
+
+ruleTester.run('no-unsafe-extend (lock-table heartbeat)', rule, {
+  valid: [
+    // The owner compared: only this holder's row is extended.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     export async function take(name, owner) { await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now())', [name, owner]); }
+     export async function heartbeat(name, owner) { await pool.query('UPDATE job_locks SET expires_at = now() + interval \\'30 seconds\\' WHERE name = $1 AND owner = $2', [name, owner]); }`,
+    // A second column compared with =, the owner under a name of its own (scheduler_locks.process_id).
+    `import { Pool } from 'pg'; const pool = new Pool();
+     export async function take(name, pid) { await pool.query('INSERT INTO scheduler_locks (lock_name, process_id, expires_at) VALUES ($1, $2, now())', [name, pid]); }
+     export async function heartbeat(name, pid) { await pool.query('UPDATE scheduler_locks SET expires_at = now() + interval \\'30 minutes\\' WHERE lock_name = $1 AND process_id = $2 AND expires_at > now()', [name, pid]); }`,
+    // An account lockout: a table named like a lock that no statement of the file takes as one.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     export async function prolong(userId) { await pool.query('UPDATE account_locks SET expires_at = now() + interval \\'1 hour\\' WHERE user_id = $1', [userId]); }`,
+    // ShedLock's unlock: lock_until set back to now in a function named for releasing.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     export async function lock(name, by) { await pool.query('INSERT INTO shedlock (name, lock_until, locked_at, locked_by) VALUES ($1, now() + interval \\'1 minute\\', now(), $2)', [name, by]); }
+     export async function unlock(name) { await pool.query('UPDATE shedlock SET lock_until = now() WHERE name = $1', [name]); }`,
+    // A sweep of expired rows, and a write of the row's data rather than its expiry.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     export async function take(name, owner) { await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now())', [name, owner]); }
+     export async function sweep() { await pool.query('UPDATE job_locks SET expires_at = NULL WHERE expires_at < now()'); }
+     export async function note(name, progress) { await pool.query('UPDATE job_locks SET progress = $2 WHERE name = $1', [name, progress]); }`,
+    // The row named by the handle the acquisition returned: this holder's own row.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     export async function take(name) { const { rows } = await pool.query('INSERT INTO leases (name, expires_at) VALUES ($1, now()) RETURNING id', [name]); return rows[0].id; }
+     export async function renew(id) { await pool.query('UPDATE leases SET expires_at = now() + interval \\'30 seconds\\' WHERE id = $1', [id]); }`,
+    // Not a lock table: a session's sliding expiry.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     export async function touch(sid) { await pool.query('UPDATE sessions SET expires_at = now() + interval \\'1 hour\\' WHERE sid = $1', [sid]); }`,
+  ],
+  invalid: rowRenewalInvalid,
+});
+suggestionsClearFindings('no-unsafe-extend (lock-table heartbeat)', rule, rowRenewalInvalid);
