@@ -8,6 +8,7 @@ import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
 import { tokenByName } from '../fixes/token-by-name.js';
 import { getLockModel } from '../model/index.js';
 import { compareAndDeleteCommand } from '../model/servers.js';
+import { watchGuardOf } from '../model/watch-guards.js';
 import { acquiredAt, acquisitionForRelease, ownerCheckAround } from '../model/queries.js';
 import type { RedisModel, Release } from '../model/redis-model.js';
 import { getSqlModel, type LockTableAcquisition, type LockTableRelease } from '../model/sql/index.js';
@@ -15,7 +16,7 @@ import { isUnownedRelease, lockRowAcquisitionOf } from '../model/sql/lock-table-
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
-export type MessageId = 'plainDelete' | 'checkThenDelete' | 'uncheckedScript' | 'useCompareAndDelete' | 'useServerCompareAndDelete' | 'unownedRowRelease' | 'compareOwner';
+export type MessageId = 'plainDelete' | 'checkThenDelete' | 'watchOnSharedClient' | 'watchUnchecked' | 'uncheckedScript' | 'useCompareAndDelete' | 'useServerCompareAndDelete' | 'unownedRowRelease' | 'compareOwner';
 export type Options = [];
 
 export default createRule<Options, MessageId>({
@@ -31,6 +32,8 @@ export default createRule<Options, MessageId>({
     messages: {
       plainDelete: '`{{command}}` releases the lock even when another holder owns it now: if this holder\'s lock expired, it frees the next holder\'s lock and lets a third one in.',
       checkThenDelete: 'The owner check and the `{{command}}` are two commands: the lock can expire and pass to another holder between them, and this `{{command}}` then frees that holder\'s lock.',
+      watchOnSharedClient: '`WATCH` on a shared client guards nothing: the client carries other callers\' commands on the same connection, and any of them between this `WATCH` and `EXEC` (another `EXEC`, a `MULTI`, an `UNWATCH`) ends the watch, so the lock can pass to another holder after the check and this `{{command}}` frees that holder\'s lock.',
+      watchUnchecked: 'This `WATCH` guards the `{{command}}` only inside `MULTI`/`EXEC` with EXEC\'s reply read: a `null` reply means the key changed and nothing was deleted. Here the `{{command}}` runs outside a transaction or its reply is dropped, so the check and the delete are two steps.',
       uncheckedScript: 'This script deletes the lock without first comparing its value with the caller\'s token, so it frees whoever holds the lock now.',
       useCompareAndDelete: 'Release with the compare-and-delete script',
       useServerCompareAndDelete: 'Release with the server\'s `{{primitive}}`, which deletes only while the lock holds this token',
@@ -50,7 +53,12 @@ export default createRule<Options, MessageId>({
           const checkedBy = release.kind === 'del' ? ownerCheckAround(model, release) : undefined;
           // Comparing the stored value with a token before deleting is itself the mark of a lock.
           if (!checkedBy && !model.isLockKey(release.key)) continue;
-          const messageId: MessageId = release.kind === 'script' ? 'uncheckedScript' : checkedBy ? 'checkThenDelete' : 'plainDelete';
+          // WATCH … MULTI/DEL/EXEC on a connection of its own, with EXEC's null reply read, is atomic.
+          const watched = watchGuardOf(context.sourceCode, release);
+          if (watched?.verdict === 'held') continue;
+          const messageId: MessageId = release.kind === 'script' ? 'uncheckedScript'
+            : watched?.verdict === 'shared' ? 'watchOnSharedClient' : watched?.verdict === 'unchecked' ? 'watchUnchecked'
+            : checkedBy ? 'checkThenDelete' : 'plainDelete';
           const fix = compareAndDeleteFix(context, model, release, checkedBy);
           // The server's own compare-and-delete first, when the configured server has one.
           const primitiveFix = fix && primitive ? serverCompareAndDeleteFix(context, model, release, checkedBy, primitive) : undefined;
@@ -65,6 +73,7 @@ export default createRule<Options, MessageId>({
               ...relatedData(
                 acquiredAt(model, release),
                 checkedBy && { message: 'The owner check, a separate command', node: checkedBy },
+                watched && { message: 'The WATCH', node: watched.watch },
               ),
             },
             // A suggestion, not an autofix: the release starts sending a script instead of DEL.
