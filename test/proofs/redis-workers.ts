@@ -63,8 +63,7 @@ export async function connectWorkerWithDialect(context: ProofContext, name: stri
       setNxPx: async (key, value, ttlMs) => (await client.set(key, value, 'PX', ttlMs, 'NX')) === 'OK',
       del: (key) => client.del(key),
       pexpire: (key, ttlMs) => client.pexpire(key, ttlMs),
-      setXxPx: async (key, value, ttlMs) => // ioredis types this overload as always 'OK'; a missing key replies null.
-        ((await client.set(key, value, 'XX', 'PX', ttlMs)) as string | null) === 'OK',
+      setXxPx: async (key, value, ttlMs) => (await client.set(key, value, 'PX', ttlMs, 'XX')) === 'OK',
       evalScript: (script, keys, args) => client.eval(script, keys.length, ...keys, ...args),
       incr: (key) => client.incr(key),
       pttl: (key) => client.pttl(key),
