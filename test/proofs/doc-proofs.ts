@@ -24,6 +24,7 @@ const END = '<!-- end runtime proof -->';
 /** Rows of a scenario that belong to a rule without carrying its id. */
 const EXTRA_ROWS: Readonly<Record<string, readonly string[]>> = {
   'require-fencing-token': ['fence minted after acquisition'],
+  'no-unsafe-extend': ['no-unsafe-extend by SET XX'],
 };
 
 export function parseResults(markdown: string): ResultRow[] {

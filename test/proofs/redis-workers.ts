@@ -20,6 +20,10 @@ export interface RedisWorker {
   setNxPx(key: string, value: string, ttlMs: number): Promise<boolean>;
   del(key: string): Promise<number>;
   pexpire(key: string, ttlMs: number): Promise<number>;
+  /** `EVAL script` with the given keys and arguments, as user code calls its own script. */
+  evalScript(script: string, keys: readonly string[], args: readonly string[]): Promise<unknown>;
+  /** Plain `SET key value XX PX ttl` as user code renews with it: true when written. */
+  setXxPx(key: string, value: string, ttlMs: number): Promise<boolean>;
   incr(key: string): Promise<number>;
   pttl(key: string): Promise<number>;
   /** The fix's `SET key token NX PX ttl`: true when acquired. */
@@ -59,6 +63,8 @@ export async function connectWorkerWithDialect(context: ProofContext, name: stri
       setNxPx: async (key, value, ttlMs) => (await client.set(key, value, 'PX', ttlMs, 'NX')) === 'OK',
       del: (key) => client.del(key),
       pexpire: (key, ttlMs) => client.pexpire(key, ttlMs),
+      setXxPx: async (key, value, ttlMs) => (await client.set(key, value, 'PX', ttlMs, 'XX')) === 'OK',
+      evalScript: (script, keys, args) => client.eval(script, keys.length, ...keys, ...args),
       incr: (key) => client.incr(key),
       pttl: (key) => client.pttl(key),
       acquire: async (key, token, ttlMs) => (await fixed.acquire(client, key, token, ttlMs)) === 'OK',
@@ -84,6 +90,9 @@ export async function connectWorkerWithDialect(context: ProofContext, name: stri
       (await client.set(key, value, { condition: 'NX', expiration: { type: 'PX', value: ttlMs } })) === 'OK',
     del: (key) => client.del(key),
     pexpire: (key, ttlMs) => client.pExpire(key, ttlMs),
+    evalScript: (script, keys, args) => client.eval(script, { keys: [...keys], arguments: [...args] }),
+    setXxPx: async (key, value, ttlMs) =>
+      (await client.set(key, value, { condition: 'XX', expiration: { type: 'PX', value: ttlMs } })) === 'OK',
     incr: (key) => client.incr(key),
     pttl: (key) => client.pTTL(key),
     acquire: async (key, token, ttlMs) => (await fixed.acquire(client, key, token, ttlMs)) === 'OK',

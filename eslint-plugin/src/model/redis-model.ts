@@ -89,8 +89,11 @@ export interface Release extends LockEventBase {
 }
 
 export interface Expiry extends LockEventBase {
-  /** `compare`: `SET key token IFEQ token PX ttl`, a renewal the server makes only on a matching value. */
-  readonly kind: 'expire' | 'compare' | 'script' | 'library' | 'helper';
+  /**
+   * `compare`: `SET key token IFEQ token PX ttl`, a renewal the server makes only on a matching value.
+   * `overwrite`: `SET key token XX PX ttl`, a renewal that only asks whether the key exists.
+   */
+  readonly kind: 'expire' | 'compare' | 'overwrite' | 'script' | 'library' | 'helper';
   readonly safe: boolean;
   /** A `SET … IFEQ` with no expiry option: it compares, but leaves the lock with no TTL at all. */
   readonly dropsTtl?: boolean;
@@ -416,6 +419,10 @@ function classify(command: RedisCommand, acquisitions: Acquisition[], releases: 
         // Without PX/EX (or KEEPTTL) the SET drops the lock's TTL: a renewal that makes the lock eternal.
         const dropsTtl = command.set?.expiry === undefined && !command.set?.opaque;
         expiries.push({ ...base, kind: 'compare', safe: !dropsTtl, dropsTtl });
+      } else if (command.set?.xx && !command.set.keepTtl && !command.set.get && command.set.expiry !== undefined && command.compare === undefined) {
+        // `XX` writes whenever the key exists, whoever's value it holds: with a new expiry that is a
+        // renewal with no owner check. Without one (or with KEEPTTL) it is a value write, not a renewal.
+        expiries.push({ ...base, kind: 'overwrite', safe: false });
       }
       return;
     case 'DELEX':

@@ -9,13 +9,17 @@ import { tokenByName } from '../fixes/token-by-name.js';
 import { secondsAsMilliseconds, ttlInMilliseconds } from '../fixes/ttl.js';
 import { getLockModel } from '../model/index.js';
 import { acquiredAt, acquisitionForRelease, ownerCheckAround, splitAcquisitionOf } from '../model/queries.js';
-import type { Expiry, RedisModel } from '../model/redis-model.js';
+import type { Expiry, RedisCommand, RedisModel } from '../model/redis-model.js';
 import { admits } from '../model/servers.js';
-import { staticString } from '../util/ast.js';
+import { getSqlModel } from '../model/sql/index.js';
+import { isUnownedRenewal, lockRowAcquisitionOf } from '../model/sql/lock-table-events.js';
+import { ownerComparisonFix } from '../fixes/sql-owner-compare.js';
+import { skipTypeWrappers, staticString } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
-export type MessageId = 'plainExtend' | 'checkThenExtend' | 'uncheckedScript' | 'compareSetDropsTtl' | 'useCompareAndExpire' | 'useCompareAndSet';
+export type MessageId = 'plainExtend' | 'checkThenExtend' | 'existsOnlyExtend' | 'uncheckedScript' | 'compareSetDropsTtl' | 'useCompareAndExpire' | 'useCompareAndSet'
+  | 'unownedRowRenewal' | 'compareOwner';
 export type Options = [];
 
 export default createRule<Options, MessageId>({
@@ -31,8 +35,11 @@ export default createRule<Options, MessageId>({
     messages: {
       plainExtend: '`{{command}}` renews the lock even when another holder owns it now: if this holder\'s lock already expired, it extends the next holder\'s lock instead.',
       checkThenExtend: 'The owner check and the `{{command}}` are two commands: the lock can expire and pass to another holder between them, and this `{{command}}` then extends that holder\'s lock.',
+      existsOnlyExtend: '`SET … XX` renews the lock whenever the key exists, whoever holds it: if this holder\'s lock already expired and another holder took it, this write replaces that holder\'s token and both run as holders.',
       uncheckedScript: 'This script renews the lock without first comparing its value with the caller\'s token, so it extends whoever holds the lock now.',
       compareSetDropsTtl: 'This `SET … IFEQ` has no `PX`/`EX`: it compares the token but removes the lock\'s expiry, so a holder that then crashes keeps the lock forever.',
+      unownedRowRenewal: 'This `UPDATE` extends the lock row whoever owns it now: if this holder\'s lock expired and another holder took the row over, the heartbeat extends that holder\'s lock and tells this one it still holds it.',
+      compareOwner: 'Extend only this holder\'s row: add `AND {{column}} = {{value}}` to the `WHERE`',
       useCompareAndExpire: 'Renew with the compare-and-pexpire script instead of `{{command}}`',
       useCompareAndSet: 'Renew with the server\'s `SET … IFEQ … PX`, which renews only while the lock holds this token',
     },
@@ -49,7 +56,8 @@ export default createRule<Options, MessageId>({
           const checkedBy = expiry.kind === 'expire' ? ownerCheckAround(model, expiry) : undefined;
           if (!checkedBy && !model.isLockKey(expiry.key!)) continue;
           const command = expiry.command!;
-          const messageId: MessageId = expiry.dropsTtl ? 'compareSetDropsTtl' : expiry.kind === 'script' ? 'uncheckedScript' : checkedBy ? 'checkThenExtend' : 'plainExtend';
+          const messageId: MessageId = expiry.dropsTtl ? 'compareSetDropsTtl' : expiry.kind === 'script' ? 'uncheckedScript'
+            : expiry.kind === 'overwrite' ? 'existsOnlyExtend' : checkedBy ? 'checkThenExtend' : 'plainExtend';
           // A TTL-dropping SET … IFEQ already compares: which TTL it meant is not ours to guess.
           const renewal = expiry.dropsTtl ? undefined : renewalParts(context, model, expiry, checkedBy);
           const suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [];
@@ -61,13 +69,26 @@ export default createRule<Options, MessageId>({
           const fix = renewal && scriptCallFix(context.sourceCode, model, {
             kind: 'extend', command, keyText: renewal.keyText, argTexts: [renewal.tokenText, asRedisStringArgument(command.dialect, renewal.ttlText)],
           });
-          if (fix) suggest.push({ messageId: 'useCompareAndExpire', data: { command: command.name }, fix });
+          if (fix) suggest.push({ messageId: 'useCompareAndExpire', data: { command: expiry.kind === 'overwrite' ? 'SET … XX' : command.name }, fix });
           context.report({
             node: expiry.node,
             messageId,
             data: { command: command.name, ...relatedData(acquiredAt(model, expiry)) },
             // A suggestion, not an autofix: the renewal starts sending a script instead of PEXPIRE.
             suggest,
+          });
+        }
+        const sql = getSqlModel(context);
+        for (const renewal of sql.lockTableRenewals) {
+          if (!isUnownedRenewal(sql, renewal)) continue;
+          const acquisition = lockRowAcquisitionOf(sql, renewal);
+          const comparison = ownerComparisonFix(context.sourceCode, renewal, acquisition);
+          context.report({
+            node: renewal.node,
+            messageId: 'unownedRowRenewal',
+            data: relatedData(acquisition && { message: 'The lock row is taken here', node: acquisition.node }),
+            // A suggestion, not an autofix: the heartbeat stops extending rows that another holder owns.
+            suggest: comparison ? [{ messageId: 'compareOwner', data: { column: comparison.column, value: comparison.placeholder }, fix: comparison.fix }] : [],
           });
         }
       },
@@ -82,6 +103,7 @@ export default createRule<Options, MessageId>({
 function isUnsafeRenewal(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, expiry: Expiry): boolean {
   if (expiry.safe || expiry.library !== 'redis' || !expiry.command || !expiry.key) return false;
   if (expiry.kind === 'compare') return expiry.dropsTtl === true;
+  if (expiry.kind === 'overwrite') return true;
   if (expiry.kind === 'expire') return splitAcquisitionOf(model, expiry) === undefined && !onlyWhenNoExpiry(sourceCode, expiry);
   if (expiry.kind !== 'script') return false;
   const summary = expiry.command.script?.script?.summary;
@@ -121,10 +143,14 @@ function renewalParts(
   const available = (expression: TSESTree.Node, at: TSESTree.Node) => isExpressionAvailableAt(sourceCode, expression, at);
   // A split lock's acquisition builds its token in another function: its text means nothing here.
   const acquiredToken = acquisition?.keySignature === expiry.keySignature ? acquisition?.value : undefined;
-  const tokenText = tokenTextAt(sourceCode, [checkedBy, acquiredToken], expiry.node, available)
-    ?? tokenByName(sourceCode, expiry.node);
+  // `SET key token XX PX ttl` writes the holder's own token: the value to compare is the one it writes.
+  const written = expiry.kind === 'overwrite' ? command.value : undefined;
+  const tokenText = tokenTextAt(sourceCode, [written, checkedBy, acquiredToken], expiry.node, available)
+    ?? (expiry.kind === 'overwrite' ? undefined : tokenByName(sourceCode, expiry.node));
   if (tokenText === undefined) return undefined;
-  const ttlText = expiry.kind === 'script' ? scriptTtlInMilliseconds(sourceCode, expiry, tokenText) : ttlInMilliseconds(sourceCode, command);
+  const ttlText = expiry.kind === 'script' ? scriptTtlInMilliseconds(sourceCode, expiry, tokenText)
+    : expiry.kind === 'overwrite' ? setTtlInMilliseconds(sourceCode, command)
+    : ttlInMilliseconds(sourceCode, command);
   if (ttlText === undefined) return undefined;
   const setTtlText = command.dialect === 'node-redis-v5' ? ttlText : asRedisStringArgument(command.dialect, ttlText);
   return { keyText: sourceCode.getText(key), tokenText, ttlText, setTtlText };
@@ -142,4 +168,12 @@ function scriptTtlInMilliseconds(sourceCode: Readonly<TSESLint.SourceCode>, expi
   if (others.length !== 1 || script.args.length > 2) return undefined;
   const ttl = others[0]!;
   return summary.expiries[0]!.command === 'PEXPIRE' ? sourceCode.getText(ttl) : secondsAsMilliseconds(sourceCode, ttl);
+}
+
+/** The relative expiry of a `SET … XX` in milliseconds; an absolute `PXAT`/`EXAT` has none to pass on. */
+function setTtlInMilliseconds(sourceCode: Readonly<TSESLint.SourceCode>, command: RedisCommand): string | undefined {
+  const expiry = command.set?.expiry;
+  if (!expiry?.value) return undefined;
+  if (expiry.unit === 'PX') return sourceCode.getText(skipTypeWrappers(expiry.value));
+  return expiry.unit === 'EX' ? secondsAsMilliseconds(sourceCode, expiry.value) : undefined;
 }

@@ -464,3 +464,391 @@ it('renews', async () => {
     },
   ],
 });
+
+// `SET key token XX PX ttl`: a renewal that asks only whether the key exists, so a holder whose
+// lock expired writes its token over the next holder's. A compare-first `SET … IFEQ` stays silent.
+const REDIS_84 = { locksmith: { redis: { server: 'redis', version: '8.4' } } };
+
+const existsOnlyInvalid = [
+  {
+    // ioredis: a heartbeat that renews with SET XX PX; the token is the one it writes.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function runExclusive(work: () => Promise<void>) {
+  const token = crypto.randomUUID();
+  if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  const heartbeat = setInterval(() => {
+    void redis.set('lock:invoice', token, 'XX', 'PX', 30000);
+  }, 10000);
+  try { await work(); } finally { clearInterval(heartbeat); }
+}`,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 7, column: 10,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        data: { command: 'SET … XX' },
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function runExclusive(work: () => Promise<void>) {
+  const token = crypto.randomUUID();
+  if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+  const heartbeat = setInterval(() => {
+    void redis.eval(${EXTEND_LITERAL}, 1, 'lock:invoice', token, 30000);
+  }, 10000);
+  try { await work(); } finally { clearInterval(heartbeat); }
+}`,
+      }],
+    }],
+  },
+  {
+    // ioredis on Redis 8.4: the server's SET … IFEQ … PX first, which keeps SET's OK/null reply.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function renew(token: string, ttlMs: number) {
+  return (await redis.set('lock:invoice', token, 'PX', ttlMs, 'XX')) === 'OK';
+}
+export async function take(token: string) { return redis.set('lock:invoice', token, 'PX', 30000, 'NX'); }`,
+    settings: REDIS_84,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 4,
+      suggestions: [{
+        messageId: 'useCompareAndSet' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function renew(token: string, ttlMs: number) {
+  return (await redis.call('SET', 'lock:invoice', token, 'IFEQ', token, 'PX', ttlMs)) === 'OK';
+}
+export async function take(token: string) { return redis.set('lock:invoice', token, 'PX', 30000, 'NX'); }`,
+      }, {
+        messageId: 'useCompareAndExpire' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function renew(token: string, ttlMs: number) {
+  return (await redis.eval(${EXTEND_LITERAL}, 1, 'lock:invoice', token, ttlMs)) === 'OK';
+}
+export async function take(token: string) { return redis.set('lock:invoice', token, 'PX', 30000, 'NX'); }`,
+      }],
+    }],
+  },
+  {
+    // ioredis raw call with EX seconds: the TTL becomes milliseconds.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function extendLock(lockToken: string) {
+  await redis.call('SET', 'lock:nightly', lockToken, 'XX', 'EX', 60);
+}`,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 4,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function extendLock(lockToken: string) {
+  await redis.eval(${EXTEND_LITERAL}, 1, 'lock:nightly', lockToken, 60000);
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v4: options object; node-redis takes string arguments only.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+const LOCK_KEY = 'report:lock';
+export async function run(token: string, work: () => Promise<void>) {
+  if (!(await client.set(LOCK_KEY, token, { NX: true, PX: 30000 }))) return;
+  const timer = setInterval(() => { void client.set(LOCK_KEY, token, { XX: true, PX: 30000 }); }, 10000);
+  try { await work(); } finally { clearInterval(timer); }
+}`,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 6,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import { createClient } from 'redis';
+const client = createClient();
+const LOCK_KEY = 'report:lock';
+export async function run(token: string, work: () => Promise<void>) {
+  if (!(await client.set(LOCK_KEY, token, { NX: true, PX: 30000 }))) return;
+  const timer = setInterval(() => { void client.eval(${EXTEND_LITERAL}, { keys: [LOCK_KEY], arguments: [token, '30000'] }); }, 10000);
+  try { await work(); } finally { clearInterval(timer); }
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v4 sendCommand array.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function renew(token: string) {
+  await client.sendCommand(['SET', 'lock:sync', token, 'XX', 'PX', '5000']);
+}`,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 4,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import { createClient } from 'redis';
+const client = createClient();
+export async function renew(token: string) {
+  await client.eval(${EXTEND_LITERAL}, { keys: ['lock:sync'], arguments: [token, '5000'] });
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis v5: condition and expiration.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function run(token: string) {
+  await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
+  await client.set('lock:sync', token, { condition: 'XX', expiration: { type: 'EX', value: 5 } });
+}`,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 5,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import { createClient } from 'redis';
+const client = createClient();
+export async function run(token: string) {
+  await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
+  await client.eval(${EXTEND_LITERAL}, { keys: ['lock:sync'], arguments: [token, '5000'] });
+}`,
+      }],
+    }],
+  },
+  {
+    // node_redis v3 with a callback.
+    code: `const redis = require('redis');
+const client = redis.createClient();
+function renew(lockToken, cb) {
+  client.set('lock:cron', lockToken, 'XX', 'PX', 30000, cb);
+}`,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 4,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `const redis = require('redis');
+const client = redis.createClient();
+function renew(lockToken, cb) {
+  client.eval(${EXTEND_LITERAL}, 1, 'lock:cron', lockToken, 30000, cb);
+}`,
+      }],
+    }],
+  },
+  {
+    // Upstash: lower-case options.
+    code: `import { Redis } from '@upstash/redis';
+const redis = Redis.fromEnv();
+export async function renew(id: string, token: string) {
+  await redis.set(\`locks:\${id}\`, token, { xx: true, px: 30_000 });
+}`,
+    errors: [{
+      messageId: 'existsOnlyExtend' as const, line: 4,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import { Redis } from '@upstash/redis';
+const redis = Redis.fromEnv();
+export async function renew(id: string, token: string) {
+  await redis.eval(${EXTEND_LITERAL}, [\`locks:\${id}\`], [token, 30_000]);
+}`,
+      }],
+    }],
+  },
+  {
+    // An absolute PXAT has no TTL to pass on, and a queued link's reply comes through exec(): reported, no suggestion.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function renew(token: string, until: number) {
+  await redis.set('lock:a', token, 'XX', 'PXAT', until);
+  await redis.multi().set('lock:b', token, 'XX', 'PX', 1000).incr('jobs').exec();
+}`,
+    errors: [
+      { messageId: 'existsOnlyExtend' as const, line: 4, suggestions: [] },
+      { messageId: 'existsOnlyExtend' as const, line: 5, suggestions: [] },
+    ],
+  },
+];
+
+ruleTester.run('no-unsafe-extend (SET … XX)', rule, {
+  valid: [
+    // The compare-first renewal of Redis 8.4 / Valkey 8.1.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function renew(token) { await redis.set('lock:a', token, 'IFEQ', token, 'PX', 30000); }`,
+    // A compare-and-set script whose SET XX runs only after the owner check (Simba's mutex_guard.lua).
+    `import Redis from 'ioredis'; const redis = new Redis();
+     const GUARD = 'if redis.call("get", KEYS[1]) ~= ARGV[1] then return 0 end return redis.call("set", KEYS[1], ARGV[1], "xx", "px", ARGV[2])';
+     export async function renew(token) { return redis.eval(GUARD, 1, 'mutex:lock', token, 30000); }`,
+    // A cache entry refreshed only while it exists, every dialect: not a lock key.
+    `import Redis from 'ioredis'; const cache = new Redis();
+     export async function refresh(id, value) { await cache.set('user:' + id, value, 'XX', 'EX', 60); }`,
+    `import { createClient } from 'redis'; const client = createClient();
+     export async function touch(sessionId, data) { await client.set(\`sess:\${sessionId}\`, data, { XX: true, EX: 3600 }); }`,
+    `import { Redis } from '@upstash/redis'; const redis = Redis.fromEnv();
+     export async function refresh(slug, html) { await redis.set(\`page:\${slug}\`, html, { xx: true, ex: 300 }); }`,
+    // A lock-named key the module stores data under with a plain SET: a flag, refreshed while it exists.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function show() { await redis.set('lock:banner', 'on'); }
+     export async function keep() { await redis.set('lock:banner', 'on', 'XX', 'EX', 60); }`,
+    // XX with KEEPTTL or no expiry writes a value; it renews nothing (no-lock-key-write judges writes).
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function note(token, state) { await redis.set('lock:a', token, 'NX', 'PX', 1000); await redis.set('lock:a', state, 'XX', 'KEEPTTL'); }`,
+    // A test hook refreshing a fixture lock.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     const take = (token) => redis.set('lock:seed', token, 'NX', 'PX', 5000);
+     afterEach(async () => { await redis.set('lock:seed', 'x', 'XX', 'PX', 1); });
+     it('takes', async () => { await take('t'); });`,
+    // A Map is not Redis.
+    `const locks = new Map(); export function renew(name, token) { locks.set(name, token, 'XX', 'PX', 30000); }`,
+  ],
+  invalid: existsOnlyInvalid,
+});
+suggestionsClearFindings('no-unsafe-extend (SET … XX)', rule, existsOnlyInvalid);
+
+// A lock-table heartbeat whose WHERE names the row but not its owner.
+const rowRenewalInvalid = [
+  {
+    // pg: the heartbeat of a lock table with an owner column; the owner is the acquisition's.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function runJob(name: string, owner: string) {
+  await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval \\'30 seconds\\')', [name, owner]);
+  const heartbeat = setInterval(() => {
+    void pool.query('UPDATE job_locks SET expires_at = now() + interval \\'30 seconds\\' WHERE name = $1', [name]);
+  }, 10000);
+  try { await doJob(name); } finally { clearInterval(heartbeat); await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]); }
+}`,
+    errors: [{
+      messageId: 'unownedRowRenewal' as const, line: 6, column: 10,
+      suggestions: [{
+        messageId: 'compareOwner' as const,
+        output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function runJob(name: string, owner: string) {
+  await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval \\'30 seconds\\')', [name, owner]);
+  const heartbeat = setInterval(() => {
+    void pool.query('UPDATE job_locks SET expires_at = now() + interval \\'30 seconds\\' WHERE name = $1 AND owner = $2', [name, owner]);
+  }, 10000);
+  try { await doJob(name); } finally { clearInterval(heartbeat); await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]); }
+}`,
+      }],
+    }],
+  },
+  {
+    // pg: PrivateCaptcha's lock table has no owner column: reported, nothing to compare with.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function acquireLock(name, data, ttlMs) {
+  const { rows } = await pool.query('INSERT INTO locks (name, data, expires_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET data = EXCLUDED.data, expires_at = EXCLUDED.expires_at WHERE locks.expires_at <= NOW() RETURNING *', [name, data, new Date(Date.now() + ttlMs)]);
+  return rows[0] ?? null;
+}
+export async function extendLock(name, ttlMs) {
+  await pool.query('UPDATE locks SET expires_at = $2 WHERE name = $1 AND expires_at > NOW()', [name, new Date(Date.now() + ttlMs)]);
+}`,
+    errors: [{ messageId: 'unownedRowRenewal' as const, line: 8, suggestions: [] }],
+  },
+  {
+    // postgres.js: acquire and heartbeat in two functions with a parameter of the same name.
+    code: `import postgres from 'postgres';
+const sql = postgres();
+export async function acquire(name: string, owner: string) {
+  await sql\`INSERT INTO app_lock (name, owner, lock_until) VALUES (\${name}, \${owner}, now() + interval '1 minute') ON CONFLICT DO NOTHING\`;
+}
+export async function heartbeat(name: string, owner: string) {
+  await sql\`UPDATE app_lock SET lock_until = now() + interval '1 minute' WHERE name = \${name}\`;
+}`,
+    errors: [{
+      messageId: 'unownedRowRenewal' as const, line: 7, column: 9,
+      suggestions: [{
+        messageId: 'compareOwner' as const,
+        output: `import postgres from 'postgres';
+const sql = postgres();
+export async function acquire(name: string, owner: string) {
+  await sql\`INSERT INTO app_lock (name, owner, lock_until) VALUES (\${name}, \${owner}, now() + interval '1 minute') ON CONFLICT DO NOTHING\`;
+}
+export async function heartbeat(name: string, owner: string) {
+  await sql\`UPDATE app_lock SET lock_until = now() + interval '1 minute' WHERE name = \${name} AND owner = \${owner}\`;
+}`,
+      }],
+    }],
+  },
+  {
+    // knex raw: \`?\` placeholders, the owner bound where its placeholder falls.
+    code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function runJob(name: string, workerId: string) {
+  await db.raw('INSERT INTO job_locks (name, locked_by, expires_at) VALUES (?, ?, ?)', [name, workerId, new Date(Date.now() + 30000)]);
+  await doJob(name);
+  await db.raw('UPDATE job_locks SET expires_at = ? WHERE name = ?', [new Date(Date.now() + 30000), name]);
+  await doMore(name);
+}`,
+    errors: [{
+      messageId: 'unownedRowRenewal' as const, line: 6, column: 9,
+      suggestions: [{
+        messageId: 'compareOwner' as const,
+        output: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function runJob(name: string, workerId: string) {
+  await db.raw('INSERT INTO job_locks (name, locked_by, expires_at) VALUES (?, ?, ?)', [name, workerId, new Date(Date.now() + 30000)]);
+  await doJob(name);
+  await db.raw('UPDATE job_locks SET expires_at = ? WHERE name = ? AND locked_by = ?', [new Date(Date.now() + 30000), name, workerId]);
+  await doMore(name);
+}`,
+      }],
+    }],
+  },
+  {
+    // Prisma raw: an interpolated heartbeat.
+    code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function runJob(name: string, owner: string) {
+  await prisma.$executeRaw\`INSERT INTO job_locks (name, owner, expires_at) VALUES (\${name}, \${owner}, now() + interval '1 minute')\`;
+  await doJob(name);
+  await prisma.$executeRaw\`UPDATE job_locks SET expires_at = now() + interval '1 minute' WHERE name = \${name}\`;
+}`,
+    errors: [{
+      messageId: 'unownedRowRenewal' as const, line: 6, column: 9,
+      suggestions: [{
+        messageId: 'compareOwner' as const,
+        output: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function runJob(name: string, owner: string) {
+  await prisma.$executeRaw\`INSERT INTO job_locks (name, owner, expires_at) VALUES (\${name}, \${owner}, now() + interval '1 minute')\`;
+  await doJob(name);
+  await prisma.$executeRaw\`UPDATE job_locks SET expires_at = now() + interval '1 minute' WHERE name = \${name} AND owner = \${owner}\`;
+}`,
+      }],
+    }],
+  },
+];
+
+ruleTester.run('no-unsafe-extend (lock-table heartbeat)', rule, {
+  valid: [
+    // The owner compared: only this holder's row is extended.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     export async function take(name, owner) { await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now())', [name, owner]); }
+     export async function heartbeat(name, owner) { await pool.query('UPDATE job_locks SET expires_at = now() + interval \\'30 seconds\\' WHERE name = $1 AND owner = $2', [name, owner]); }`,
+    // A second column compared with =, the owner under a name of its own (scheduler_locks.process_id).
+    `import { Pool } from 'pg'; const pool = new Pool();
+     export async function take(name, pid) { await pool.query('INSERT INTO scheduler_locks (lock_name, process_id, expires_at) VALUES ($1, $2, now())', [name, pid]); }
+     export async function heartbeat(name, pid) { await pool.query('UPDATE scheduler_locks SET expires_at = now() + interval \\'30 minutes\\' WHERE lock_name = $1 AND process_id = $2 AND expires_at > now()', [name, pid]); }`,
+    // An account lockout: a table named like a lock that no statement of the file takes as one.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     export async function prolong(userId) { await pool.query('UPDATE account_locks SET expires_at = now() + interval \\'1 hour\\' WHERE user_id = $1', [userId]); }`,
+    // ShedLock's unlock: lock_until set back to now in a function named for releasing.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     export async function lock(name, by) { await pool.query('INSERT INTO shedlock (name, lock_until, locked_at, locked_by) VALUES ($1, now() + interval \\'1 minute\\', now(), $2)', [name, by]); }
+     export async function unlock(name) { await pool.query('UPDATE shedlock SET lock_until = now() WHERE name = $1', [name]); }`,
+    // A sweep of expired rows, and a write of the row's data rather than its expiry.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     export async function take(name, owner) { await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now())', [name, owner]); }
+     export async function sweep() { await pool.query('UPDATE job_locks SET expires_at = NULL WHERE expires_at < now()'); }
+     export async function note(name, progress) { await pool.query('UPDATE job_locks SET progress = $2 WHERE name = $1', [name, progress]); }`,
+    // The row named by the handle the acquisition returned: this holder's own row.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     export async function take(name) { const { rows } = await pool.query('INSERT INTO leases (name, expires_at) VALUES ($1, now()) RETURNING id', [name]); return rows[0].id; }
+     export async function renew(id) { await pool.query('UPDATE leases SET expires_at = now() + interval \\'30 seconds\\' WHERE id = $1', [id]); }`,
+    // Not a lock table: a session's sliding expiry.
+    `import { Pool } from 'pg'; const pool = new Pool();
+     export async function touch(sid) { await pool.query('UPDATE sessions SET expires_at = now() + interval \\'1 hour\\' WHERE sid = $1', [sid]); }`,
+  ],
+  invalid: rowRenewalInvalid,
+});
+suggestionsClearFindings('no-unsafe-extend (lock-table heartbeat)', rule, rowRenewalInvalid);

@@ -677,3 +677,114 @@ export async function nightly() {
 } satisfies Parameters<typeof ruleTester.run<MessageId, []>>[2];
 
 ruleTester.run('no-unsafe-release (test code and data keys)', rule, housekeeping);
+
+// WATCH, GET, compare, then DEL: atomic only on a connection of its own, inside MULTI/EXEC, with
+// EXEC's null reply read. A shared client carries other callers' commands between WATCH and EXEC.
+const watchInvalid = [
+  {
+    // ioredis: WATCH on the module's shared client, DEL in MULTI/EXEC, the reply read.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function release(token: string) {
+  await redis.watch('lock:invoice');
+  if ((await redis.get('lock:invoice')) !== token) { await redis.unwatch(); return false; }
+  const reply = await redis.multi().del('lock:invoice').exec();
+  return reply !== null;
+}`,
+    errors: [{ messageId: 'watchOnSharedClient' as const, line: 6, suggestions: [] }],
+  },
+  {
+    // ioredis: WATCH on the shared client and a plain DEL under a JavaScript owner check.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function release(token: string) {
+  await redis.watch('lock:invoice');
+  if ((await redis.get('lock:invoice')) === token) await redis.del('lock:invoice');
+}`,
+    errors: [{
+      messageId: 'watchOnSharedClient' as const, line: 5,
+      suggestions: [{
+        messageId: 'useCompareAndDelete' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function release(token: string) {
+  await redis.watch('lock:invoice');
+  if ((await redis.get('lock:invoice')) === token) await redis.eval(${RELEASE_LITERAL}, 1, 'lock:invoice', token);
+}`,
+      }],
+    }],
+  },
+  {
+    // node-redis: the shared client; its commands from concurrent callers share one connection.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function release(token: string) {
+  await client.watch('lock:report');
+  if ((await client.get('lock:report')) === token) {
+    const reply = await client.multi().del('lock:report').exec();
+    return reply !== null;
+  }
+  return false;
+}`,
+    errors: [{ messageId: 'watchOnSharedClient' as const, line: 6, suggestions: [] }],
+  },
+  {
+    // ioredis duplicate(): a connection of its own, but EXEC's reply is dropped, so an aborted
+    // transaction (the key changed after WATCH) passes for a release.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function release(token: string) {
+  const connection = redis.duplicate();
+  await connection.watch('lock:invoice');
+  if ((await connection.get('lock:invoice')) === token) await connection.multi().del('lock:invoice').exec();
+  connection.disconnect();
+}`,
+    errors: [{ messageId: 'watchUnchecked' as const, line: 6, suggestions: [] }],
+  },
+];
+
+ruleTester.run('no-unsafe-release (WATCH)', rule, {
+  valid: [
+    // ioredis duplicate(): WATCH, GET, compare, MULTI/DEL/EXEC, null reply read.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function release(token: string) {
+       const connection = redis.duplicate();
+       try {
+         await connection.watch('lock:invoice');
+         if ((await connection.get('lock:invoice')) !== token) return false;
+         const reply = await connection.multi().del('lock:invoice').exec();
+         return reply !== null;
+       } finally { connection.disconnect(); }
+     }`,
+    // A client checked out of a pool (generic-pool), the transaction held in a variable.
+    `import Redis from 'ioredis'; import { createPool } from 'generic-pool';
+     const pool = createPool({ create: async () => new Redis(), destroy: async (c) => { c.disconnect(); } });
+     export async function release(key: string, token: string) {
+       const conn = await pool.acquire();
+       try {
+         await conn.watch(key);
+         if ((await conn.get(key)) !== token) return false;
+         const tx = conn.multi();
+         tx.del(key);
+         const reply = await tx.exec();
+         return reply !== null;
+       } finally { await pool.release(conn); }
+     }`,
+    // node-redis 4: executeIsolated runs the callback on a connection of its own.
+    `import { createClient } from 'redis'; const client = createClient();
+     export async function release(token: string) {
+       return client.executeIsolated(async (isolated) => {
+         await isolated.watch('lock:report');
+         if ((await isolated.get('lock:report')) !== token) return false;
+         const reply = await isolated.multi().del('lock:report').exec();
+         return reply !== null;
+       });
+     }`,
+    // A watch of something else (a file watcher) beside a compare-and-delete release.
+    `import Redis from 'ioredis'; import { watch } from 'node:fs'; const redis = new Redis();
+     const RELEASE = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end';
+     export function follow(file: string, token: string) { watch(file, () => { void redis.eval(RELEASE, 1, 'lock:file', token); }); }`,
+  ],
+  invalid: watchInvalid,
+});
+suggestionsClearFindings('no-unsafe-release (WATCH)', rule, watchInvalid);
