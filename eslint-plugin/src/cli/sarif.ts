@@ -54,7 +54,7 @@ export function formatSarif(results: readonly ESLint.LintResult[], context: Sari
         ruleId,
         ruleIndex: index,
         level: levelOf(message.severity),
-        message: { text: message.message },
+        message: { text: withRelatedLinks(message.message, related) },
         locations: [location],
         partialFingerprints: {
           [FINGERPRINT_KEY]: fingerprints.next(ruleId, artifactLocation.uri ?? '', lines[message.line - 1] ?? ''),
@@ -201,6 +201,17 @@ function regionAt(lineStarts: readonly number[], start: number, end: number): Sa
   const from = position(start);
   const to = position(end);
   return { startLine: from.line, startColumn: from.column, endLine: to.line, endColumn: to.column, charOffset: start, charLength: end - start };
+}
+
+/**
+ * The message with a link to each related location (`[label](id)`, SARIF's embedded links): GitHub
+ * code scanning links related locations only from the message. Brackets of the text itself are
+ * escaped, as plain SARIF message text requires.
+ */
+function withRelatedLinks(text: string, related: readonly RelatedLocation[]): string {
+  if (related.length === 0) return text;
+  const escape = (plain: string): string => plain.replace(/[[\]]/g, (bracket) => `\\${bracket}`);
+  return `${escape(text)} See: ${related.map((entry, id) => `[${escape(entry.message)}](${id})`).join('; ')}.`;
 }
 
 /** ESTree positions (1-based lines, 0-based columns) as a SARIF region (1-based both). */
