@@ -7,6 +7,7 @@ import locksmith from '../index.js';
 import { planCliProjectConfig } from '../project-config/index.js';
 import type { Preset, RuleSeverity } from './args.js';
 import { javascriptParser } from './javascript-parser.js';
+import { relatedProcessor, reportingPlugin } from './related-capture.js';
 
 export const PLUGIN_PREFIX = 'locksmith/';
 
@@ -103,7 +104,9 @@ export function buildCliConfig(input: CliConfigInput): Linter.Config[] {
     {
       name: `locksmith/cli/${input.preset}`,
       files: lintedFiles,
-      plugins: { locksmith: locksmith as unknown as NonNullable<Linter.Config['plugins']>[string] },
+      // The rules wrapped to keep each report's related locations, which the processor puts on its message (SARIF reads them).
+      plugins: { locksmith: reportingPlugin as unknown as NonNullable<Linter.Config['plugins']>[string] },
+      processor: relatedProcessor,
       // Disable comments naming rules of other plugins are normal in user code; they are not our business.
       linterOptions: { reportUnusedDisableDirectives: false },
       rules: presetRules,
@@ -116,7 +119,7 @@ export function buildCliConfig(input: CliConfigInput): Linter.Config[] {
 // Over the preset, under --rule; each applies only to the files it is the nearest configuration of.
 function projectConfigObjects(input: CliProjectConfigInput | undefined): Linter.Config[] {
   if (input === undefined) return [];
-  const { configs } = planCliProjectConfig(locksmith, input.representatives, { cwd: input.cwd, configFile: input.configFile, lookup: input.lookup });
+  const { configs } = planCliProjectConfig(reportingPlugin, input.representatives, { cwd: input.cwd, configFile: input.configFile, lookup: input.lookup });
   return configs as Linter.Config[];
 }
 

@@ -2,6 +2,7 @@
 
 import type { ESLint } from 'eslint';
 import type { OutputFormat } from './args.js';
+import { withoutRelated } from './related-capture.js';
 import { formatSarif, type SarifContext } from './sarif.js';
 
 export async function formatResults(
@@ -15,7 +16,7 @@ export async function formatResults(
   }
   const formatter = await eslint.loadFormatter(format);
   // `format` returns a string in ESLint 8.57 and may return a promise in 9 and 10.
-  const text = await formatter.format(results, {});
+  const text = await formatter.format(results.map(withoutRelated), {});
   if (format === 'json') return `${text}\n`;
   return text;
 }

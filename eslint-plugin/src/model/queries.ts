@@ -50,9 +50,9 @@ function completesAcquisition(acquisition: Acquisition, expiry: Expiry): boolean
 }
 
 /** The related location "the lock is acquired here" for a release or renewal, when the module shows it. */
-export function acquiredAt(model: RedisModel, event: Release | Expiry): { message: string; node: TSESTree.Node } | undefined {
+export function acquiredAt(model: RedisModel, event: Release | Expiry): { message: string; node: TSESTree.Node; role: 'acquisition' } | undefined {
   const acquisition = acquisitionForRelease(model, event);
-  return acquisition && { message: 'The lock is acquired here', node: acquisition.node };
+  return acquisition && { message: 'The lock is acquired here', node: acquisition.node, role: 'acquisition' };
 }
 
 /** The acquisition of the same key that a release answers (the latest one before it, or in its class, or in a sibling function that builds the key alike). */

@@ -59,7 +59,7 @@ export default createRule<Options, MessageId>({
             data: {
               read: found.read.name,
               write: write.name,
-              ...relatedData({ message: `The \`${found.read.name}\` that found the lock free`, node: found.read.call }),
+              ...relatedData({ message: `The \`${found.read.name}\` that found the lock free`, node: found.read.call, role: 'read' }),
             },
             // A suggestion, not an autofix: the acquisition becomes a different command.
             suggest: fix ? [{ messageId: 'useAtomicSet', data: { ttl: fix.ttlText }, fix: fix.apply }] : [],

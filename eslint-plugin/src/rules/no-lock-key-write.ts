@@ -32,7 +32,7 @@ export default createRule<Options, MessageId>({
           context.report({
             node: write.call,
             messageId: 'lockKeyWrite',
-            data: { command: write.command, ...relatedData({ message: 'The lock is acquired here', node: write.acquisition.node }) },
+            data: { command: write.command, ...relatedData({ message: 'The lock is acquired here', node: write.acquisition.node, role: 'acquisition' }) },
           });
         }
       },

@@ -43,7 +43,7 @@ export default createRule<Options, MessageId>({
           context.report({
             node: expiry.node,
             messageId: inTransaction ? 'splitAcquireInTransaction' : 'splitAcquire',
-            data: { ...data, ...relatedData({ message: `\`${acquisition.command.name}\` takes the lock here, with no expiry`, node: acquisition.node }) },
+            data: { ...data, ...relatedData({ message: `\`${acquisition.command.name}\` takes the lock here, with no expiry`, node: acquisition.node, role: 'acquisition' }) },
             // A suggestion, not an autofix: it changes which commands reach Redis.
             suggest: fix ? [{ messageId: 'useAtomicSet', data: { ttl: fix.ttlText, expiry: expiry.command.name }, fix: fix.apply }] : [],
           });

@@ -72,8 +72,8 @@ export default createRule<Options, MessageId>({
               command: release.command.name,
               ...relatedData(
                 acquiredAt(model, release),
-                checkedBy && { message: 'The owner check, a separate command', node: checkedBy },
-                watched && { message: 'The WATCH', node: watched.watch },
+                checkedBy && { message: 'The owner check, a separate command', node: checkedBy, role: 'read' },
+                watched && { message: 'The WATCH', node: watched.watch, role: 'read' },
               ),
             },
             // A suggestion, not an autofix: the release starts sending a script instead of DEL.
@@ -90,7 +90,7 @@ export default createRule<Options, MessageId>({
             messageId: 'unownedRowRelease',
             data: {
               statement: release.kind === 'delete' ? 'DELETE' : 'UPDATE',
-              ...relatedData(acquisition && { message: 'The lock row is taken here', node: acquisition.node }),
+              ...relatedData(acquisition && { message: 'The lock row is taken here', node: acquisition.node, role: 'acquisition' }),
             },
             // A suggestion, not an autofix: the statement stops freeing rows that another holder owns.
             suggest: suggestion ? [suggestion] : [],

@@ -76,7 +76,7 @@ export default createRule<Options, MessageId>({
             if (write.isFenced(fenceColumns)) {
               if (lock.mintsFence || !fenceMintedAfter(sourceCode, redis, write, fenceColumns, lock)) continue;
               reported.add(write.node);
-              context.report({ node: write.node, messageId: 'lateFence', data: { line, ...relatedData({ message: 'The lock is acquired here, before the fence is minted', node: lock.node }) } });
+              context.report({ node: write.node, messageId: 'lateFence', data: { line, ...relatedData({ message: 'The lock is acquired here, before the fence is minted', node: lock.node, role: 'acquisition' }) } });
               continue;
             }
             reported.add(write.node);
@@ -85,7 +85,7 @@ export default createRule<Options, MessageId>({
             context.report({
               node: write.node,
               messageId: 'unfencedWrite',
-              data: { write: describeWrite(write), lock: lockName(lock), line, column, ...relatedData({ message: 'The lock this write trusts is acquired here', node: lock.node }) },
+              data: { write: describeWrite(write), lock: lockName(lock), line, column, ...relatedData({ message: 'The lock this write trusts is acquired here', node: lock.node, role: 'acquisition' }) },
               // A suggestion: it changes both the acquisition and the write that reach the servers.
               suggest: fix ? [{ messageId: 'useFencedAcquire', data: { column, placeholder: fix.placeholder }, fix: fix.apply }] : [],
             });

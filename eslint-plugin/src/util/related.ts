@@ -3,10 +3,13 @@
 // and the editor's language server reads this entry to fill a diagnostic's relatedInformation.
 
 import type { TSESTree } from '@typescript-eslint/utils';
+import type { RelatedRole } from '../related/index.js';
 
 export interface RelatedLocation {
   readonly message: string;
   readonly node: TSESTree.Node;
+  /** Which place of the race this is, where the rule has a timeline (src/timelines): its steps sit here. */
+  readonly role?: RelatedRole;
 }
 
 /**

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { ESLint } from 'eslint';
 import { after, before, describe, it } from 'mocha';
 import { lintWithESLintClass } from '../../../eslint-plugin/src/cli/lint.js';
+import { relatedOf } from '../../../eslint-plugin/src/cli/related-capture.js';
 import { CLI_SUITE_TIMEOUT_MS, makeProject, UNSAFE_RELEASE_CJS_DEL_LINE, UNSAFE_RELEASE_CJS_SOURCE } from './run-cli';
 
 interface ESLintModule { loadESLint: (options: { useFlatConfig: true }) => Promise<typeof ESLint> }
@@ -58,6 +59,11 @@ describe('the command\'s linting on each ESLint major', function () {
         { file: 'node_modules/lock-helper/index.js', messages: [`locksmith/no-unsafe-release@${UNSAFE_RELEASE_CJS_DEL_LINE}`], suppressed: 0 },
         { file: 'ts/index.ts', messages: [], suppressed: 0 },
         { file: 'ts/legacy.cts', messages: [], suppressed: 0 },
+      ]);
+      // The processor that carries related locations to the SARIF output runs in every major.
+      const release = run.results.flatMap((result) => result.messages).find((message) => message.ruleId === 'locksmith/no-unsafe-release');
+      assert.deepEqual(release && relatedOf(release).map((entry) => ({ message: entry.message, role: entry.role, line: entry.start.line })), [
+        { message: 'The lock is acquired here', role: 'acquisition', line: 5 },
       ]);
     });
   }
