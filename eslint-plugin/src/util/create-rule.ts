@@ -63,10 +63,10 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
   return {
     ...module,
     // ESLint 10 refuses a config that turns a rule on for a language its `meta.languages` leaves out.
-    meta: { ...module.meta, languages } as typeof module.meta,
+    meta: { ...module.meta, languages },
     create(context) {
       if (isLuaSourceCode(context.sourceCode)) {
-        return (lua ? lua(context as unknown as LuaRuleContext<MessageIds>) : {}) as TSESLint.RuleListener;
+        return lua ? lua(context as unknown as LuaRuleContext<MessageIds>) : {};
       }
       // A file with no sign of Redis or SQL holds nothing to report: no listener at all.
       if (!fileMayHoldLocks(context)) return {};

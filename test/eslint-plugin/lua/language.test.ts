@@ -15,7 +15,7 @@ import { EXTEND_SCRIPT, RELEASE_SCRIPT } from '../../../eslint-plugin/src/fixes/
 
 type AnyRule = Parameters<RuleTester['run']>[1];
 
-const ruleTester = new RuleTester({ plugins: { locksmith: plugin as unknown as ESLint.Plugin }, language: 'locksmith/lua' } as Linter.Config);
+const ruleTester = new RuleTester({ plugins: { locksmith: plugin as unknown as ESLint.Plugin }, language: 'locksmith/lua' });
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'lua-scripts');
 const fixture = (relative: string) => ({ code: fs.readFileSync(path.join(FIXTURES, relative), 'utf8'), filename: path.join(FIXTURES, relative) });
 

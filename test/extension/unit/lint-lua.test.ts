@@ -42,7 +42,7 @@ describe('Lua documents in the server', () => {
     const actions = quickFixes(document, { uri: URI, version: 1, problems }, [toDiagnostic(problems[0]!, URI)]);
     const disable = actions.find((action) => action.title === 'Disable no-unsafe-release for this line');
     const edit = disable?.edit?.documentChanges?.[0] as TextDocumentEdit;
-    assert.deepEqual(edit.edits.map((change) => change.newText), ['  -- eslint-disable-next-line locksmith/no-unsafe-release\n']);
+    assert.deepEqual(edit.edits, [{ range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, newText: '  -- eslint-disable-next-line locksmith/no-unsafe-release\n' }]);
     const again = lintText({ text: UNLOCK.replace("  return redis.call('DEL'", "  -- eslint-disable-next-line locksmith/no-unsafe-release\n  return redis.call('DEL'"), filePath: '/work/scripts/unlock.lua', languageId: 'lua', settings });
     assert.deepEqual(again.kind === 'linted' ? again.messages : again, []);
   });
