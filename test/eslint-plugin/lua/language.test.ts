@@ -107,6 +107,10 @@ ruleTester.run('no-lua-reply-pitfalls', noLuaReplyPitfalls as unknown as AnyRule
     ...NOT_REDIS.map(fixture),
     // In an include, a `nil` comparison may be right: the including script may have switched to RESP3.
     { code: "local function owner(key)\n  local value = redis.call('GET', key)\n  if value == nil then return nil end\n  return value\nend\n", filename: 'includes/owner.lua' },
+    // Keys built on a passed key, an argument or a helper's parameter may carry the caller's hash
+    // tag (BullMQ's `prefix .. jobId`): only the call site could tell, and a .lua file does not show it.
+    { code: "local rcall = redis.call\nlocal jobKey = KEYS[1] .. ARGV[1]\nrcall('HSET', jobKey, 'state', 'done')\nreturn rcall('EXISTS', ARGV[2] .. ':lock')\n", filename: 'moveToFinished-3.lua' },
+    { code: "local function removeLock(prefix, jobId)\n  redis.call('DEL', prefix .. jobId .. ':lock')\nend\n", filename: 'includes/removeLock.lua' },
   ],
   invalid: [
     {
@@ -118,6 +122,12 @@ ruleTester.run('no-lua-reply-pitfalls', noLuaReplyPitfalls as unknown as AnyRule
       code: "local v = redis.call('GET', KEYS[1])\nif v == nil then\n  return 0\nend\nreturn v\n",
       filename: 'read.lua',
       errors: [{ messageId: 'nilComparison', line: 2, column: 4 }],
+    },
+    {
+      // A key made of literals only is on whatever slot its text hashes to.
+      code: "local key = 'lock:' .. 'reports'\nreturn redis.call('SET', key, ARGV[1], 'NX', 'PX', 30000)\n",
+      filename: 'acquire.lua',
+      errors: [{ messageId: 'builtKey', line: 2, column: 26 }],
     },
     {
       // Integer truthiness holds wherever an include's function runs.
