@@ -106,7 +106,10 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
 function readStdin(options: CliOptions, io: CommandIo): { text: string; filePath: string | undefined } {
   const shownAs = options.stdinFilename;
   if (shownAs !== undefined && !isLintedFile(shownAs)) {
-    throw new UsageError(`--stdin-filename must name a JavaScript or TypeScript file (${LINTED_EXTENSIONS.join(' ')}), got '${shownAs}'`);
+    throw new UsageError(`--stdin-filename must name a JavaScript, TypeScript or Lua file (${LINTED_EXTENSIONS.join(' ')}), got '${shownAs}'`);
+  }
+  if (shownAs !== undefined && isLuaFile(shownAs) && !eslintSupportsLanguages()) {
+    throw new UsageError(`--stdin-filename names a Lua file, which needs ESLint 9.7 or later (its languages): got '${shownAs}'`);
   }
   let text: string;
   try {
