@@ -22,15 +22,18 @@ function levels(pick: (recommended: 'error' | 'warn' | false) => Severity): Rule
 export const recommendedRules: RuleLevels = levels((recommended) => recommended || 'off');
 export const strictRules: RuleLevels = levels(() => 'error');
 
-/** The rules that run on `.lua` files at their `recommended` level; every other rule off there. */
+/** The rules that read `.lua` files (`meta.languages` names the Lua language), at their `recommended` level. */
 function luaRules(): RuleLevels {
   const result: RuleLevels = {};
   for (const [id, rule] of Object.entries<TSESLint.RuleModule<string, readonly unknown[]>>(rules)) {
     const languages = (rule.meta as { languages?: readonly string[] }).languages ?? [];
-    result[`locksmith/${id}`] = languages.includes(LUA_LANGUAGE) ? recommendedRules[`locksmith/${id}`] ?? 'off' : 'off';
+    if (languages.includes(LUA_LANGUAGE)) result[`locksmith/${id}`] = recommendedRules[`locksmith/${id}`] ?? 'off';
   }
   return result;
 }
+
+/** Every rule that reads only JavaScript and TypeScript, `off`: ESLint 10 refuses them on `.lua` files. */
+export const rulesOffForLua: RuleLevels = Object.fromEntries(Object.entries(levels(() => 'off')).filter(([id]) => !(id in luaRules())));
 
 export const LUA_FILES = ['**/*.lua'];
 

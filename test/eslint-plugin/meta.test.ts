@@ -219,9 +219,9 @@ describe('plugin meta', () => {
   describe('configs', () => {
     const expectedRecommended = Object.fromEntries(ruleIds.map((id) => [`locksmith/${id}`, recommendedSeverity(id)]));
     const expectedStrict = Object.fromEntries(ruleIds.map((id) => [`locksmith/${id}`, 'error']));
-    // The rules that read Lua, at their recommended level; every other rule off on `.lua` files.
+    // Only the rules that read Lua, at their recommended level (recommended and strict ignore `.lua`).
     const luaRuleIds = ['no-lua-reply-pitfalls', 'no-unsafe-extend', 'no-unsafe-release'];
-    const expectedLua = Object.fromEntries(ruleIds.map((id) => [`locksmith/${id}`, luaRuleIds.includes(id) ? recommendedSeverity(id) : 'off']));
+    const expectedLua = Object.fromEntries(luaRuleIds.map((id) => [`locksmith/${id}`, recommendedSeverity(id)]));
     const configs = plugin.configs as Record<string, { rules?: Record<string, unknown> }>;
     const cases: [string, Record<string, string>][] = [
       ['recommended', expectedRecommended],

@@ -8,7 +8,7 @@ import { planCliProjectConfig } from '../project-config/index.js';
 import type { Preset, RuleSeverity } from './args.js';
 import { javascriptParser } from './javascript-parser.js';
 import { eslintSupportsLanguages } from '../lua/eslint-support.js';
-import { LUA_FILES } from '../configs.js';
+import { LUA_FILES, rulesOffForLua } from '../configs.js';
 
 export const PLUGIN_PREFIX = 'locksmith/';
 
@@ -116,15 +116,8 @@ export function buildCliConfig(input: CliConfigInput): Linter.Config[] {
     { name: 'locksmith/cli/rule-options', files: lintedFiles, rules: overrideRules },
     // Last: whatever the preset, locksmith.json or --rule turned on, a rule that cannot read Lua is
     // off on `.lua` files (ESLint 10 refuses the config otherwise); the Lua rules keep their level.
-    ...(lua ? [{ name: 'locksmith/cli/lua-rules', files: LUA_FILES, rules: rulesOffForLua() }] : []),
+    ...(lua ? [{ name: 'locksmith/cli/lua-rules', files: LUA_FILES, rules: rulesOffForLua }] : []),
   ];
-}
-
-/** `off` for every rule the Lua config leaves off (the ones that read only JavaScript and TypeScript). */
-function rulesOffForLua(): Linter.RulesRecord {
-  const rules: Linter.RulesRecord = {};
-  for (const [ruleId, level] of Object.entries(locksmith.configs.lua.rules)) if (level === 'off') rules[ruleId] = 'off';
-  return rules;
 }
 
 // Over the preset, under --rule; each applies only to the files it is the nearest configuration of.

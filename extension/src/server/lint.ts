@@ -86,7 +86,7 @@ export function isLuaDocument(filePath: string, languageId: string | undefined):
 function luaRuleLevels(rules: Linter.RulesRecord): Linter.RulesRecord {
   const lua = locksmith.configs.lua.rules as Linter.RulesRecord;
   const result: Linter.RulesRecord = {};
-  for (const [ruleId, level] of Object.entries(lua)) result[ruleId] = level === 'off' ? 'off' : (rules[ruleId] ?? 'off');
+  for (const ruleId of Object.keys(rules)) result[ruleId] = ruleId in lua ? (rules[ruleId] ?? 'off') : 'off';
   return result;
 }
 
