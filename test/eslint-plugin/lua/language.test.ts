@@ -4,6 +4,7 @@
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'mocha';
 import { ESLint, RuleTester, type Linter } from 'eslint';
@@ -167,6 +168,17 @@ describe('the Lua language', () => {
     const only = new ESLint({ overrideConfigFile: true, overrideConfig: [plugin.configs.strict, plugin.configs.lua, { rules: {} }] as Linter.Config[] });
     const [result] = await only.lintText("return redis.call('DEL', KEYS[1])\n", { filePath: path.join(FIXTURES, 'locks/x.lua') });
     assert.deepEqual(result!.messages.map((message) => message.ruleId), ['locksmith/no-unsafe-release']);
+  });
+
+  it('adds the Lua config to configs.project() where ESLint has languages (ESLint 10 here)', () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-lua-project-'));
+    try {
+      assert.deepEqual(plugin.configs.project({ cwd: empty }).map((config) => config.name), ['locksmith/recommended', 'locksmith/lua']);
+      assert.deepEqual(plugin.configs.project({ cwd: empty, preset: 'strict' }).map((config) => config.name), ['locksmith/strict', 'locksmith/lua']);
+      assert.deepEqual(plugin.configs.project({ cwd: empty, preset: 'none' }), []);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   it('declares which languages each rule reads', () => {
