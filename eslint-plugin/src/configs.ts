@@ -80,7 +80,10 @@ export function createConfigs(plugin: TSESLint.FlatConfig.Plugin) {
     // The Lua config only where ESLint has languages: 8.57 rejects the `language` key, 9.0 to 9.6 lack it.
     const luaPart = preset !== 'none' && eslintSupportsLanguages() ? [lua] : [];
     const base = preset === 'none' ? [] : [preset === 'strict' ? strict : recommended, ...luaPart];
-    return [...base, ...projectConfigs(plugin, options)];
+    // A locksmith.json object has no `files`: its rules reach `.lua` files too, where ESLint 10
+    // refuses those that cannot read Lua. Last, they are off there again.
+    const luaTail = luaPart.length > 0 ? [{ name: 'locksmith/lua-rules', files: LUA_FILES, rules: rulesOffForLua }] : [];
+    return [...base, ...projectConfigs(plugin, options), ...luaTail];
   };
   const configs = {
     recommended,

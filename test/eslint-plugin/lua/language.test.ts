@@ -170,12 +170,19 @@ describe('the Lua language', () => {
     assert.deepEqual(result!.messages.map((message) => message.ruleId), ['locksmith/no-unsafe-release']);
   });
 
-  it('adds the Lua config to configs.project() where ESLint has languages (ESLint 10 here)', () => {
+  it('adds the Lua config to configs.project() where ESLint has languages (ESLint 10 here)', async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-lua-project-'));
     try {
-      assert.deepEqual(plugin.configs.project({ cwd: empty }).map((config) => config.name), ['locksmith/recommended', 'locksmith/lua']);
-      assert.deepEqual(plugin.configs.project({ cwd: empty, preset: 'strict' }).map((config) => config.name), ['locksmith/strict', 'locksmith/lua']);
+      assert.deepEqual(plugin.configs.project({ cwd: empty }).map((config) => config.name), ['locksmith/recommended', 'locksmith/lua', 'locksmith/lua-rules']);
+      assert.deepEqual(plugin.configs.project({ cwd: empty, preset: 'strict' }).map((config) => config.name), ['locksmith/strict', 'locksmith/lua', 'locksmith/lua-rules']);
       assert.deepEqual(plugin.configs.project({ cwd: empty, preset: 'none' }), []);
+      // A locksmith.json turning on a rule that reads only JavaScript: still linted, and .lua files still lint.
+      fs.writeFileSync(path.join(empty, 'locksmith.json'), JSON.stringify({ rules: { 'require-lock-ttl': 'error', 'no-unsafe-release': 'warn' } }));
+      fs.mkdirSync(path.join(empty, 'lock'));
+      fs.writeFileSync(path.join(empty, 'lock', 'unlock.lua'), "return redis.call('DEL', KEYS[1])\n");
+      const eslint = new ESLint({ cwd: empty, overrideConfigFile: true, overrideConfig: plugin.configs.project({ cwd: empty }) as Linter.Config[] });
+      const [result] = await eslint.lintFiles(['lock/unlock.lua']);
+      assert.deepEqual(result!.messages.map((message) => [message.ruleId, message.severity]), [['locksmith/no-unsafe-release', 1]]);
     } finally {
       fs.rmSync(empty, { recursive: true, force: true });
     }
