@@ -10,6 +10,7 @@ module.exports = {
     ['recommended', '✅'],
     ['strict', '🔒'],
     ['recommended-type-checked', '☑️'],
+    ['lua', '🌙'],
   ],
   // The eslintrc twins of the flat configs enable the same rules; listing them again adds nothing.
   ignoreConfig: ['legacy-recommended', 'legacy-strict', 'legacy-recommended-type-checked'],

@@ -50,23 +50,26 @@ export function ensureCorpusInstalled({ log = (line) => console.error(line) } = 
   return true;
 }
 
-/** Absolute paths of the corpus files, sorted, each with the package that ships it. */
-export function collectCorpusFiles() {
+/**
+ * Absolute paths of the corpus files, sorted, each with the package that ships it. `npm run corpus`
+ * adds `.lua` (the Redis scripts queue libraries ship, read by the Lua language); the bench does not.
+ */
+export function collectCorpusFiles({ extensions = CORPUS_EXTENSIONS } = {}) {
   const files = [];
   for (const name of corpusPackageNames()) {
     const packageDirectory = path.join(corpusModules, name);
     if (!fs.existsSync(packageDirectory)) throw new Error(`corpus package ${name} is not installed in ${corpusModules}`);
-    walk(packageDirectory, files);
+    walk(packageDirectory, files, extensions);
   }
   return files.sort();
 }
 
-function walk(directory, files) {
+function walk(directory, files, extensions) {
   for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
     const child = path.join(directory, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== 'node_modules') walk(child, files);
-    } else if (entry.isFile() && CORPUS_EXTENSIONS.includes(path.extname(entry.name)) && !DECLARATION_FILE.test(entry.name)) {
+      if (entry.name !== 'node_modules') walk(child, files, extensions);
+    } else if (entry.isFile() && extensions.includes(path.extname(entry.name)) && !DECLARATION_FILE.test(entry.name)) {
       files.push(child);
     }
   }

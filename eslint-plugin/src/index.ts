@@ -2,6 +2,7 @@
 
 import type { TSESLint } from '@typescript-eslint/utils';
 import { createConfigs } from './configs.js';
+import { luaLanguage } from './lua/language.js';
 import { rules } from './rules/index.js';
 
 // Read at run time so the published version is never out of step with package.json.
@@ -9,9 +10,11 @@ import { rules } from './rules/index.js';
 const { name, version } = require('../package.json') as { name: string; version: string };
 
 const plugin = {
-  meta: { name, version },
+  // The namespace lets ESLint 10 match `meta.languages: ['locksmith/lua']` under any plugin alias.
+  meta: { name, version, namespace: 'locksmith' },
+  languages: { lua: luaLanguage },
   rules,
-} satisfies TSESLint.FlatConfig.Plugin;
+} satisfies TSESLint.FlatConfig.Plugin & { languages: Record<string, object> };
 
 const configs = createConfigs(plugin);
 

@@ -219,11 +219,15 @@ describe('plugin meta', () => {
   describe('configs', () => {
     const expectedRecommended = Object.fromEntries(ruleIds.map((id) => [`locksmith/${id}`, recommendedSeverity(id)]));
     const expectedStrict = Object.fromEntries(ruleIds.map((id) => [`locksmith/${id}`, 'error']));
+    // Only the rules that read Lua, at their recommended level (recommended and strict ignore `.lua`).
+    const luaRuleIds = ['no-lua-reply-pitfalls', 'no-unsafe-extend', 'no-unsafe-release'];
+    const expectedLua = Object.fromEntries(luaRuleIds.map((id) => [`locksmith/${id}`, recommendedSeverity(id)]));
     const configs = plugin.configs as Record<string, { rules?: Record<string, unknown> }>;
     const cases: [string, Record<string, string>][] = [
       ['recommended', expectedRecommended],
       ['recommended-type-checked', expectedRecommended],
       ['strict', expectedStrict],
+      ['lua', expectedLua],
       ['legacy-recommended', expectedRecommended],
       ['legacy-recommended-type-checked', expectedRecommended],
       ['legacy-strict', expectedStrict],
@@ -241,7 +245,7 @@ describe('plugin meta', () => {
     });
 
     it('flat configs register the plugin itself under the locksmith prefix', () => {
-      for (const name of ['recommended', 'recommended-type-checked', 'strict']) {
+      for (const name of ['recommended', 'recommended-type-checked', 'strict', 'lua']) {
         const config = plugin.configs[name as 'recommended'] as { plugins?: Record<string, unknown> };
         assert.equal(config.plugins?.['locksmith'], plugin, name);
       }

@@ -8,6 +8,8 @@ import { planCliProjectConfig } from '../project-config/index.js';
 import type { Preset, RuleSeverity } from './args.js';
 import { javascriptParser } from './javascript-parser.js';
 import { relatedProcessor, reportingPlugin } from './related-capture.js';
+import { eslintSupportsLanguages } from '../lua/eslint-support.js';
+import { LUA_FILES, rulesOffForLua } from '../configs.js';
 
 export const PLUGIN_PREFIX = 'locksmith/';
 
@@ -76,7 +78,8 @@ export function buildCliConfig(input: CliConfigInput): Linter.Config[] {
   for (const [ruleId, severity] of Object.entries(input.ruleOverrides)) {
     overrideRules[`${PLUGIN_PREFIX}${ruleId}`] = severity;
   }
-  const lintedFiles = [...JAVASCRIPT_FILES, ...TYPESCRIPT_FILES];
+  const lua = eslintSupportsLanguages();
+  const lintedFiles = [...JAVASCRIPT_FILES, ...TYPESCRIPT_FILES, ...(lua ? LUA_FILES : [])];
   return [
     {
       name: 'locksmith/cli/javascript',
@@ -111,8 +114,12 @@ export function buildCliConfig(input: CliConfigInput): Linter.Config[] {
       linterOptions: { reportUnusedDisableDirectives: false },
       rules: presetRules,
     },
+    ...(lua ? [{ name: 'locksmith/cli/lua', files: LUA_FILES, language: 'locksmith/lua' } as Linter.Config] : []),
     ...projectConfigObjects(input.projectConfig),
     { name: 'locksmith/cli/rule-options', files: lintedFiles, rules: overrideRules },
+    // Last: whatever the preset, locksmith.json or --rule turned on, a rule that cannot read Lua is
+    // off on `.lua` files (ESLint 10 refuses the config otherwise); the Lua rules keep their level.
+    ...(lua ? [{ name: 'locksmith/cli/lua-rules', files: LUA_FILES, rules: rulesOffForLua }] : []),
   ];
 }
 

@@ -1,11 +1,16 @@
-// Finds the files to lint under the paths given: JS and TS sources, minus dependencies, build output and .gitignored paths.
+// Finds the files to lint under the paths given: JS and TS sources and Lua scripts, minus dependencies, build output and .gitignored paths.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GitignoreStack, findRepositoryRoot } from './gitignore.js';
 import { UsageError } from './usage-error.js';
 
-export const LINTED_EXTENSIONS = ['.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx'] as const;
+export const LINTED_EXTENSIONS = ['.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx', '.lua'] as const;
+
+/** Redis scripts, read by the `locksmith/lua` language (ESLint 9.7 and later). */
+export function isLuaFile(fileName: string): boolean {
+  return fileName.endsWith('.lua');
+}
 
 /** Directories never descended into: dependencies, VCS data, and the usual build and cache output. */
 export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
@@ -47,14 +52,14 @@ export function collectFiles(paths: readonly string[], cwd: string, notify: (lin
     } else if (hasLintedExtension(absolute)) {
       found.add(absolute);
     } else {
-      throw new UsageError(`not a JavaScript or TypeScript file: ${given} (locksmith lints ${LINTED_EXTENSIONS.join(' ')})`);
+      throw new UsageError(`not a JavaScript, TypeScript or Lua file: ${given} (locksmith lints ${LINTED_EXTENSIONS.join(' ')})`);
     }
   }
   // With nothing at all to lint the caller stops with its own error; otherwise no path named may
   // contribute nothing without a word.
   if (found.size > 0) {
     for (const given of emptyDirectories) {
-      notify(`nothing to lint in ${given}: no JavaScript or TypeScript files outside skipped folders`);
+      notify(`nothing to lint in ${given}: no JavaScript, TypeScript or Lua files outside skipped folders`);
     }
   }
   return [...found].sort();

@@ -8,7 +8,8 @@ import type { ESLint } from 'eslint';
 import { parseCliArgs, type CliOptions } from './args.js';
 import { effectiveSeverities, pluginRuleIds } from './config.js';
 import { EXIT_USAGE, exitCodeFor, tally } from './exit-code.js';
-import { collectFiles, isLintedFile, LINTED_EXTENSIONS } from './files.js';
+import { collectFiles, isLintedFile, isLuaFile, LINTED_EXTENSIONS } from './files.js';
+import { eslintSupportsLanguages } from '../lua/eslint-support.js';
 import { formatResults } from './format.js';
 import { helpText } from './help.js';
 import { lintWithLocksmith } from './lint.js';
@@ -49,10 +50,11 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
     io.stdout(`${locksmith.meta.version}\n`);
     return 0;
   }
-  const found = options.stdin ? undefined : collectFiles(options.paths, io.cwd, (notice) => { io.stderr(`locksmith: ${notice}\n`); });
-  if (found !== undefined && found.length === 0) {
-    throw new UsageError(`no JavaScript or TypeScript files to lint in ${options.paths.join(' ')}`);
+  const collected = options.stdin ? undefined : collectFiles(options.paths, io.cwd, (notice) => { io.stderr(`locksmith: ${notice}\n`); });
+  if (collected !== undefined && collected.length === 0) {
+    throw new UsageError(`no JavaScript, TypeScript or Lua files to lint in ${options.paths.join(' ')}`);
   }
+  const found = collected === undefined ? undefined : withoutUnreadableLua(collected, io);
   // A shard with no files is fine (a small repository on a wide matrix): it reports nothing.
   const given = found === undefined || options.shard === undefined ? found : filesOfShard(found, options.shard, repositoryRoot(io.cwd));
   let stdin = options.stdin ? readStdin(options, io) : undefined;
@@ -104,7 +106,10 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
 function readStdin(options: CliOptions, io: CommandIo): { text: string; filePath: string | undefined } {
   const shownAs = options.stdinFilename;
   if (shownAs !== undefined && !isLintedFile(shownAs)) {
-    throw new UsageError(`--stdin-filename must name a JavaScript or TypeScript file (${LINTED_EXTENSIONS.join(' ')}), got '${shownAs}'`);
+    throw new UsageError(`--stdin-filename must name a JavaScript, TypeScript or Lua file (${LINTED_EXTENSIONS.join(' ')}), got '${shownAs}'`);
+  }
+  if (shownAs !== undefined && isLuaFile(shownAs) && !eslintSupportsLanguages()) {
+    throw new UsageError(`--stdin-filename names a Lua file, which needs ESLint 9.7 or later (its languages): got '${shownAs}'`);
   }
   let text: string;
   try {
@@ -113,6 +118,18 @@ function readStdin(options: CliOptions, io: CommandIo): { text: string; filePath
     throw new UsageError(`cannot read standard input: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   return { text, filePath: shownAs === undefined ? undefined : path.resolve(io.cwd, shownAs) };
+}
+
+/**
+ * Lua scripts need ESLint's languages (9.7 and later): with an older ESLint they are left out, with
+ * one line saying so, and the JavaScript and TypeScript files are linted as before.
+ */
+function withoutUnreadableLua(files: string[], io: CommandIo): string[] {
+  if (eslintSupportsLanguages()) return files;
+  const kept = files.filter((file) => !isLuaFile(file));
+  const skipped = files.length - kept.length;
+  if (skipped > 0) io.stderr(`locksmith: skipped ${skipped} .lua file${skipped === 1 ? '' : 's'}: this ESLint has no languages (Lua scripts need ESLint 9.7 or later)\n`);
+  return kept;
 }
 
 /** `--quiet`, as ESLint's: only errors are reported, files without any are left out, and warnings do not count. */

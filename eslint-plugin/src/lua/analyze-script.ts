@@ -14,6 +14,10 @@ export interface LuaKeyWrite {
   readonly keyRef: string | undefined;
   /** True when the write can run only after the stored value was found equal to a caller value. */
   readonly ownerChecked: boolean;
+  /** Offsets of the `redis.call(...)` in the script text, end exclusive (the Lua language reports there). */
+  readonly range: readonly [number, number];
+  /** Offsets of the key argument, when there is one. */
+  readonly keyRange: readonly [number, number] | undefined;
 }
 
 export interface LuaSetWrite extends LuaKeyWrite {
@@ -26,6 +30,8 @@ export interface LuaScriptSummary {
   readonly expiries: readonly LuaKeyWrite[];
   readonly sets: readonly LuaSetWrite[];
   readonly increments: readonly LuaKeyWrite[];
+  /** Every command the script sends, upper case, once each. */
+  readonly commands: ReadonlySet<string>;
 }
 
 const DELETE_COMMANDS = new Set(['DEL', 'UNLINK']);
@@ -42,14 +48,22 @@ export function analyzeLuaScript(source: string): LuaScriptSummary | undefined {
   if (cached !== undefined) return cached ?? undefined;
   let summary: LuaScriptSummary | null;
   try {
-    const chunk = luaparse.parse(source, { luaVersion: '5.2', encodingMode: 'x-user-defined', comments: false });
-    summary = new ScriptAnalysis().run(chunk);
+    const chunk = luaparse.parse(source, { luaVersion: '5.2', encodingMode: 'x-user-defined', comments: false, ranges: true });
+    summary = analyzeLuaChunk(chunk);
   } catch {
     summary = null;
   }
   if (summaryCache.size > 2000) summaryCache.clear();
   summaryCache.set(source, summary);
   return summary ?? undefined;
+}
+
+/**
+ * Summarises a chunk parsed with `ranges: true`: the JavaScript side's scripts (through
+ * analyzeLuaScript) and the Lua language's whole `.lua` files share this one analysis.
+ */
+export function analyzeLuaChunk(chunk: luaparse.Chunk): LuaScriptSummary {
+  return new ScriptAnalysis().run(chunk);
 }
 
 /** The compare-and-delete shape: deletes, and every delete is owner-checked. */
@@ -70,6 +84,7 @@ class ScriptAnalysis {
   private readonly expiries: LuaKeyWrite[] = [];
   private readonly sets: LuaSetWrite[] = [];
   private readonly increments: LuaKeyWrite[] = [];
+  private readonly commands = new Set<string>();
   /** Locals bound to `redis.call`/`redis.pcall`. */
   private readonly callAliases = new Set<string>();
   /** Locals bound to a stored value, a caller value, or a key reference. */
@@ -78,7 +93,7 @@ class ScriptAnalysis {
 
   run(chunk: luaparse.Chunk): LuaScriptSummary {
     this.walkBlock(chunk.body, false);
-    return { deletes: this.deletes, expiries: this.expiries, sets: this.sets, increments: this.increments };
+    return { deletes: this.deletes, expiries: this.expiries, sets: this.sets, increments: this.increments, commands: this.commands };
   }
 
   private walkBlock(statements: readonly luaparse.Statement[], guarded: boolean): void {
@@ -170,8 +185,15 @@ class ScriptAnalysis {
   private recordRedisCall(call: luaparse.CallExpression | luaparse.StringCallExpression | luaparse.TableCallExpression, guarded: boolean): void {
     const command = this.redisCommandName(call);
     if (command === undefined || call.type !== 'CallExpression') return;
+    this.commands.add(command);
     const keyArgument = call.arguments[1];
-    const write: LuaKeyWrite = { command, keyRef: keyArgument ? this.keyRefOf(keyArgument) : undefined, ownerChecked: guarded };
+    const write: LuaKeyWrite = {
+      command,
+      keyRef: keyArgument ? this.keyRefOf(keyArgument) : undefined,
+      ownerChecked: guarded,
+      range: rangeOf(call),
+      keyRange: keyArgument ? rangeOf(keyArgument) : undefined,
+    };
     // The server's own compare-and-delete: `DELEX k IFEQ v` / `IFDEQ digest`, Valkey's `DELIFEQ k v`.
     // A bare DELEX, or IFNE/IFDNE, deletes as DEL does.
     const comparesOwner = (index: number) => {
@@ -267,6 +289,8 @@ class ScriptAnalysis {
     switch (condition.type) {
       case 'BinaryExpression': {
         if (condition.operator !== '==' && condition.operator !== '~=') return 'none';
+        const fieldCheck = this.ownerFieldCheck(condition);
+        if (fieldCheck !== 'none') return fieldCheck;
         const sides = [this.provenance(condition.left), this.provenance(condition.right)];
         if (!(sides.includes('stored') && sides.includes('caller'))) return 'none';
         return condition.operator === '==' ? 'match' : 'mismatch';
@@ -288,6 +312,19 @@ class ScriptAnalysis {
     }
   }
 
+  /**
+   * A hash lock (Redisson's shape) names its holder by a field: `HEXISTS key ARGV[n]` compared
+   * with `1` asks whether the caller holds it, with `0` whether it does not.
+   */
+  private ownerFieldCheck(condition: luaparse.BinaryExpression): 'match' | 'mismatch' | 'none' {
+    const [call, other] = condition.left.type === 'CallExpression' ? [condition.left, condition.right] : [condition.right, condition.left];
+    if (call.type !== 'CallExpression' || other.type !== 'NumericLiteral' || this.redisCommandName(call) !== 'HEXISTS') return 'none';
+    const field = call.arguments[2];
+    if (!field || this.provenance(field) !== 'caller' || (other.value !== 0 && other.value !== 1)) return 'none';
+    const holds = other.value === 1;
+    return holds === (condition.operator === '==') ? 'match' : 'mismatch';
+  }
+
   /** `if stored ~= ARGV[1] then return 0 end`: what follows runs only for the owner. */
   private isEarlyExitOnMismatch(statement: luaparse.IfStatement): boolean {
     const [first] = statement.clauses;
@@ -298,6 +335,11 @@ class ScriptAnalysis {
     return last.type === 'CallStatement' && last.expression.type === 'CallExpression'
       && last.expression.base.type === 'Identifier' && last.expression.base.name === 'error';
   }
+}
+
+function rangeOf(node: LuaNode): readonly [number, number] {
+  const range = (node as { range?: [number, number] }).range;
+  return range ? [range[0], range[1]] : [0, 0];
 }
 
 function luaCalleeName(callee: LuaExpression): string | undefined {

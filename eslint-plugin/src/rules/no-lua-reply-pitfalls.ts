@@ -7,6 +7,7 @@ import { getLockModel } from '../model/index.js';
 import { crossSlotScriptCalls } from '../model/hash-slots.js';
 import { luaTextsOf, type LuaText } from '../model/lua-texts.js';
 import { createRule } from '../util/create-rule.js';
+import { luaLoc, luaModelOf } from '../util/lua-report.js';
 
 export type MessageId = 'integerTruthiness' | 'nilComparison' | 'builtKey' | 'crossSlot';
 
@@ -25,6 +26,16 @@ export default createRule<[], MessageId>({
       builtKey: 'This `{{command}}` key is made inside the script{{where}}: Redis routes a script by the keys passed in `KEYS`, so on a cluster this key may live on another node. Pass it in `KEYS`.',
       crossSlot: 'These {{count}} keys share no hash tag, and the client talks to a cluster: the script fails with `CROSSSLOT`. Give the keys one hash tag (`{order:42}:lock`, `{order:42}:fence`).',
     },
+  },
+  // In a `.lua` file: the same pitfalls, at their place in the script.
+  lua(context) {
+    return {
+      'Chunk:exit'() {
+        for (const pitfall of luaModelOf(context)?.pitfalls ?? []) {
+          context.report({ loc: luaLoc(context, pitfall.range), messageId: pitfall.kind, data: { command: pitfall.command, where: '' } });
+        }
+      },
+    };
   },
   create(context) {
     return {

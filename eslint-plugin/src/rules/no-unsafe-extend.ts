@@ -15,11 +15,13 @@ import { getSqlModel } from '../model/sql/index.js';
 import { isUnownedRenewal, lockRowAcquisitionOf } from '../model/sql/lock-table-events.js';
 import { ownerComparisonFix } from '../fixes/sql-owner-compare.js';
 import { skipTypeWrappers, staticString } from '../util/ast.js';
+import { luaCompareFirstEdit } from '../fixes/lua-compare-first.js';
 import { createRule } from '../util/create-rule.js';
+import { luaLoc, luaModelOf } from '../util/lua-report.js';
 import { relatedData } from '../util/related.js';
 
 export type MessageId = 'plainExtend' | 'checkThenExtend' | 'existsOnlyExtend' | 'uncheckedScript' | 'compareSetDropsTtl' | 'useCompareAndExpire' | 'useCompareAndSet'
-  | 'unownedRowRenewal' | 'compareOwner';
+  | 'unownedRowRenewal' | 'compareOwner' | 'compareInScript';
 export type Options = [];
 
 export default createRule<Options, MessageId>({
@@ -42,7 +44,27 @@ export default createRule<Options, MessageId>({
       compareOwner: 'Extend only this holder\'s row: add `AND {{column}} = {{value}}` to the `WHERE`',
       useCompareAndExpire: 'Renew with the compare-and-pexpire script instead of `{{command}}`',
       useCompareAndSet: 'Renew with the server\'s `SET … IFEQ … PX`, which renews only while the lock holds this token',
+      compareInScript: 'Renew only while the lock holds the caller\'s token: compare it with `{{token}}` first (callers pass their token there)',
     },
+  },
+  // In a `.lua` file: each EXPIRE/PEXPIRE of a `KEYS[n]` key that no owner comparison guards, in a
+  // script that renews (one that also sets or counts the key acquires it, as on the JavaScript side).
+  lua(context) {
+    return {
+      'Chunk:exit'() {
+        const model = luaModelOf(context);
+        for (const renewal of model?.unguardedRenewals ?? []) {
+          const edit = luaCompareFirstEdit(context.sourceCode.text, context.sourceCode.ast, renewal);
+          context.report({
+            loc: luaLoc(context, renewal.range),
+            messageId: 'plainExtend',
+            data: { command: renewal.command },
+            // A suggestion, not an autofix: the script's callers must start passing their token.
+            suggest: edit ? [{ messageId: 'compareInScript', data: { token: edit.tokenArgument }, fix: (fixer) => fixer.replaceTextRange(edit.range, edit.text) }] : [],
+          });
+        }
+      },
+    };
   },
   create(context) {
     return {

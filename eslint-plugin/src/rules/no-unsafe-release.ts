@@ -13,10 +13,12 @@ import { acquiredAt, acquisitionForRelease, ownerCheckAround } from '../model/qu
 import type { RedisModel, Release } from '../model/redis-model.js';
 import { getSqlModel, type LockTableAcquisition, type LockTableRelease } from '../model/sql/index.js';
 import { isUnownedRelease, lockRowAcquisitionOf } from '../model/sql/lock-table-events.js';
+import { luaCompareFirstEdit } from '../fixes/lua-compare-first.js';
 import { createRule } from '../util/create-rule.js';
+import { luaLoc, luaModelOf } from '../util/lua-report.js';
 import { relatedData } from '../util/related.js';
 
-export type MessageId = 'plainDelete' | 'checkThenDelete' | 'watchOnSharedClient' | 'watchUnchecked' | 'uncheckedScript' | 'useCompareAndDelete' | 'useServerCompareAndDelete' | 'unownedRowRelease' | 'compareOwner';
+export type MessageId = 'plainDelete' | 'checkThenDelete' | 'watchOnSharedClient' | 'watchUnchecked' | 'uncheckedScript' | 'useCompareAndDelete' | 'useServerCompareAndDelete' | 'unownedRowRelease' | 'compareOwner' | 'compareInScript';
 export type Options = [];
 
 export default createRule<Options, MessageId>({
@@ -39,7 +41,26 @@ export default createRule<Options, MessageId>({
       useServerCompareAndDelete: 'Release with the server\'s `{{primitive}}`, which deletes only while the lock holds this token',
       unownedRowRelease: 'This `{{statement}}` frees the lock row whoever owns it now: if this holder\'s lock expired and another holder took it, it frees that holder\'s lock and lets a third one in. An owner check in JavaScript before it does not help: the row can change hands in between.',
       compareOwner: 'Release only this holder\'s row: add `AND {{column}} = {{value}}` to the `WHERE`',
+      compareInScript: 'Delete only while the lock holds the caller\'s token: compare it with `{{token}}` first (callers pass their token there)',
     },
+  },
+  // In a `.lua` file: each DEL/UNLINK of a `KEYS[n]` key that no owner comparison guards.
+  lua(context) {
+    return {
+      'Chunk:exit'() {
+        const model = luaModelOf(context);
+        for (const release of model?.unguardedReleases ?? []) {
+          const edit = luaCompareFirstEdit(context.sourceCode.text, context.sourceCode.ast, release);
+          context.report({
+            loc: luaLoc(context, release.range),
+            messageId: 'plainDelete',
+            data: { command: release.command },
+            // A suggestion, not an autofix: the script's callers must start passing their token.
+            suggest: edit ? [{ messageId: 'compareInScript', data: { token: edit.tokenArgument }, fix: (fixer) => fixer.replaceTextRange(edit.range, edit.text) }] : [],
+          });
+        }
+      },
+    };
   },
   create(context) {
     return {

@@ -4,6 +4,8 @@
 
 import { ESLintUtils } from '@typescript-eslint/utils';
 import type { TSESLint } from '@typescript-eslint/utils';
+import { isLuaSourceCode } from '../lua/language.js';
+import type { LuaSourceCode } from '../lua/source-code.js';
 import { fileMayHoldLocks } from '../model/screen.js';
 import { collectingListeners } from './collect-nodes.js';
 
@@ -24,10 +26,34 @@ export interface LocksmithDocs {
 
 const createDocumentedRule = ESLintUtils.RuleCreator<LocksmithDocs>(ruleDocsUrl);
 
+type LuaLocation = { start: { line: number; column: number }; end: { line: number; column: number } };
+
+/** What a rule sees when it runs on a `.lua` file (the `locksmith/lua` language). */
+export interface LuaRuleContext<MessageIds extends string> {
+  readonly sourceCode: LuaSourceCode;
+  readonly filename: string;
+  readonly settings: Record<string, unknown>;
+  report(descriptor: {
+    loc: LuaLocation;
+    messageId: MessageIds;
+    data?: Record<string, string>;
+    suggest?: { messageId: MessageIds; data?: Record<string, string>; fix: (fixer: { replaceTextRange(range: readonly [number, number], text: string): unknown }) => unknown }[];
+  }): void;
+}
+
+/** The languages a rule runs on, as ESLint 10 checks them (`meta.languages`). */
+export const JAVASCRIPT_LANGUAGE = 'js/js';
+export const LUA_LANGUAGE = 'locksmith/lua';
+
 export function createRule<Options extends readonly unknown[], MessageIds extends string>(
-  rule: Readonly<ESLintUtils.RuleWithMetaAndName<Options, MessageIds, LocksmithDocs>>,
+  rule: Readonly<ESLintUtils.RuleWithMetaAndName<Options, MessageIds, LocksmithDocs>> & {
+    /** The rule's listeners on a `.lua` file; rules without it run on JavaScript and TypeScript only. */
+    readonly lua?: (context: LuaRuleContext<MessageIds>) => Record<string, (node: never) => void>;
+  },
 ): ReturnType<typeof createDocumentedRule<Options, MessageIds>> {
   const module = createDocumentedRule<Options, MessageIds>(rule);
+  const lua = rule.lua;
+  const languages = lua ? [JAVASCRIPT_LANGUAGE, LUA_LANGUAGE] : [JAVASCRIPT_LANGUAGE];
   // RuleCreator deep-clones the defaults for every file it lints; the merged options depend only
   // on the configured options, so they are computed once per configuration and shared (rules
   // never mutate their options).
@@ -36,7 +62,12 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
   const merged = new Map<string, Options>();
   return {
     ...module,
+    // ESLint 10 refuses a config that turns a rule on for a language its `meta.languages` leaves out.
+    meta: { ...module.meta, languages },
     create(context) {
+      if (isLuaSourceCode(context.sourceCode)) {
+        return lua ? lua(context as unknown as LuaRuleContext<MessageIds>) : {};
+      }
       // A file with no sign of Redis or SQL holds nothing to report: no listener at all.
       if (!fileMayHoldLocks(context)) return {};
       const key = JSON.stringify(context.options);

@@ -28,8 +28,9 @@ import {
   type StatusParams,
 } from '../shared/settings';
 
-const LANGUAGES = ['javascript', 'javascriptreact', 'typescript', 'typescriptreact'];
-const WORKSPACE_GLOB = '**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}';
+// Lua documents are Redis scripts to the server (files that are not get no diagnostics).
+const LANGUAGES = ['javascript', 'javascriptreact', 'typescript', 'typescriptreact', 'lua'];
+const WORKSPACE_GLOB = '**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx,lua}';
 const WORKSPACE_EXCLUDE = '{**/node_modules/**,**/dist/**,**/out/**,**/.git/**}';
 /** The files the server reads its project configuration from (next to `projectConfigWatcher`'s glob). */
 const PROJECT_CONFIG_FILE_NAMES = new Set(['locksmith.json', 'package.json']);
@@ -168,7 +169,7 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
           if (token.isCancellationRequested) break;
           const bytes = await vscode.workspace.fs.readFile(uri);
           const extension = uri.path.slice(uri.path.lastIndexOf('.'));
-          const languageId = ['.ts', '.mts', '.cts'].includes(extension) ? 'typescript' : extension === '.tsx' ? 'typescriptreact' : extension === '.jsx' ? 'javascriptreact' : 'javascript';
+          const languageId = ['.ts', '.mts', '.cts'].includes(extension) ? 'typescript' : extension === '.tsx' ? 'typescriptreact' : extension === '.jsx' ? 'javascriptreact' : extension === '.lua' ? 'lua' : 'javascript';
           const result = await client.sendRequest<LintTextResult>(LintTextRequest, { uri: uri.toString(), languageId, text: new TextDecoder().decode(bytes) } satisfies LintTextParams);
           problems += result.problems;
           files += 1;
@@ -188,7 +189,7 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
   async function applyPreferredFixes(uri?: vscode.Uri): Promise<boolean> {
     const document = uri === undefined ? vscode.window.activeTextEditor?.document : await vscode.workspace.openTextDocument(uri);
     if (document === undefined || !LANGUAGES.includes(document.languageId)) {
-      void vscode.window.showInformationMessage('Locksmith: open a JavaScript or TypeScript file to apply its preferred fixes.');
+      void vscode.window.showInformationMessage('Locksmith: open a JavaScript, TypeScript or Lua file to apply its preferred fixes.');
       return false;
     }
     const params: PreferredFixesParams = { uri: client.code2ProtocolConverter.asUri(document.uri), version: document.version };

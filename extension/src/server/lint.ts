@@ -77,6 +77,19 @@ export function dialectExtension(filePath: string, languageId: string | undefine
   return (languageId === undefined ? undefined : EXTENSION_BY_LANGUAGE[languageId]) ?? '.js';
 }
 
+/** Whether the document is a Lua file (a Redis script, for the plugin's `locksmith/lua` language). */
+export function isLuaDocument(filePath: string, languageId: string | undefined): boolean {
+  return languageId === 'lua' || path.extname(filePath).toLowerCase() === '.lua';
+}
+
+/** The rules that read Lua keep their level; the others are off (ESLint refuses them on Lua). */
+function luaRuleLevels(rules: Linter.RulesRecord): Linter.RulesRecord {
+  const lua = locksmith.configs.lua.rules as Linter.RulesRecord;
+  const result: Linter.RulesRecord = {};
+  for (const ruleId of Object.keys(rules)) result[ruleId] = ruleId in lua ? (rules[ruleId] ?? 'off') : 'off';
+  return result;
+}
+
 /** The layers, lowest first: recommended < locksmith.json < the editor's `locksmith.rules`. */
 export function ruleLevels(settings: Settings, project?: ProjectConfig): Linter.RulesRecord {
   const recommended = locksmith.configs.recommended.rules as Linter.RulesRecord;
@@ -137,7 +150,8 @@ export function lintText(input: LintInput): LintOutcome {
   if (project?.isIgnored(input.filePath) === true) {
     return { kind: 'skipped', reason: `ignored by ${project.filePath}` };
   }
-  const extension = dialectExtension(input.filePath, input.languageId);
+  const lua = isLuaDocument(input.filePath, input.languageId);
+  const extension = lua ? '.lua' : dialectExtension(input.filePath, input.languageId);
   const sizeKb = Buffer.byteLength(text, 'utf8') / 1024;
   if (sizeKb > settings.maxFileSizeKb) {
     return { kind: 'skipped', reason: `${Math.ceil(sizeKb)} KB is over locksmith.maxFileSizeKb (${settings.maxFileSizeKb} KB)` };
@@ -145,7 +159,19 @@ export function lintText(input: LintInput): LintOutcome {
   const filePath = path.isAbsolute(input.filePath) && path.extname(input.filePath).toLowerCase() === extension
     ? input.filePath
     : `${input.filePath.replace(/[\\/]/g, '_') || 'untitled'}${extension}`;
-  const config: Linter.Config[] = [
+  const settingsObject = { locksmith: { ...project?.settings, ...toSharedSettings(settings).locksmith } };
+  const config: Linter.Config[] = lua ? [
+    {
+      // A Redis script: read by the plugin's own Lua language; a file with no sign of Redis (a
+      // Neovim or LÖVE script) is not parsed and gets no diagnostics.
+      files: ['**/*.lua'],
+      plugins: { locksmith: capture.plugin },
+      language: 'locksmith/lua',
+      linterOptions: { reportUnusedDisableDirectives: 'off' },
+      settings: settingsObject,
+      rules: luaRuleLevels(ruleLevels(settings, project)),
+    },
+  ] : [
     {
       // A universal `**/*` alone does not make ESLint lint a .ts file: name the extensions.
       files: SCRIPT_EXTENSIONS.map((extension) => `**/*${extension}`),
@@ -153,7 +179,7 @@ export function lintText(input: LintInput): LintOutcome {
       languageOptions: languageOptions(extension, filePath, settings),
       linterOptions: { reportUnusedDisableDirectives: 'off' },
       // locksmith.json's settings, with the editor's own locksmith.* settings over them.
-      settings: { locksmith: { ...project?.settings, ...toSharedSettings(settings).locksmith } },
+      settings: settingsObject,
       rules: ruleLevels(settings, project),
     },
   ];

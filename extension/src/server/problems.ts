@@ -192,11 +192,12 @@ export function quickFixes(document: TextDocument, state: LintState, diagnostics
   return [...fixes, ...ruleActions];
 }
 
-/** `// eslint-disable-next-line` above the problem's line, indented like it. */
+/** `// eslint-disable-next-line` above the problem's line, indented like it (`--` in Lua). */
 export function disableLineEdit(document: TextDocument, problem: Problem): TextEdit {
   const line = problem.range.start.line;
   const lineText = document.getText({ start: { line, character: 0 }, end: { line, character: Number.MAX_SAFE_INTEGER } });
   const indent = /^\s*/.exec(lineText)?.[0] ?? '';
   const eol = document.getText().includes('\r\n') ? '\r\n' : '\n';
-  return TextEdit.insert({ line, character: 0 }, `${indent}// eslint-disable-next-line ${RULE_PREFIX}${problem.ruleId}${eol}`);
+  const comment = document.languageId === 'lua' || document.uri.toLowerCase().endsWith('.lua') ? '--' : '//';
+  return TextEdit.insert({ line, character: 0 }, `${indent}${comment} eslint-disable-next-line ${RULE_PREFIX}${problem.ruleId}${eol}`);
 }

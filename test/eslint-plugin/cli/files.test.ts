@@ -19,17 +19,17 @@ describe('locksmith file selection', function () {
     return made.root;
   }
 
-  it('lints every JS and TS extension and nothing else', () => {
+  it('lints every JS and TS extension, Lua scripts, and nothing else', () => {
     const root = project({
       'src/a.js': CODE, 'src/b.mjs': CODE, 'src/c.cjs': 'module.exports = 1;\n', 'src/d.jsx': 'export const D = () => <div />;\n',
       'src/e.ts': CODE, 'src/f.mts': CODE, 'src/g.cts': CODE, 'src/h.tsx': 'export const H = () => <div />;\n',
       'src/i.d.ts': 'export declare const i: number;\n', 'src/j.min.js': CODE,
-      'src/k.json': '{}', 'src/l.md': '# notes', 'src/m.vue': '<template />',
+      'src/k.json': '{}', 'src/l.md': '# notes', 'src/m.vue': '<template />', 'src/n.lua': "return redis.call('GET', KEYS[1])\n",
     });
     const run = runLocksmith(root, ['--format', 'json']);
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.deepEqual(lintedFiles(run, root), [
-      'src/a.js', 'src/b.mjs', 'src/c.cjs', 'src/d.jsx', 'src/e.ts', 'src/f.mts', 'src/g.cts', 'src/h.tsx',
+      'src/a.js', 'src/b.mjs', 'src/c.cjs', 'src/d.jsx', 'src/e.ts', 'src/f.mts', 'src/g.cts', 'src/h.tsx', 'src/n.lua',
     ]);
   });
 
@@ -116,7 +116,7 @@ describe('locksmith file selection', function () {
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.deepEqual(lintedFiles(run, root), ['src/app.js', 'src/lib/util.js']);
     // `src/lib` overlaps `src` and is linted; only the package whose code sits in dist/ gave nothing.
-    assert.equal(run.stderr, 'locksmith: nothing to lint in node_modules/redlock: no JavaScript or TypeScript files outside skipped folders\n');
+    assert.equal(run.stderr, 'locksmith: nothing to lint in node_modules/redlock: no JavaScript, TypeScript or Lua files outside skipped folders\n');
   });
 
   it('lints a file named inside node_modules, and reports its findings', () => {

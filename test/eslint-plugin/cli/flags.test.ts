@@ -132,7 +132,7 @@ describe('locksmith --preset, --quiet, --stdin', function () {
     [['--config=.eslintrc', 'update.js'], '-c/--config takes a locksmith.json; Locksmith reads locksmith.json, not ESLint configs like .eslintrc'],
     [['-c', 'locksmith.yaml', 'update.js'], "-c/--config takes a locksmith.json (JSON, never executed), got 'locksmith.yaml'"],
     [['-c', 'locksmith.json', '--no-config-lookup', 'update.js'], '-c/--config and --no-config-lookup contradict each other; use one'],
-    [['--stdin', '--stdin-filename', 'notes.md'], "locksmith: --stdin-filename must name a JavaScript or TypeScript file (.js .mjs .cjs .jsx .ts .mts .cts .tsx), got 'notes.md'"],
+    [['--stdin', '--stdin-filename', 'notes.md'], "locksmith: --stdin-filename must name a JavaScript, TypeScript or Lua file (.js .mjs .cjs .jsx .ts .mts .cts .tsx .lua), got 'notes.md'"],
   ] as const) {
     it(`rejects ${args.join(' ')} in one line, exit 2`, () => {
       const run = runWithStdin(root, args, UNSAFE_RELEASE_SOURCE);

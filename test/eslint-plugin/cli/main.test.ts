@@ -75,8 +75,8 @@ describe('locksmith command', function () {
       { title: 'an unknown rule id', args: ['--rule', 'no-such-rule=off', 'clean'], line: /^locksmith: unknown rule 'no-such-rule' in --rule/ },
       { title: 'a --rule without a severity', args: ['--rule', 'no-split-acquire', 'clean'], line: /^locksmith: --rule needs id=off\|warn\|error/ },
       { title: 'a bad severity', args: ['--rule', 'no-split-acquire=loud', 'clean'], line: /^locksmith: --rule no-split-acquire needs a severity of off, warn or error/ },
-      { title: 'a file that is not JS or TS', args: ['notes.txt'], line: /^locksmith: not a JavaScript or TypeScript file: notes\.txt/ },
-      { title: 'a directory with nothing to lint', args: ['empty'], line: /^locksmith: no JavaScript or TypeScript files to lint in empty$/ },
+      { title: 'a file that is not JS or TS', args: ['notes.txt'], line: /^locksmith: not a JavaScript, TypeScript or Lua file: notes\.txt/ },
+      { title: 'a directory with nothing to lint', args: ['empty'], line: /^locksmith: no JavaScript, TypeScript or Lua files to lint in empty$/ },
     ];
     for (const { title, args, line } of cases) {
       it(title, () => {
