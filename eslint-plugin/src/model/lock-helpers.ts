@@ -423,10 +423,44 @@ function returnKind(
       if (members.length > 0) return { kind: 'handle', handleRelease: members };
     }
   }
+  const library = libraryHandleReturned(sourceCode, body, acquisition);
+  if (library) return { kind: 'handle', handleRelease: library };
   const token = acquisition.value ? skipTypeWrappers(acquisition.value) : undefined;
   const tokenName = token?.type === AST_NODE_TYPES.Identifier && token.range[0] >= fn.range[0] ? token.name : undefined;
   if (tokenName !== undefined && body.returns.some((argument) => argument !== null && mentions(sourceCode, argument, tokenName))) return { kind: 'token', handleRelease: [] };
   return { kind: returned.length > 0 ? 'result' : 'nothing', handleRelease: [] };
+}
+
+/**
+ * The lock object of a library acquisition handed back to the caller, who releases it: Redlock's
+ * `return redlock.acquire([k], ttl)` (or the local holding it), redis-semaphore's
+ * `await mutex.acquire(); return mutex`. The members that release it on the caller's side.
+ */
+function libraryHandleReturned(sourceCode: SourceCode, body: Body, acquisition: Acquisition): readonly string[] | undefined {
+  if (acquisition.library !== 'redlock' && acquisition.library !== 'redis-semaphore') return undefined;
+  const carrier = valueCarrier(acquisition.node);
+  const holder = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator && carrier.parent.init === carrier && carrier.parent.id.type === AST_NODE_TYPES.Identifier ? carrier.parent.id : undefined;
+  const receiver = methodCallParts(acquisition.node)?.receiver;
+  const semaphore = acquisition.library === 'redis-semaphore' && receiver && skipTypeWrappers(receiver).type === AST_NODE_TYPES.Identifier ? skipTypeWrappers(receiver) as TSESTree.Identifier : undefined;
+  for (const argument of body.returns) {
+    if (!argument) continue;
+    let expression = skipTypeWrappers(argument);
+    if (expression.type === AST_NODE_TYPES.AwaitExpression) expression = skipTypeWrappers(expression.argument);
+    if (acquisition.library === 'redlock' && method(acquisition.node) !== 'using'
+      && (expression === acquisition.node || (holder && expression.type === AST_NODE_TYPES.Identifier && sameBinding(sourceCode, expression, holder)))) return ['release', 'unlock'];
+    if (semaphore && expression.type === AST_NODE_TYPES.Identifier && sameBinding(sourceCode, expression, semaphore)) return ['release'];
+  }
+  return undefined;
+}
+
+function method(call: TSESTree.CallExpression): string | undefined {
+  return methodCallParts(call)?.method;
+}
+
+function sameBinding(sourceCode: SourceCode, left: TSESTree.Identifier, right: TSESTree.Identifier): boolean {
+  if (left.name !== right.name) return false;
+  const variable = findVariableOf(sourceCode, left);
+  return variable !== undefined && variable === findVariableOf(sourceCode, right);
 }
 
 /** A returned local (`return lock` after `const lock = { release }`) is its initialiser. */
@@ -494,8 +528,100 @@ export function helperCalled(sourceCode: SourceCode, call: TSESTree.CallExpressi
   const parts = methodCallParts(call);
   if (!parts) return undefined;
   const holder = holderOf(sourceCode, parts.receiver, call);
-  const fn = holder ? memberFunction(holder, parts.method) : undefined;
+  let fn = holder ? memberFunction(holder, parts.method, holder.type === AST_NODE_TYPES.ClassBody ? isStaticCall(sourceCode, parts.receiver, holder) : undefined) : undefined;
+  if (!fn && !holder) {
+    // `this.lockService.acquire(k)` on a typed constructor parameter, `locks.acquire(k)` on a typed parameter.
+    const named = receiverClassOf(sourceCode, parts.receiver, call);
+    const classNode = named ? localClassNamed(sourceCode, named.name) : undefined;
+    fn = classNode && named ? memberFunction(classNode.body, parts.method, named.isStatic) : undefined;
+  }
   return fn ? summaries.get(fn) : undefined;
+}
+
+/**
+ * The class a method call's receiver belongs to, by the identifier naming it in this module: the
+ * class itself for a static call (`MutexLock.acquire(k)`), else the class an instance is made
+ * from or typed as (`const mutex = new ReleaseMutex(t)`, `constructor(private locks: LockService)`
+ * then `this.locks.acquire(k)`, `function f(locks: LockService)`). The caller decides whether that
+ * name is a class of this module or an import.
+ */
+export function receiverClassOf(sourceCode: SourceCode, receiver: TSESTree.Node, call: TSESTree.Node): { readonly name: TSESTree.Identifier; readonly isStatic: boolean } | undefined {
+  const expression = skipTypeWrappers(receiver);
+  if (expression.type === AST_NODE_TYPES.Identifier) {
+    const definition = findVariableOf(sourceCode, expression)?.defs[0];
+    if (!definition) return undefined;
+    if (definition.type === TSESLint.Scope.DefinitionType.ImportBinding || definition.type === TSESLint.Scope.DefinitionType.ClassName) {
+      // Classes are named in PascalCase; a lower-case import is an instance or a function.
+      return /^[A-Z]/u.test(expression.name) ? { name: expression, isStatic: true } : undefined;
+    }
+    if (definition.type === TSESLint.Scope.DefinitionType.Parameter) {
+      const name = typeName(definition.name.typeAnnotation);
+      return name ? { name, isStatic: false } : undefined;
+    }
+    if (definition.node.type === AST_NODE_TYPES.VariableDeclarator) {
+      const name = (definition.node.init ? constructedClass(definition.node.init) : undefined) ?? typeName(definition.node.id.typeAnnotation);
+      return name ? { name, isStatic: false } : undefined;
+    }
+    return undefined;
+  }
+  if (expression.type !== AST_NODE_TYPES.MemberExpression || skipTypeWrappers(expression.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
+  const field = propertyName(expression);
+  const classBody = enclosingClassBody(call);
+  if (field === undefined || !classBody) return undefined;
+  const value = fieldValue(classBody, field);
+  const constructed = value ? constructedClass(value) : undefined;
+  if (constructed) return { name: constructed, isStatic: false };
+  const declared = fieldType(classBody, field);
+  return declared ? { name: declared, isStatic: false } : undefined;
+}
+
+/** A call on the class itself (`Locks.acquire()`, `this.acquire()` in a static method), not on an instance of it. */
+function isStaticCall(sourceCode: SourceCode, receiver: TSESTree.Node, classBody: TSESTree.ClassBody): boolean {
+  const expression = skipTypeWrappers(receiver);
+  if (expression.type === AST_NODE_TYPES.Identifier) return findVariableOf(sourceCode, expression)?.defs[0]?.node === classBody.parent;
+  if (expression.type !== AST_NODE_TYPES.ThisExpression) return false;
+  for (let current: TSESTree.Node | undefined = expression.parent; current; current = current.parent) {
+    if ((current.type === AST_NODE_TYPES.MethodDefinition || current.type === AST_NODE_TYPES.PropertyDefinition) && current.parent === classBody) return current.static;
+  }
+  return false;
+}
+
+/** `new LockService(...)` (awaited or not): the identifier of the class made. */
+function constructedClass(node: TSESTree.Node): TSESTree.Identifier | undefined {
+  let expression = skipTypeWrappers(node);
+  if (expression.type === AST_NODE_TYPES.AwaitExpression) expression = skipTypeWrappers(expression.argument);
+  if (expression.type !== AST_NODE_TYPES.NewExpression) return undefined;
+  const callee = skipTypeWrappers(expression.callee);
+  return callee.type === AST_NODE_TYPES.Identifier ? callee : undefined;
+}
+
+/** `: LockService` (not a generic, a union or a qualified name): the identifier of the type. */
+function typeName(annotation: TSESTree.TSTypeAnnotation | undefined): TSESTree.Identifier | undefined {
+  const type = annotation?.typeAnnotation;
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeArguments || type.typeName.type !== AST_NODE_TYPES.Identifier) return undefined;
+  return type.typeName;
+}
+
+/** The declared type of a field: `locks: LockService;` or a constructor parameter property `private readonly locks: LockService`. */
+function fieldType(classBody: TSESTree.ClassBody, field: string): TSESTree.Identifier | undefined {
+  for (const element of classBody.body) {
+    if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.computed && element.key.type === AST_NODE_TYPES.Identifier && element.key.name === field) return typeName(element.typeAnnotation);
+    if (element.type !== AST_NODE_TYPES.MethodDefinition || element.kind !== 'constructor') continue;
+    for (const parameter of element.value.params) {
+      if (parameter.type !== AST_NODE_TYPES.TSParameterProperty) continue;
+      const target = parameter.parameter.type === AST_NODE_TYPES.AssignmentPattern ? parameter.parameter.left : parameter.parameter;
+      if (target.name === field) return typeName(target.typeAnnotation);
+    }
+  }
+  return undefined;
+}
+
+/** The class declared in this module under the name, if the name is one. */
+function localClassNamed(sourceCode: SourceCode, name: TSESTree.Identifier): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined {
+  const definition = findVariableOf(sourceCode, name)?.defs[0];
+  if (definition?.node.type === AST_NODE_TYPES.ClassDeclaration) return definition.node;
+  if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init?.type === AST_NODE_TYPES.ClassExpression) return definition.node.init;
+  return undefined;
 }
 
 function functionBoundTo(sourceCode: SourceCode, identifier: TSESTree.Identifier): FunctionLike | undefined {
@@ -509,7 +635,7 @@ function functionBoundTo(sourceCode: SourceCode, identifier: TSESTree.Identifier
   return undefined;
 }
 
-type Holder = TSESTree.ClassBody | TSESTree.ObjectExpression;
+export type Holder = TSESTree.ClassBody | TSESTree.ObjectExpression;
 
 /** The class body or object literal whose members a receiver's methods are. */
 function holderOf(sourceCode: SourceCode, receiver: TSESTree.Node, call: TSESTree.Node): Holder | undefined {
@@ -567,10 +693,12 @@ function fieldValue(classBody: TSESTree.ClassBody, field: string): TSESTree.Node
   return undefined;
 }
 
-function memberFunction(holder: Holder, name: string): FunctionLike | undefined {
+/** The member function `name` of a class body (static or not, when the call says which) or of an object literal. */
+export function memberFunction(holder: Holder, name: string, isStatic?: boolean): FunctionLike | undefined {
   if (holder.type === AST_NODE_TYPES.ClassBody) {
     for (const element of holder.body) {
       if ((element.type !== AST_NODE_TYPES.MethodDefinition && element.type !== AST_NODE_TYPES.PropertyDefinition) || element.computed) continue;
+      if (isStatic !== undefined && element.static !== isStatic) continue;
       if (element.key.type !== AST_NODE_TYPES.Identifier || element.key.name !== name) continue;
       const value = element.value ? skipTypeWrappers(element.value) : undefined;
       return value && isFunctionLike(value) ? value : undefined;

@@ -102,6 +102,36 @@ export async function job(id: string) {
   ],
   invalid: [
     {
+      // Another class of the module, injected through a typed constructor parameter (a NestJS service).
+      code: `${LOCK_CLASS}
+class ReportJob {
+  constructor(private readonly lockService: RedisLock) {}
+  async run(id: string) {
+    await this.lockService.acquire(\`report:\${id}\`);
+    await doWork(id);
+    await this.lockService.release(\`report:\${id}\`);
+  }
+}`,
+      errors: [{
+        messageId: 'releaseNotInFinally', line: 17,
+        suggestions: [{
+          messageId: 'moveReleaseToFinally',
+          output: `${LOCK_CLASS}
+class ReportJob {
+  constructor(private readonly lockService: RedisLock) {}
+  async run(id: string) {
+    await this.lockService.acquire(\`report:\${id}\`);
+    try {
+      await doWork(id);
+    } finally {
+      await this.lockService.release(\`report:\${id}\`);
+    }
+  }
+}`,
+        }],
+      }],
+    },
+    {
       // acquire and release through the class's methods, no finally.
       code: `${LOCK_CLASS}
 export async function job(id: string) {

@@ -7,7 +7,7 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, type FunctionLike, isFunctionLike, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
 import type { ImportBinding, ImportTable } from '../imports.js';
-import type { LockHelperSummary } from '../lock-helpers.js';
+import { type LockHelperSummary, memberFunction, receiverClassOf } from '../lock-helpers.js';
 import { buildRedisModel, type RedisModel } from '../redis-model.js';
 import type { SharedSettings } from '../settings.js';
 import { exportedFunction, importedValue, loadModule, type ExportedValue, type ProjectModule } from './modules.js';
@@ -20,10 +20,20 @@ const LOCK_NAME = /(?:^|[^bBcC])[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquir
 // Cheaper than the import table: a file whose text has none of these imports no helper by name.
 const LOCK_TEXT = /[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader/u;
 
+/** A name a lock helper (or a method of one) can have: `withLock`, `acquireLock`, `tryLock`, `release`. */
+export function isLockLikeName(name: string): boolean {
+  return LOCK_NAME.test(name);
+}
+
 /** The text screen alone: false when no import can be named like a lock helper. */
 export function mayImportHelper(text: string): boolean {
   return LOCK_TEXT.test(text);
 }
+
+// A method named for taking a lock called somewhere in the text (`.acquireLock(`, `.tryLock(`,
+// `.acquire(`): only then can a class imported by any name (`RedisService`) hold a helper it reaches.
+const LOCK_METHOD_CALL = /\.\s*[\w$]*(?:[lL]ock|[mM]utex|[aA]cquire|[lL]ease)[\w$]*\s*\(/u;
+const CLASS_NAME = /^[A-Z][\w$]*$/u;
 
 // Errors and exceptions are constructed or thrown, never a lock helper (`LockTimeoutError`).
 const NOT_A_HELPER = /(?:Error|Exception|Options|Config|Type|Props)$/u;
@@ -43,6 +53,8 @@ function isIdentifierCode(code: number): boolean {
 
 interface Candidate {
   readonly binding: ImportBinding;
+  /** Imported for its class only (`RedisService`, not named like a lock): reached through its instances' lock-like methods. */
+  readonly classOnly: boolean;
 }
 
 const candidatesOf = new WeakMap<TSESTree.Program, ReadonlyMap<string, Candidate>>();
@@ -58,10 +70,14 @@ export function importedHelperCandidates(sourceCode: SourceCode, imports: Import
   if (known) return known;
   const candidates = new Map<string, Candidate>();
   if (LOCK_TEXT.test(sourceCode.text)) {
+    const callsLockMethod = LOCK_METHOD_CALL.test(sourceCode.text);
     for (const [local, binding] of imports) {
-      if (!LOCK_NAME.test(local) && !(binding.imported !== '*' && binding.imported !== 'default' && LOCK_NAME.test(binding.imported))) continue;
-      if (NOT_A_HELPER.test(local) || !calledInText(sourceCode.text, local)) continue;
-      candidates.set(local, { binding });
+      if (NOT_A_HELPER.test(local)) continue;
+      const lockNamed = LOCK_NAME.test(local) || (binding.imported !== '*' && binding.imported !== 'default' && LOCK_NAME.test(binding.imported));
+      if (lockNamed && calledInText(sourceCode.text, local)) candidates.set(local, { binding, classOnly: false });
+      else if (callsLockMethod && binding.imported !== '*' && CLASS_NAME.test(local) && !isPackage(binding.source)) {
+        candidates.set(local, { binding, classOnly: true });
+      }
     }
   }
   candidatesOf.set(program, candidates);
@@ -124,17 +140,44 @@ function helperOfCall(
     return summaryOf(value, value && exportedFunction(value), settings);
   }
   const parts = methodCallParts(call);
-  const receiver = parts ? skipTypeWrappers(parts.receiver) : undefined;
-  if (!parts || receiver?.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const candidate = candidates.get(receiver.name);
-  if (!candidate || !isModuleBinding(sourceCode, receiver)) return undefined;
+  if (!parts) return undefined;
+  const receiver = skipTypeWrappers(parts.receiver);
+  const candidate = receiver.type === AST_NODE_TYPES.Identifier ? candidates.get(receiver.name) : undefined;
+  if (!candidate || candidate.classOnly || receiver.type !== AST_NODE_TYPES.Identifier || !isModuleBinding(sourceCode, receiver)) {
+    return LOCK_NAME.test(parts.method) ? classMethodHelper(sourceCode, filename, candidates, call, parts, settings) : undefined;
+  }
   // `import * as locks` / an exported object literal: the member is itself an exported function.
   const member = importedValue(filename, candidate.binding, 'helper', parts.method);
-  const memberFunction = member && exportedFunction(member);
-  if (memberFunction) return summaryOf(member, memberFunction, settings);
+  const exported = member && exportedFunction(member);
+  if (exported) return summaryOf(member, exported, settings);
   // `export const locks = new RedisLock(redis)`: the method of the class in that module.
   const whole = candidate.binding.imported === '*' && !member ? undefined : importedValue(filename, candidate.binding, 'helper');
-  return whole ? summaryOf(whole, instanceMethod(whole, parts.method), settings) : undefined;
+  if (!whole) return undefined;
+  // `export class MutexLock { static acquire() }`: a static method called on the imported class.
+  const classNode = whole.node.type === AST_NODE_TYPES.ClassDeclaration || whole.node.type === AST_NODE_TYPES.ClassExpression ? whole.node : undefined;
+  return summaryOf(whole, classNode ? memberFunction(classNode.body, parts.method, true) : instanceMethod(whole, parts.method), settings);
+}
+
+/**
+ * A lock-like method of a class another module exports, called on an instance of it made or
+ * typed here (`const mutex = new ReleaseMutex(t); mutex.tryLock()`,
+ * `constructor(private redisService: RedisService)` then `this.redisService.acquireLock(k)`) or on
+ * the class itself (`Semaphore.lock(...)`).
+ */
+function classMethodHelper(
+  sourceCode: SourceCode,
+  filename: string,
+  candidates: ReadonlyMap<string, Candidate>,
+  call: TSESTree.CallExpression,
+  parts: { receiver: TSESTree.Expression; method: string },
+  settings: SharedSettings,
+): LockHelperSummary | undefined {
+  const named = receiverClassOf(sourceCode, parts.receiver, call);
+  const candidate = named ? candidates.get(named.name.name) : undefined;
+  if (!named || !candidate || findVariable(sourceCode, named.name)?.defs[0]?.type !== TSESLint.Scope.DefinitionType.ImportBinding) return undefined;
+  const value = importedValue(filename, candidate.binding, 'helper');
+  const classNode = value?.node.type === AST_NODE_TYPES.ClassDeclaration || value?.node.type === AST_NODE_TYPES.ClassExpression ? value.node : undefined;
+  return classNode ? summaryOf(value, memberFunction(classNode.body, parts.method, named.isStatic), settings) : undefined;
 }
 
 /** `method` of the class an exported instance was made from (`new RedisLock()`, the class declared in that module). */
@@ -151,6 +194,11 @@ function instanceMethod(value: ExportedValue, method: string): FunctionLike | un
     return isFunctionLike(element.value) ? element.value : undefined;
   }
   return undefined;
+}
+
+/** A package (`ioredis`, `typeorm`) rather than a project path, alias or workspace package (`./x`, `@server/x`, `~/x`, `#x`): its classes hold no project helper. */
+function isPackage(source: string): boolean {
+  return !/^[.@~#]/u.test(source);
 }
 
 function isModuleBinding(sourceCode: SourceCode, identifier: TSESTree.Identifier): boolean {
