@@ -23,7 +23,9 @@ export type HelperRole = 'acquire' | 'release' | 'extend' | 'with-lock';
 
 /**
  * What an acquire helper hands back: the try's answer (`true`/`'OK'`/the reply), the token it
- * minted, a handle that releases the lock (an unlock function, `{ release }`), or nothing.
+ * minted, a handle that releases the lock (an unlock function, `{ release }`), or nothing. For a
+ * release or renewal helper, `result` is its answer to "was the lock still mine?" (the
+ * compare-and-delete reply, or `false` when the release failed), which its callers should read.
  */
 export type HelperReturn = 'result' | 'token' | 'handle' | 'nothing';
 
@@ -60,6 +62,11 @@ export interface LockHelperSummary {
   readonly safe: boolean;
   /** With-lock: the parameter holding the work that runs under the lock. */
   readonly callbackParameter: number | undefined;
+  /**
+   * A PostgreSQL lock (sql/lock-helpers.ts): a session advisory lock, which ends with its
+   * connection (no fence needed), or a lock-table row. Undefined for Redis and its libraries.
+   */
+  readonly family?: 'advisory' | 'lock-table';
   /** The function summarised. */
   readonly fn: FunctionLike;
   /** The body's own event the summary stands for (the related location "the helper does it here"). */
@@ -204,7 +211,7 @@ function summarize(
     ttlParameter: undefined,
     hasTtl: false,
     isTry: false,
-    returns: 'nothing',
+    returns: answersOwnership(sourceCode, body, event) ? 'result' : 'nothing',
     handleRelease: [],
     mintsFence: false,
     safe: event.safe,
@@ -212,6 +219,26 @@ function summarize(
     fn,
     event,
   };
+}
+
+/**
+ * A release or renewal helper whose result says whether the lock was still the caller's: it
+ * returns the reply of an owner-comparing script (or a test of it, `return result === 1`), or it
+ * wraps a safe release that can fail and answers `false` when it did (`catch { return false }`).
+ * A plain DEL's count answers nothing of the kind (no-unsafe-release reports the DEL).
+ */
+function answersOwnership(sourceCode: SourceCode, body: Body, event: Release | Expiry): boolean {
+  if (!event.safe) return false;
+  if (event.library === 'redis' && event.kind === 'script') {
+    const carrier = valueCarrier(event.node);
+    const holder = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator && carrier.parent.id.type === AST_NODE_TYPES.Identifier ? carrier.parent.id.name : undefined;
+    return body.returns.some((argument) => argument !== null
+      && ((argument.range[0] <= event.node.range[0] && event.node.range[1] <= argument.range[1]) || (holder !== undefined && mentions(sourceCode, argument, holder))));
+  }
+  // A library release (Redlock's throws when the lock is gone): an answer only where the helper turns the failure into `false`.
+  return (event.library === 'redlock' || event.library === 'redis-semaphore')
+    && body.returns.some((argument) => argument?.type === AST_NODE_TYPES.Literal && argument.value === false)
+    && body.returns.some((argument) => argument?.type === AST_NODE_TYPES.Literal && argument.value === true);
 }
 
 /** A parameter's binding: its signature in keys.ts's notation (`v:key@120`) and where it sits. */
@@ -490,15 +517,25 @@ function mentions(sourceCode: SourceCode, node: TSESTree.Node, name: string): bo
  */
 function reportsFailure(sourceCode: SourceCode, body: Body, acquisition: Acquisition): boolean {
   const carrier = valueCarrier(acquisition.node);
-  const holder = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator && carrier.parent.id.type === AST_NODE_TYPES.Identifier ? carrier.parent.id.name : undefined;
+  const holders = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator ? boundNames(carrier.parent.id) : [];
   return body.returns.some((argument) => {
     if (argument === null) return true;
     const expression = skipTypeWrappers(argument);
     if (expression.range[0] <= acquisition.node.range[0] && acquisition.node.range[1] <= expression.range[1]) return true;
-    if (holder !== undefined && mentions(sourceCode, expression, holder)) return true;
+    if (holders.some((holder) => mentions(sourceCode, expression, holder))) return true;
     if (expression.type === AST_NODE_TYPES.Literal) return !expression.value;
     return expression.type === AST_NODE_TYPES.Identifier && expression.name === 'undefined';
   });
+}
+
+/** The names a declarator binds: `reply`, or `rows` of `const { rows } = await pool.query(...)` (a query's rows hold the answer). */
+function boundNames(id: TSESTree.Node): string[] {
+  if (id.type === AST_NODE_TYPES.Identifier) return [id.name];
+  if (id.type === AST_NODE_TYPES.ObjectPattern) {
+    return id.properties.flatMap((property) => (property.type === AST_NODE_TYPES.Property && property.value.type === AST_NODE_TYPES.Identifier ? [property.value.name] : []));
+  }
+  if (id.type === AST_NODE_TYPES.ArrayPattern) return id.elements.flatMap((element) => (element?.type === AST_NODE_TYPES.Identifier ? [element.name] : []));
+  return [];
 }
 
 function pushChildren(sourceCode: SourceCode, node: TSESTree.Node, stack: TSESTree.Node[]): void {

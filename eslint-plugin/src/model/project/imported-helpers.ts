@@ -10,15 +10,18 @@ import type { ImportBinding, ImportTable } from '../imports.js';
 import { type LockHelperSummary, memberFunction, receiverClassOf } from '../lock-helpers.js';
 import { buildRedisModel, type RedisModel } from '../redis-model.js';
 import type { SharedSettings } from '../settings.js';
+import { summarizeSqlLockHelpers } from '../sql/lock-helpers.js';
+import { sqlModelOf } from '../sql/index.js';
 import { exportedFunction, importedValue, loadModule, type ExportedValue, type ProjectModule } from './modules.js';
 import { resolveImport } from './resolve.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
-// Names a helper (or the object holding helpers) is imported by. `block`/`clock` are no locks.
-const LOCK_NAME = /(?:^|[^bBcC])[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader/u;
+// Names a helper (or the object holding helpers) is imported by. `block`/`clock` are no locks, nor
+// a token's claims (`getClaims`); `claimJob`/`tryClaim` take a lock row.
+const LOCK_NAME = /(?:^|[^bBcC])[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader|^claim|[a-z]Claim(?!s)/u;
 // Cheaper than the import table: a file whose text has none of these imports no helper by name.
-const LOCK_TEXT = /[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader/u;
+const LOCK_TEXT = /[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader|[cC]laim/u;
 
 /** A name a lock helper (or a method of one) can have: `withLock`, `acquireLock`, `tryLock`, `release`. */
 export function isLockLikeName(name: string): boolean {
@@ -99,9 +102,27 @@ function modelOf(module: ProjectModule, settings: SharedSettings): RedisModel {
   return model;
 }
 
+/** The module's lock helpers, Redis and PostgreSQL alike: once per module version and settings. */
+function helpersOf(module: ProjectModule, settings: SharedSettings): ReadonlyMap<FunctionLike, LockHelperSummary> {
+  let perSettings = module.memo.get('lock-helpers') as WeakMap<SharedSettings, ReadonlyMap<FunctionLike, LockHelperSummary>> | undefined;
+  if (!perSettings) {
+    perSettings = new WeakMap();
+    module.memo.set('lock-helpers', perSettings);
+  }
+  let helpers = perSettings.get(settings);
+  if (!helpers) {
+    const redis = modelOf(module, settings).lockHelpers;
+    // Only a module whose text can hold SQL is handed to the SQL model (its own screen decides).
+    const sql = summarizeSqlLockHelpers(module.sourceCode, sqlModelOf(module.sourceCode, module.filePath), settings.lockKeyPattern);
+    helpers = sql.size === 0 ? redis : new Map([...sql, ...redis]);
+    perSettings.set(settings, helpers);
+  }
+  return helpers;
+}
+
 function summaryOf(value: ExportedValue | undefined, fn: FunctionLike | undefined, settings: SharedSettings): LockHelperSummary | undefined {
   if (!value || !fn) return undefined;
-  return modelOf(value.module, settings).lockHelpers.get(fn);
+  return helpersOf(value.module, settings).get(fn);
 }
 
 /**
@@ -228,10 +249,10 @@ function anyCandidateIsHelper(filename: string, candidates: ReadonlyMap<string, 
     const fn = value && exportedFunction(value);
     if (fn && summaryOf(value, fn, settings)) return true;
     // A namespace or an object or instance of helpers: any helper in that module will do for the screen.
-    if (!fn && value && modelOf(value.module, settings).lockHelpers.size > 0) return true;
+    if (!fn && value && helpersOf(value.module, settings).size > 0) return true;
     if (!value && candidate.binding.imported === '*') {
       const anyMember = namespaceModule(filename, candidate.binding);
-      if (anyMember && modelOf(anyMember, settings).lockHelpers.size > 0) return true;
+      if (anyMember && helpersOf(anyMember, settings).size > 0) return true;
     }
   }
   return false;

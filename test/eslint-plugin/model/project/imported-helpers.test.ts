@@ -1,8 +1,9 @@
-// Lock helpers that are methods of a class another module exports (model/project/imported-helpers.ts):
+// Lock helpers another module exports (model/project/imported-helpers.ts): methods of classes —
 // a NestJS-style service injected through a constructor parameter, a lock class whose instance the
 // caller makes, a class with static lock methods. Shapes modelled on public services (a
 // `RedisLockService` with `acquireLock`/`releaseLock`, a `RedlockService#lock` returning Redlock's
-// handle, a redis-semaphore wrapper with `tryLock`/`unlock`); the code is our own. The modules are
+// handle, a redis-semaphore wrapper with `tryLock`/`unlock`) — and PostgreSQL helpers (a run lock on
+// `pg_try_advisory_lock`, a lock-table claim, as cron and job runners write them); the code is our own. The modules are
 // written to a temporary directory and the caller is linted with the `strict` preset, untyped.
 
 import * as assert from 'node:assert/strict';
@@ -38,7 +39,7 @@ function lint(relative: string, lines: readonly string[]): string[] {
   return messages.map((message) => `${message.line} ${message.ruleId ?? ''}`).sort();
 }
 
-describe('project lock helpers: methods of classes other modules export', () => {
+describe('project lock helpers: class methods and PostgreSQL helpers other modules export', () => {
   before(() => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-helpers-'));
     write('package.json', JSON.stringify({ name: 'app', type: 'module' }));
@@ -99,6 +100,46 @@ describe('project lock helpers: methods of classes other modules export', () => 
       "    const ok = await redis.set(`lock:${name}`, token, 'PX', 10_000, 'NX');",
       "    return ok === 'OK' ? token : null;",
       '  }',
+      '}',
+      '',
+    ].join('\n'));
+    // PostgreSQL helpers: session advisory locks through a pool, a lock table, a transaction-level lock.
+    write('src/db/pool.ts', "import pg from 'pg';\nexport const pool = new pg.Pool();\n");
+    write('src/db/run-lock.ts', [
+      "import { pool } from './pool';",
+      'export async function acquireRunLock(key: string): Promise<boolean> {',
+      "  const { rows } = await pool.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [key]);",
+      '  return rows[0]?.locked === true;',
+      '}',
+      'export async function releaseRunLock(key: string): Promise<void> {',
+      "  await pool.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);",
+      '}',
+      'export async function withXactLock<T>(key: number, work: () => Promise<T>): Promise<T> {',
+      '  const client = await pool.connect();',
+      '  try {',
+      "    await client.query('BEGIN');",
+      "    await client.query('SELECT pg_advisory_xact_lock($1)', [key]);",
+      '    const result = await work();',
+      "    await client.query('COMMIT');",
+      '    return result;',
+      '  } finally {',
+      '    client.release();',
+      '  }',
+      '}',
+      'export async function listLocks() {',
+      "  const { rows } = await pool.query('SELECT locktype, objid FROM pg_locks');",
+      '  return rows;',
+      '}',
+      '',
+    ].join('\n'));
+    write('src/db/job-locks.ts', [
+      "import { pool } from './pool';",
+      'export async function claimJob(name: string, owner: string, ttlMs: number) {',
+      "  const { rows } = await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at WHERE job_locks.expires_at < now() RETURNING name', [name, owner, new Date(Date.now() + ttlMs)]);",
+      '  return rows.length > 0;',
+      '}',
+      'export async function releaseJob(name: string, owner: string) {',
+      "  await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]);",
       '}',
       '',
     ].join('\n'));
@@ -217,6 +258,44 @@ describe('project lock helpers: methods of classes other modules export', () => 
       'declare function work(id: string): Promise<void>;',
     ]);
     assert.deepEqual(found, ['22 locksmith/require-acquire-check', '5 locksmith/require-acquire-check']);
+  });
+
+  it('PostgreSQL helpers: an advisory try-lock, a lock-table claim, a transaction-level lock that ends inside its helper', () => {
+    const found = lint('src/jobs/import.ts', [
+      "import { pool } from '../db/pool';",
+      "import { acquireRunLock, releaseRunLock, withXactLock, listLocks } from '../db/run-lock';",
+      "import { claimJob, releaseJob } from '../db/job-locks';",
+      'export async function importRates(rows: Array<{ code: string; rate: number }>) {',
+      "  if (!(await acquireRunLock('rates'))) return;",
+      '  for (const row of rows) {',
+      "    await pool.query('INSERT INTO rates (code, rate) VALUES ($1, $2) ON CONFLICT (code) DO UPDATE SET rate = EXCLUDED.rate', [row.code, row.rate]);",
+      '  }',
+      "  await releaseRunLock('rates');",
+      '}',
+      'export async function refresh() {',
+      "  await acquireRunLock('refresh');",
+      '  try {',
+      "    await pool.query('DELETE FROM rates WHERE stale');",
+      "    await pool.query('INSERT INTO rates (code, rate) SELECT code, rate FROM staging');",
+      '  } finally {',
+      "    await releaseRunLock('refresh');",
+      '  }',
+      '}',
+      'export async function rollup(owner: string) {',
+      "  if (!(await claimJob('rollup', owner, 60_000))) return;",
+      '  try {',
+      "    await pool.query('UPDATE totals SET n = n + 1 WHERE day = current_date');",
+      '  } finally {',
+      "    await releaseJob('rollup', owner);",
+      '  }',
+      '}',
+      'export async function inTransaction() {',
+      "  await withXactLock(7, async () => { await pool.query('UPDATE totals SET n = 0'); });",
+      '  await listLocks();',
+      '}',
+    ]);
+    // No fence is asked under the advisory lock (it ends with its connection), nor a second report of the helper's pool.
+    assert.deepEqual(found, ['12 locksmith/require-acquire-check', '23 locksmith/require-fencing-token', '5 locksmith/require-release-in-finally']);
   });
 
   it('lookalikes stay silent: a rate limiter and a cache with lock-like method names, a class from a package', () => {
