@@ -784,14 +784,14 @@ export function helperCallEvents(sourceCode: SourceCode, call: TSESTree.CallExpr
   const result: HelperCallEvents = { acquisitions: [], releases: [], expiries: [] };
   if (summary.role === 'acquire' || summary.role === 'with-lock') {
     const value = summary.tokenParameter ? argumentAt(call, summary.tokenParameter) : undefined;
-    const handle = summary.returns === 'handle' || summary.returns === 'token' ? handleDeclarator(call) : undefined;
+    const handle = summary.returns === 'handle' || summary.returns === 'token' ? handleOf(sourceCode, call) : undefined;
     // A lock only its handle names (`const unlock = await lock(k)`) pairs with that handle's calls.
-    const keySignatureOrHandle = signature ?? (handle ? `handle@${handle.range[0]}` : undefined);
+    const keySignatureOrHandle = signature ?? (handle ? `handle@${handle.at}` : undefined);
     result.acquisitions.push({
       ...base, keySignature: keySignatureOrHandle, kind: 'helper', value, hasTtl: summary.hasTtl, isTry: summary.isTry, mintsFence: summary.mintsFence,
     });
     if (handle && summary.returns === 'handle') {
-      for (const release of handleReleaseCalls(sourceCode, handle, summary.handleRelease)) {
+      for (const release of handleReleaseCalls(handle, summary.handleRelease)) {
         // Whether the handle's own release compares the owner is judged in the helper's body.
         result.releases.push({ node: release, library: 'helper', command: undefined, key, keySignature: keySignatureOrHandle, owner: enclosingFunction(release), kind: 'helper', safe: true, helper: summary });
       }
@@ -843,25 +843,50 @@ function argumentAt(call: TSESTree.CallExpression, ref: ParameterRef): TSESTree.
   return undefined;
 }
 
-function handleDeclarator(call: TSESTree.CallExpression): TSESTree.VariableDeclarator | undefined {
-  const carrier = valueCarrier(call);
-  const parent = carrier.parent;
-  return parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier ? parent : undefined;
+/** The variable a helper's handle is kept in: `const lock = await acquire(k)`, or `mutex = await lock(k)` into a `let` declared before a `try`. */
+interface Handle {
+  readonly variable: TSESLint.Scope.Variable;
+  /** Where the variable is declared: the handle's identity in key signatures. */
+  readonly at: number;
+  /** Where the handle is stored: only later uses are its releases. */
+  readonly from: number;
 }
 
-/** `unlock()` of `const unlock = await lock(k)`, or `handle.release()` of `const handle = await acquire(k)`. */
-function handleReleaseCalls(sourceCode: SourceCode, declarator: TSESTree.VariableDeclarator, members: readonly string[]): TSESTree.CallExpression[] {
-  const variable = sourceCode.getDeclaredVariables(declarator)[0];
+function handleOf(sourceCode: SourceCode, call: TSESTree.CallExpression): Handle | undefined {
+  const carrier = valueCarrier(call);
+  const parent = carrier.parent;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier) {
+    const variable = sourceCode.getDeclaredVariables(parent)[0];
+    return variable ? { variable, at: parent.range[0], from: parent.range[1] } : undefined;
+  }
+  if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.right === carrier && parent.left.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariableOf(sourceCode, parent.left);
+    const declared = variable?.defs[0]?.node;
+    return variable && declared?.type === AST_NODE_TYPES.VariableDeclarator ? { variable, at: declared.range[0], from: parent.range[1] } : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * `unlock()` of `const unlock = await lock(k)`, `handle.release()` of `const handle = await
+ * acquire(k)`, or the handle handed to a function or method named for releasing
+ * (`Semaphore.release(mutex)`, `releaseLock(lock)`).
+ */
+function handleReleaseCalls(handle: Handle, members: readonly string[]): TSESTree.CallExpression[] {
   const calls: TSESTree.CallExpression[] = [];
-  for (const reference of variable?.references ?? []) {
+  for (const reference of handle.variable.references) {
     const identifier = reference.identifier;
+    if (identifier.range[0] < handle.from) continue;
     const parent = identifier.parent;
     if (members.includes('call') && parent.type === AST_NODE_TYPES.CallExpression && parent.callee === identifier) calls.push(parent);
     if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === identifier && members.includes(propertyName(parent) ?? '')
       && parent.parent.type === AST_NODE_TYPES.CallExpression && parent.parent.callee === parent) calls.push(parent.parent);
+    if (parent.type === AST_NODE_TYPES.CallExpression && parent.arguments[0] === identifier && parent.arguments.length === 1 && RELEASE_CALL.test(calledName(parent) ?? '')) calls.push(parent);
   }
   return calls;
 }
+
+const RELEASE_CALL = /^(?:release|unlock|releaseLock|unlockLock|releaseMutex|free)$/u;
 
 // ---------------------------------------------------------------------------------------------
 // A lock split over functions: the acquisition in one function, the release in another of the same

@@ -91,6 +91,22 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
       '}',
       '',
     ].join('\n'));
+    write('src/redis/semaphore.ts', [
+      "import Redis from 'ioredis';",
+      "import { Mutex } from 'redis-semaphore';",
+      'const redis = new Redis();',
+      'export default class Semaphore {',
+      '  static async lock(key: string): Promise<Mutex> {',
+      '    const mutex = new Mutex(redis, key, { lockTimeout: 5000, onLockLost: () => undefined });',
+      '    await mutex.acquire();',
+      '    return mutex;',
+      '  }',
+      '  static async release(mutex: Mutex): Promise<void> {',
+      '    await mutex.release();',
+      '  }',
+      '}',
+      '',
+    ].join('\n'));
     write('src/redis/locks.ts', [
       "import Redis from 'ioredis';",
       'const redis = new Redis();',
@@ -296,6 +312,32 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
     ]);
     // No fence is asked under the advisory lock (it ends with its connection), nor a second report of the helper's pool.
     assert.deepEqual(found, ['12 locksmith/require-acquire-check', '23 locksmith/require-fencing-token', '5 locksmith/require-release-in-finally']);
+  });
+
+  it("a helper's handle stored into a `let` inside a `try`, released by passing it to the class's release", () => {
+    const found = lint('src/jobs/probe.ts', [
+      "import Semaphore from '../redis/semaphore';",
+      'export async function probe(id: string) {',
+      '  let mutex = null;',
+      '  try {',
+      '    mutex = await Semaphore.lock(`probe:${id}`);',
+      '  } catch {',
+      '    return;',
+      '  }',
+      '  await work(id);',
+      '  await Semaphore.release(mutex);',
+      '}',
+      'export async function probeSafely(id: string) {',
+      '  const mutex = await Semaphore.lock(`probe:${id}`);',
+      '  try {',
+      '    await work(id);',
+      '  } finally {',
+      '    await Semaphore.release(mutex);',
+      '  }',
+      '}',
+      'declare function work(id: string): Promise<void>;',
+    ]);
+    assert.deepEqual(found, ['5 locksmith/require-release-in-finally']);
   });
 
   it('lookalikes stay silent: a rate limiter and a cache with lock-like method names, a class from a package', () => {
