@@ -34,8 +34,9 @@ export function mayImportHelper(text: string): boolean {
 }
 
 // A method named for taking a lock called somewhere in the text (`.acquireLock(`, `.tryLock(`,
-// `.acquire(`): only then can a class imported by any name (`RedisService`) hold a helper it reaches.
-const LOCK_METHOD_CALL = /\.\s*[\w$]*(?:[lL]ock|[mM]utex|[aA]cquire|[lL]ease)[\w$]*\s*\(/u;
+// `.acquire(`; not `.getBlock(` nor `.release(`): only then can a class imported by any name
+// (`RedisService`) hold a helper it reaches.
+const LOCK_METHOD_CALL = /\.\s*[\w$]*?(?:(?<![bBcC])[lL]ock|[mM]utex|[aA]cquire|(?<![rR]e)[lL]ease)[\w$]*\s*\(/u;
 const CLASS_NAME = /^[A-Z][\w$]*$/u;
 
 // Errors and exceptions are constructed or thrown, never a lock helper (`LockTimeoutError`).
@@ -195,7 +196,8 @@ function classMethodHelper(
 ): LockHelperSummary | undefined {
   const named = receiverClassOf(sourceCode, parts.receiver, call);
   const candidate = named ? candidates.get(named.name.name) : undefined;
-  if (!named || !candidate || findVariable(sourceCode, named.name)?.defs[0]?.type !== TSESLint.Scope.DefinitionType.ImportBinding) return undefined;
+  // The name must be the import itself (or a top-level `require`), not a local class that shadows it.
+  if (!named || !candidate || !isModuleBinding(sourceCode, named.name)) return undefined;
   const value = importedValue(filename, candidate.binding, 'helper');
   const classNode = value?.node.type === AST_NODE_TYPES.ClassDeclaration || value?.node.type === AST_NODE_TYPES.ClassExpression ? value.node : undefined;
   return classNode ? summaryOf(value, memberFunction(classNode.body, parts.method, named.isStatic), settings) : undefined;
