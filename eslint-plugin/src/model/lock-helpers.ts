@@ -23,7 +23,9 @@ export type HelperRole = 'acquire' | 'release' | 'extend' | 'with-lock';
 
 /**
  * What an acquire helper hands back: the try's answer (`true`/`'OK'`/the reply), the token it
- * minted, a handle that releases the lock (an unlock function, `{ release }`), or nothing.
+ * minted, a handle that releases the lock (an unlock function, `{ release }`), or nothing. For a
+ * release or renewal helper, `result` is its answer to "was the lock still mine?" (the
+ * compare-and-delete reply, or `false` when the release failed), which its callers should read.
  */
 export type HelperReturn = 'result' | 'token' | 'handle' | 'nothing';
 
@@ -60,6 +62,11 @@ export interface LockHelperSummary {
   readonly safe: boolean;
   /** With-lock: the parameter holding the work that runs under the lock. */
   readonly callbackParameter: number | undefined;
+  /**
+   * A PostgreSQL lock (sql/lock-helpers.ts): a session advisory lock, which ends with its
+   * connection (no fence needed), or a lock-table row. Undefined for Redis and its libraries.
+   */
+  readonly family?: 'advisory' | 'lock-table';
   /** The function summarised. */
   readonly fn: FunctionLike;
   /** The body's own event the summary stands for (the related location "the helper does it here"). */
@@ -204,7 +211,7 @@ function summarize(
     ttlParameter: undefined,
     hasTtl: false,
     isTry: false,
-    returns: 'nothing',
+    returns: answersOwnership(sourceCode, body, event) ? 'result' : 'nothing',
     handleRelease: [],
     mintsFence: false,
     safe: event.safe,
@@ -212,6 +219,26 @@ function summarize(
     fn,
     event,
   };
+}
+
+/**
+ * A release or renewal helper whose result says whether the lock was still the caller's: it
+ * returns the reply of an owner-comparing script (or a test of it, `return result === 1`), or it
+ * wraps a safe release that can fail and answers `false` when it did (`catch { return false }`).
+ * A plain DEL's count answers nothing of the kind (no-unsafe-release reports the DEL).
+ */
+function answersOwnership(sourceCode: SourceCode, body: Body, event: Release | Expiry): boolean {
+  if (!event.safe) return false;
+  if (event.library === 'redis' && event.kind === 'script') {
+    const carrier = valueCarrier(event.node);
+    const holder = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator && carrier.parent.id.type === AST_NODE_TYPES.Identifier ? carrier.parent.id.name : undefined;
+    return body.returns.some((argument) => argument !== null
+      && ((argument.range[0] <= event.node.range[0] && event.node.range[1] <= argument.range[1]) || (holder !== undefined && mentions(sourceCode, argument, holder))));
+  }
+  // A library release (Redlock's throws when the lock is gone): an answer only where the helper turns the failure into `false`.
+  return (event.library === 'redlock' || event.library === 'redis-semaphore')
+    && body.returns.some((argument) => argument?.type === AST_NODE_TYPES.Literal && argument.value === false)
+    && body.returns.some((argument) => argument?.type === AST_NODE_TYPES.Literal && argument.value === true);
 }
 
 /** A parameter's binding: its signature in keys.ts's notation (`v:key@120`) and where it sits. */
@@ -423,10 +450,44 @@ function returnKind(
       if (members.length > 0) return { kind: 'handle', handleRelease: members };
     }
   }
+  const library = libraryHandleReturned(sourceCode, body, acquisition);
+  if (library) return { kind: 'handle', handleRelease: library };
   const token = acquisition.value ? skipTypeWrappers(acquisition.value) : undefined;
   const tokenName = token?.type === AST_NODE_TYPES.Identifier && token.range[0] >= fn.range[0] ? token.name : undefined;
   if (tokenName !== undefined && body.returns.some((argument) => argument !== null && mentions(sourceCode, argument, tokenName))) return { kind: 'token', handleRelease: [] };
   return { kind: returned.length > 0 ? 'result' : 'nothing', handleRelease: [] };
+}
+
+/**
+ * The lock object of a library acquisition handed back to the caller, who releases it: Redlock's
+ * `return redlock.acquire([k], ttl)` (or the local holding it), redis-semaphore's
+ * `await mutex.acquire(); return mutex`. The members that release it on the caller's side.
+ */
+function libraryHandleReturned(sourceCode: SourceCode, body: Body, acquisition: Acquisition): readonly string[] | undefined {
+  if (acquisition.library !== 'redlock' && acquisition.library !== 'redis-semaphore') return undefined;
+  const carrier = valueCarrier(acquisition.node);
+  const holder = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator && carrier.parent.init === carrier && carrier.parent.id.type === AST_NODE_TYPES.Identifier ? carrier.parent.id : undefined;
+  const receiver = methodCallParts(acquisition.node)?.receiver;
+  const semaphore = acquisition.library === 'redis-semaphore' && receiver && skipTypeWrappers(receiver).type === AST_NODE_TYPES.Identifier ? skipTypeWrappers(receiver) as TSESTree.Identifier : undefined;
+  for (const argument of body.returns) {
+    if (!argument) continue;
+    let expression = skipTypeWrappers(argument);
+    if (expression.type === AST_NODE_TYPES.AwaitExpression) expression = skipTypeWrappers(expression.argument);
+    if (acquisition.library === 'redlock' && method(acquisition.node) !== 'using'
+      && (expression === acquisition.node || (holder && expression.type === AST_NODE_TYPES.Identifier && sameBinding(sourceCode, expression, holder)))) return ['release', 'unlock'];
+    if (semaphore && expression.type === AST_NODE_TYPES.Identifier && sameBinding(sourceCode, expression, semaphore)) return ['release'];
+  }
+  return undefined;
+}
+
+function method(call: TSESTree.CallExpression): string | undefined {
+  return methodCallParts(call)?.method;
+}
+
+function sameBinding(sourceCode: SourceCode, left: TSESTree.Identifier, right: TSESTree.Identifier): boolean {
+  if (left.name !== right.name) return false;
+  const variable = findVariableOf(sourceCode, left);
+  return variable !== undefined && variable === findVariableOf(sourceCode, right);
 }
 
 /** A returned local (`return lock` after `const lock = { release }`) is its initialiser. */
@@ -456,15 +517,25 @@ function mentions(sourceCode: SourceCode, node: TSESTree.Node, name: string): bo
  */
 function reportsFailure(sourceCode: SourceCode, body: Body, acquisition: Acquisition): boolean {
   const carrier = valueCarrier(acquisition.node);
-  const holder = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator && carrier.parent.id.type === AST_NODE_TYPES.Identifier ? carrier.parent.id.name : undefined;
+  const holders = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator ? boundNames(carrier.parent.id) : [];
   return body.returns.some((argument) => {
     if (argument === null) return true;
     const expression = skipTypeWrappers(argument);
     if (expression.range[0] <= acquisition.node.range[0] && acquisition.node.range[1] <= expression.range[1]) return true;
-    if (holder !== undefined && mentions(sourceCode, expression, holder)) return true;
+    if (holders.some((holder) => mentions(sourceCode, expression, holder))) return true;
     if (expression.type === AST_NODE_TYPES.Literal) return !expression.value;
     return expression.type === AST_NODE_TYPES.Identifier && expression.name === 'undefined';
   });
+}
+
+/** The names a declarator binds: `reply`, or `rows` of `const { rows } = await pool.query(...)` (a query's rows hold the answer). */
+function boundNames(id: TSESTree.Node): string[] {
+  if (id.type === AST_NODE_TYPES.Identifier) return [id.name];
+  if (id.type === AST_NODE_TYPES.ObjectPattern) {
+    return id.properties.flatMap((property) => (property.type === AST_NODE_TYPES.Property && property.value.type === AST_NODE_TYPES.Identifier ? [property.value.name] : []));
+  }
+  if (id.type === AST_NODE_TYPES.ArrayPattern) return id.elements.flatMap((element) => (element?.type === AST_NODE_TYPES.Identifier ? [element.name] : []));
+  return [];
 }
 
 function pushChildren(sourceCode: SourceCode, node: TSESTree.Node, stack: TSESTree.Node[]): void {
@@ -494,8 +565,100 @@ export function helperCalled(sourceCode: SourceCode, call: TSESTree.CallExpressi
   const parts = methodCallParts(call);
   if (!parts) return undefined;
   const holder = holderOf(sourceCode, parts.receiver, call);
-  const fn = holder ? memberFunction(holder, parts.method) : undefined;
+  let fn = holder ? memberFunction(holder, parts.method, holder.type === AST_NODE_TYPES.ClassBody ? isStaticCall(sourceCode, parts.receiver, holder) : undefined) : undefined;
+  if (!fn && !holder) {
+    // `this.lockService.acquire(k)` on a typed constructor parameter, `locks.acquire(k)` on a typed parameter.
+    const named = receiverClassOf(sourceCode, parts.receiver, call);
+    const classNode = named ? localClassNamed(sourceCode, named.name) : undefined;
+    fn = classNode && named ? memberFunction(classNode.body, parts.method, named.isStatic) : undefined;
+  }
   return fn ? summaries.get(fn) : undefined;
+}
+
+/**
+ * The class a method call's receiver belongs to, by the identifier naming it in this module: the
+ * class itself for a static call (`MutexLock.acquire(k)`), else the class an instance is made
+ * from or typed as (`const mutex = new ReleaseMutex(t)`, `constructor(private locks: LockService)`
+ * then `this.locks.acquire(k)`, `function f(locks: LockService)`). The caller decides whether that
+ * name is a class of this module or an import.
+ */
+export function receiverClassOf(sourceCode: SourceCode, receiver: TSESTree.Node, call: TSESTree.Node): { readonly name: TSESTree.Identifier; readonly isStatic: boolean } | undefined {
+  const expression = skipTypeWrappers(receiver);
+  if (expression.type === AST_NODE_TYPES.Identifier) {
+    const definition = findVariableOf(sourceCode, expression)?.defs[0];
+    if (!definition) return undefined;
+    if (definition.type === TSESLint.Scope.DefinitionType.ImportBinding || definition.type === TSESLint.Scope.DefinitionType.ClassName) {
+      // Classes are named in PascalCase; a lower-case import is an instance or a function.
+      return /^[A-Z]/u.test(expression.name) ? { name: expression, isStatic: true } : undefined;
+    }
+    if (definition.type === TSESLint.Scope.DefinitionType.Parameter) {
+      const name = typeName(definition.name.typeAnnotation);
+      return name ? { name, isStatic: false } : undefined;
+    }
+    if (definition.node.type === AST_NODE_TYPES.VariableDeclarator) {
+      const name = (definition.node.init ? constructedClass(definition.node.init) : undefined) ?? typeName(definition.node.id.typeAnnotation);
+      return name ? { name, isStatic: false } : undefined;
+    }
+    return undefined;
+  }
+  if (expression.type !== AST_NODE_TYPES.MemberExpression || skipTypeWrappers(expression.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
+  const field = propertyName(expression);
+  const classBody = enclosingClassBody(call);
+  if (field === undefined || !classBody) return undefined;
+  const value = fieldValue(classBody, field);
+  const constructed = value ? constructedClass(value) : undefined;
+  if (constructed) return { name: constructed, isStatic: false };
+  const declared = fieldType(classBody, field);
+  return declared ? { name: declared, isStatic: false } : undefined;
+}
+
+/** A call on the class itself (`Locks.acquire()`, `this.acquire()` in a static method), not on an instance of it. */
+function isStaticCall(sourceCode: SourceCode, receiver: TSESTree.Node, classBody: TSESTree.ClassBody): boolean {
+  const expression = skipTypeWrappers(receiver);
+  if (expression.type === AST_NODE_TYPES.Identifier) return findVariableOf(sourceCode, expression)?.defs[0]?.node === classBody.parent;
+  if (expression.type !== AST_NODE_TYPES.ThisExpression) return false;
+  for (let current: TSESTree.Node | undefined = expression.parent; current; current = current.parent) {
+    if ((current.type === AST_NODE_TYPES.MethodDefinition || current.type === AST_NODE_TYPES.PropertyDefinition) && current.parent === classBody) return current.static;
+  }
+  return false;
+}
+
+/** `new LockService(...)` (awaited or not): the identifier of the class made. */
+function constructedClass(node: TSESTree.Node): TSESTree.Identifier | undefined {
+  let expression = skipTypeWrappers(node);
+  if (expression.type === AST_NODE_TYPES.AwaitExpression) expression = skipTypeWrappers(expression.argument);
+  if (expression.type !== AST_NODE_TYPES.NewExpression) return undefined;
+  const callee = skipTypeWrappers(expression.callee);
+  return callee.type === AST_NODE_TYPES.Identifier ? callee : undefined;
+}
+
+/** `: LockService` (not a generic, a union or a qualified name): the identifier of the type. */
+function typeName(annotation: TSESTree.TSTypeAnnotation | undefined): TSESTree.Identifier | undefined {
+  const type = annotation?.typeAnnotation;
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeArguments || type.typeName.type !== AST_NODE_TYPES.Identifier) return undefined;
+  return type.typeName;
+}
+
+/** The declared type of a field: `locks: LockService;` or a constructor parameter property `private readonly locks: LockService`. */
+function fieldType(classBody: TSESTree.ClassBody, field: string): TSESTree.Identifier | undefined {
+  for (const element of classBody.body) {
+    if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.computed && element.key.type === AST_NODE_TYPES.Identifier && element.key.name === field) return typeName(element.typeAnnotation);
+    if (element.type !== AST_NODE_TYPES.MethodDefinition || element.kind !== 'constructor') continue;
+    for (const parameter of element.value.params) {
+      if (parameter.type !== AST_NODE_TYPES.TSParameterProperty) continue;
+      const target = parameter.parameter.type === AST_NODE_TYPES.AssignmentPattern ? parameter.parameter.left : parameter.parameter;
+      if (target.name === field) return typeName(target.typeAnnotation);
+    }
+  }
+  return undefined;
+}
+
+/** The class declared in this module under the name, if the name is one. */
+function localClassNamed(sourceCode: SourceCode, name: TSESTree.Identifier): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined {
+  const definition = findVariableOf(sourceCode, name)?.defs[0];
+  if (definition?.node.type === AST_NODE_TYPES.ClassDeclaration) return definition.node;
+  if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init?.type === AST_NODE_TYPES.ClassExpression) return definition.node.init;
+  return undefined;
 }
 
 function functionBoundTo(sourceCode: SourceCode, identifier: TSESTree.Identifier): FunctionLike | undefined {
@@ -509,7 +672,7 @@ function functionBoundTo(sourceCode: SourceCode, identifier: TSESTree.Identifier
   return undefined;
 }
 
-type Holder = TSESTree.ClassBody | TSESTree.ObjectExpression;
+export type Holder = TSESTree.ClassBody | TSESTree.ObjectExpression;
 
 /** The class body or object literal whose members a receiver's methods are. */
 function holderOf(sourceCode: SourceCode, receiver: TSESTree.Node, call: TSESTree.Node): Holder | undefined {
@@ -567,10 +730,12 @@ function fieldValue(classBody: TSESTree.ClassBody, field: string): TSESTree.Node
   return undefined;
 }
 
-function memberFunction(holder: Holder, name: string): FunctionLike | undefined {
+/** The member function `name` of a class body (static or not, when the call says which) or of an object literal. */
+export function memberFunction(holder: Holder, name: string, isStatic?: boolean): FunctionLike | undefined {
   if (holder.type === AST_NODE_TYPES.ClassBody) {
     for (const element of holder.body) {
       if ((element.type !== AST_NODE_TYPES.MethodDefinition && element.type !== AST_NODE_TYPES.PropertyDefinition) || element.computed) continue;
+      if (isStatic !== undefined && element.static !== isStatic) continue;
       if (element.key.type !== AST_NODE_TYPES.Identifier || element.key.name !== name) continue;
       const value = element.value ? skipTypeWrappers(element.value) : undefined;
       return value && isFunctionLike(value) ? value : undefined;
@@ -619,14 +784,14 @@ export function helperCallEvents(sourceCode: SourceCode, call: TSESTree.CallExpr
   const result: HelperCallEvents = { acquisitions: [], releases: [], expiries: [] };
   if (summary.role === 'acquire' || summary.role === 'with-lock') {
     const value = summary.tokenParameter ? argumentAt(call, summary.tokenParameter) : undefined;
-    const handle = summary.returns === 'handle' || summary.returns === 'token' ? handleDeclarator(call) : undefined;
+    const handle = summary.returns === 'handle' || summary.returns === 'token' ? handleOf(sourceCode, call) : undefined;
     // A lock only its handle names (`const unlock = await lock(k)`) pairs with that handle's calls.
-    const keySignatureOrHandle = signature ?? (handle ? `handle@${handle.range[0]}` : undefined);
+    const keySignatureOrHandle = signature ?? (handle ? `handle@${handle.at}` : undefined);
     result.acquisitions.push({
       ...base, keySignature: keySignatureOrHandle, kind: 'helper', value, hasTtl: summary.hasTtl, isTry: summary.isTry, mintsFence: summary.mintsFence,
     });
     if (handle && summary.returns === 'handle') {
-      for (const release of handleReleaseCalls(sourceCode, handle, summary.handleRelease)) {
+      for (const release of handleReleaseCalls(handle, summary.handleRelease)) {
         // Whether the handle's own release compares the owner is judged in the helper's body.
         result.releases.push({ node: release, library: 'helper', command: undefined, key, keySignature: keySignatureOrHandle, owner: enclosingFunction(release), kind: 'helper', safe: true, helper: summary });
       }
@@ -678,25 +843,50 @@ function argumentAt(call: TSESTree.CallExpression, ref: ParameterRef): TSESTree.
   return undefined;
 }
 
-function handleDeclarator(call: TSESTree.CallExpression): TSESTree.VariableDeclarator | undefined {
-  const carrier = valueCarrier(call);
-  const parent = carrier.parent;
-  return parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier ? parent : undefined;
+/** The variable a helper's handle is kept in: `const lock = await acquire(k)`, or `mutex = await lock(k)` into a `let` declared before a `try`. */
+interface Handle {
+  readonly variable: TSESLint.Scope.Variable;
+  /** Where the variable is declared: the handle's identity in key signatures. */
+  readonly at: number;
+  /** Where the handle is stored: only later uses are its releases. */
+  readonly from: number;
 }
 
-/** `unlock()` of `const unlock = await lock(k)`, or `handle.release()` of `const handle = await acquire(k)`. */
-function handleReleaseCalls(sourceCode: SourceCode, declarator: TSESTree.VariableDeclarator, members: readonly string[]): TSESTree.CallExpression[] {
-  const variable = sourceCode.getDeclaredVariables(declarator)[0];
+function handleOf(sourceCode: SourceCode, call: TSESTree.CallExpression): Handle | undefined {
+  const carrier = valueCarrier(call);
+  const parent = carrier.parent;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier) {
+    const variable = sourceCode.getDeclaredVariables(parent)[0];
+    return variable ? { variable, at: parent.range[0], from: parent.range[1] } : undefined;
+  }
+  if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.right === carrier && parent.left.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariableOf(sourceCode, parent.left);
+    const declared = variable?.defs[0]?.node;
+    return variable && declared?.type === AST_NODE_TYPES.VariableDeclarator ? { variable, at: declared.range[0], from: parent.range[1] } : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * `unlock()` of `const unlock = await lock(k)`, `handle.release()` of `const handle = await
+ * acquire(k)`, or the handle handed to a function or method named for releasing
+ * (`Semaphore.release(mutex)`, `releaseLock(lock)`).
+ */
+function handleReleaseCalls(handle: Handle, members: readonly string[]): TSESTree.CallExpression[] {
   const calls: TSESTree.CallExpression[] = [];
-  for (const reference of variable?.references ?? []) {
+  for (const reference of handle.variable.references) {
     const identifier = reference.identifier;
+    if (identifier.range[0] < handle.from) continue;
     const parent = identifier.parent;
     if (members.includes('call') && parent.type === AST_NODE_TYPES.CallExpression && parent.callee === identifier) calls.push(parent);
     if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === identifier && members.includes(propertyName(parent) ?? '')
       && parent.parent.type === AST_NODE_TYPES.CallExpression && parent.parent.callee === parent) calls.push(parent.parent);
+    if (parent.type === AST_NODE_TYPES.CallExpression && parent.arguments[0] === identifier && parent.arguments.length === 1 && RELEASE_CALL.test(calledName(parent) ?? '')) calls.push(parent);
   }
   return calls;
 }
+
+const RELEASE_CALL = /^(?:release|unlock|releaseLock|unlockLock|releaseMutex|free)$/u;
 
 // ---------------------------------------------------------------------------------------------
 // A lock split over functions: the acquisition in one function, the release in another of the same

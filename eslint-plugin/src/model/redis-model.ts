@@ -16,7 +16,7 @@ import { readCommandShape, propertyValue, type SetOptions } from './commands.js'
 import { collectImports, type ImportTable } from './imports.js';
 import { dataKeyShapes, HASH_WRITE_METHODS, type HashWrite, isHousekeeping } from './housekeeping.js';
 import { type LockHelperSummary, withLockHelpers } from './lock-helpers.js';
-import { callsImportedHelper, importedHelperCandidates, importedHelperOf } from './project/imported-helpers.js';
+import { callsImportedHelper, importedHelperCandidates, importedHelperOf, isLockLikeName } from './project/imported-helpers.js';
 import { keyShape, keySignature, looksLikeLockKey } from './keys.js';
 import { type ResolvedScript, ScriptResolver } from './scripts.js';
 import { matchesName, type SharedSettings } from './settings.js';
@@ -163,7 +163,7 @@ export function buildRedisModel(
   const definedCommands = collectDefinedCommands(sourceCode, definingCalls, scripts);
   for (const name of definedCommands.keys()) extraNames.add(name);
   const calls = candidates
-    .filter(({ call, name }) => hasPatternWrappers || RELEVANT_METHOD_NAMES.has(name) || extraNames.has(name) || (helperImports.size > 0 && helperImports.has(calledObjectName(call) ?? '')))
+    .filter(({ call, name }) => hasPatternWrappers || RELEVANT_METHOD_NAMES.has(name) || extraNames.has(name) || (helperImports.size > 0 && (helperImports.has(calledObjectName(call) ?? '') || isLockLikeName(name))))
     .map(({ call }) => call);
   if (calls.length === 0) return emptyModel(imports, settings, sourceCode);
 

@@ -79,6 +79,16 @@ function checkableReleases(redis: RedisModel, sql: SqlModel): CheckableRelease[]
     if (command.callback || command.client.chain) continue;
     releases.push({ node: event.node, owner: event.owner, label, failure: '0', column: '', shape: 'whole' });
   }
+  // A call to a project helper whose result is that answer (`await locks.release(key, token)`): the
+  // caller is the one who drops it. The helper's own body returns it, so it is not reported there.
+  for (const event of [...redis.releases, ...redis.expiries]) {
+    const helper = event.helper;
+    if (event.library !== 'helper' || !helper || (helper.role !== 'release' && helper.role !== 'extend') || helper.returns !== 'result') continue;
+    releases.push({
+      node: event.node, owner: event.owner, label: `${helper.name ?? 'release'}()`,
+      failure: 'a falsy answer', column: '', shape: 'whole',
+    });
+  }
   for (const [position, lock] of sql.advisoryLocks.entries()) {
     const { call, query } = lock;
     // Alone in its query as its own output column: the row's boolean is the answer (as for try-locks).

@@ -87,6 +87,8 @@ function singleStatement(sourceCode: SourceCode, redis: RedisModel, sql: SqlMode
   const meaningful = steps.filter((step) => !isTransactionControl(queryByNode.get(step)));
   if (meaningful.length !== 1) return undefined;
   const [only] = meaningful as [TSESTree.Node];
+  // One statement run once per item of a loop is a batch, and the lock makes the batch exclusive.
+  if (inLoopWithin(only, from, lock.owner)) return undefined;
   const write = writeByNode.get(only);
   if (write?.orm) return write.table ? { statement: `\`${write.orm.method}\``, table: write.table, node: only } : undefined;
   const query = queryByNode.get(only);
@@ -95,6 +97,18 @@ function singleStatement(sourceCode: SourceCode, redis: RedisModel, sql: SqlMode
   const [statement] = statements as [NonNullable<typeof statements>[number]];
   if ((statement.kind !== 'update' && statement.kind !== 'insert' && statement.kind !== 'delete') || !statement.singleTable || statement.table === undefined) return undefined;
   return { statement: `\`${statement.kind.toUpperCase()}\``, table: statement.table, node: only };
+}
+
+function inLoopWithin(node: TSESTree.Node, from: number, owner: TSESTree.Node): boolean {
+  for (let current = node.parent; current && current !== owner; current = current.parent) {
+    if (current.range[0] < from) return false;
+    if (current.type === AST_NODE_TYPES.ForStatement || current.type === AST_NODE_TYPES.ForOfStatement || current.type === AST_NODE_TYPES.ForInStatement
+      || current.type === AST_NODE_TYPES.WhileStatement || current.type === AST_NODE_TYPES.DoWhileStatement) return true;
+    // `rows.map(...)`/`forEach(...)` callbacks run the statement per item too.
+    if (current.type === AST_NODE_TYPES.CallExpression && current.arguments.some((argument) => argument.range[0] <= node.range[0] && node.range[1] <= argument.range[1])
+      && current.callee.type === AST_NODE_TYPES.MemberExpression && ['map', 'forEach', 'flatMap'].includes(current.callee.property.type === AST_NODE_TYPES.Identifier ? current.callee.property.name : '')) return true;
+  }
+  return false;
 }
 
 /** From the acquisition to its release; a `using(keys, ttl, fn)` callback's body when there is one. */

@@ -12,6 +12,7 @@ import noUnsafeRelease from '../../../eslint-plugin/src/rules/no-unsafe-release.
 import requireAcquireCheck from '../../../eslint-plugin/src/rules/require-acquire-check.js';
 import requireFencingToken from '../../../eslint-plugin/src/rules/require-fencing-token.js';
 import requireLockTtl from '../../../eslint-plugin/src/rules/require-lock-ttl.js';
+import requireReleaseCheck from '../../../eslint-plugin/src/rules/require-release-check.js';
 import requireReleaseInFinally from '../../../eslint-plugin/src/rules/require-release-in-finally.js';
 import requireUniqueToken from '../../../eslint-plugin/src/rules/require-unique-token.js';
 
@@ -101,6 +102,36 @@ export async function job(id: string) {
     LOOKALIKE_USES,
   ],
   invalid: [
+    {
+      // Another class of the module, injected through a typed constructor parameter (a NestJS service).
+      code: `${LOCK_CLASS}
+class ReportJob {
+  constructor(private readonly lockService: RedisLock) {}
+  async run(id: string) {
+    await this.lockService.acquire(\`report:\${id}\`);
+    await doWork(id);
+    await this.lockService.release(\`report:\${id}\`);
+  }
+}`,
+      errors: [{
+        messageId: 'releaseNotInFinally', line: 17,
+        suggestions: [{
+          messageId: 'moveReleaseToFinally',
+          output: `${LOCK_CLASS}
+class ReportJob {
+  constructor(private readonly lockService: RedisLock) {}
+  async run(id: string) {
+    await this.lockService.acquire(\`report:\${id}\`);
+    try {
+      await doWork(id);
+    } finally {
+      await this.lockService.release(\`report:\${id}\`);
+    }
+  }
+}`,
+        }],
+      }],
+    },
     {
       // acquire and release through the class's methods, no finally.
       code: `${LOCK_CLASS}
@@ -366,5 +397,44 @@ export async function job(id: string) {
   try { await doWork(id); } finally { await locks.release(id); }
 }`,
     errors: [{ messageId: 'sharedValue', line: 6, suggestions: [] }],
+  }],
+});
+
+/**
+ * A release helper that answers whether the lock was still the caller's (a compare-and-delete
+ * reply, tested), as lock services write it; and one that only deletes, answering nothing.
+ */
+const ANSWERING_RELEASE = `import Redis from 'ioredis';
+const redis = new Redis();
+class LockService {
+  async release(key: string, token: string): Promise<boolean> {
+    const deleted = await redis.eval(${RELEASE}, 1, \`lock:\${key}\`, token);
+    return deleted === 1;
+  }
+  async drop(key: string): Promise<number> {
+    return redis.del(\`lock:\${key}\`);
+  }
+}
+const locks = new LockService();`;
+
+ruleTester.run('require-release-check (lock helpers)', requireReleaseCheck, {
+  valid: [
+    LOOKALIKE_USES,
+    // The caller reads the helper's answer.
+    `${ANSWERING_RELEASE}
+export async function done(key: string, token: string) {
+  if (!(await locks.release(key, token))) console.warn('lock was lost before the work ended');
+}`,
+    // A plain DEL's count is no answer about the owner (no-unsafe-release reports the DEL itself).
+    `${ANSWERING_RELEASE}
+export async function done(key: string) { await locks.drop(key); }`,
+  ],
+  invalid: [{
+    // The answer is dropped at the call: reported there, once (the body returns it).
+    code: `${ANSWERING_RELEASE}
+export async function done(key: string, token: string) {
+  await locks.release(key, token);
+}`,
+    errors: [{ messageId: 'resultDropped', line: 14, data: { release: 'release()', failure: 'a falsy answer' } }],
   }],
 });

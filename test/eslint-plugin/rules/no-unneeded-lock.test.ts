@@ -156,6 +156,18 @@ ruleTester.run('no-unneeded-lock', rule, {
        await pool.query('UPDATE accounts SET balance = balance - 1 WHERE id = $1', [id]);
        await pool.query('UPDATE accounts SET balance = balance + 1 WHERE id = $1', [id + 1]);
      }`,
+    // One statement per item of a loop: a batch the lock makes exclusive, not one statement.
+    `import Redis from 'ioredis';
+     import { Pool } from 'pg';
+     const redis = new Redis();
+     const pool = new Pool();
+     async function run(rows: { code: string; rate: number }[], token: string) {
+       const ok = await redis.set('lock:rates', token, 'PX', 30000, 'NX');
+       if (!ok) return;
+       for (const row of rows) {
+         await pool.query('INSERT INTO rates (code, rate) VALUES ($1, $2) ON CONFLICT (code) DO UPDATE SET rate = EXCLUDED.rate', [row.code, row.rate]);
+       }
+     }`,
     // Work outside the database: an opaque helper counts as a step.
     `import Redis from 'ioredis';
      import { Pool } from 'pg';

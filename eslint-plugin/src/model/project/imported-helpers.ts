@@ -7,23 +7,37 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, type FunctionLike, isFunctionLike, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
 import type { ImportBinding, ImportTable } from '../imports.js';
-import type { LockHelperSummary } from '../lock-helpers.js';
+import { type LockHelperSummary, memberFunction, receiverClassOf } from '../lock-helpers.js';
 import { buildRedisModel, type RedisModel } from '../redis-model.js';
 import type { SharedSettings } from '../settings.js';
+import { summarizeSqlLockHelpers } from '../sql/lock-helpers.js';
+import { sqlModelOf } from '../sql/index.js';
 import { exportedFunction, importedValue, loadModule, type ExportedValue, type ProjectModule } from './modules.js';
 import { resolveImport } from './resolve.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
-// Names a helper (or the object holding helpers) is imported by. `block`/`clock` are no locks.
-const LOCK_NAME = /(?:^|[^bBcC])[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader/u;
+// Names a helper (or the object holding helpers) is imported by. `block`/`clock` are no locks, nor
+// a token's claims (`getClaims`); `claimJob`/`tryClaim` take a lock row.
+const LOCK_NAME = /(?:^|[^bBcC])[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader|^claim|[a-z]Claim(?!s)/u;
 // Cheaper than the import table: a file whose text has none of these imports no helper by name.
-const LOCK_TEXT = /[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader/u;
+const LOCK_TEXT = /[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader|[cC]laim/u;
+
+/** A name a lock helper (or a method of one) can have: `withLock`, `acquireLock`, `tryLock`, `release`. */
+export function isLockLikeName(name: string): boolean {
+  return LOCK_NAME.test(name);
+}
 
 /** The text screen alone: false when no import can be named like a lock helper. */
 export function mayImportHelper(text: string): boolean {
   return LOCK_TEXT.test(text);
 }
+
+// A method named for taking a lock called somewhere in the text (`.acquireLock(`, `.tryLock(`,
+// `.acquire(`; not `.getBlock(` nor `.release(`): only then can a class imported by any name
+// (`RedisService`) hold a helper it reaches.
+const LOCK_METHOD_CALL = /\.\s*[\w$]*?(?:(?<![bBcC])[lL]ock|[mM]utex|[aA]cquire|(?<![rR]e)[lL]ease)[\w$]*\s*\(/u;
+const CLASS_NAME = /^[A-Z][\w$]*$/u;
 
 // Errors and exceptions are constructed or thrown, never a lock helper (`LockTimeoutError`).
 const NOT_A_HELPER = /(?:Error|Exception|Options|Config|Type|Props)$/u;
@@ -43,6 +57,8 @@ function isIdentifierCode(code: number): boolean {
 
 interface Candidate {
   readonly binding: ImportBinding;
+  /** Imported for its class only (`RedisService`, not named like a lock): reached through its instances' lock-like methods. */
+  readonly classOnly: boolean;
 }
 
 const candidatesOf = new WeakMap<TSESTree.Program, ReadonlyMap<string, Candidate>>();
@@ -58,10 +74,14 @@ export function importedHelperCandidates(sourceCode: SourceCode, imports: Import
   if (known) return known;
   const candidates = new Map<string, Candidate>();
   if (LOCK_TEXT.test(sourceCode.text)) {
+    const callsLockMethod = LOCK_METHOD_CALL.test(sourceCode.text);
     for (const [local, binding] of imports) {
-      if (!LOCK_NAME.test(local) && !(binding.imported !== '*' && binding.imported !== 'default' && LOCK_NAME.test(binding.imported))) continue;
-      if (NOT_A_HELPER.test(local) || !calledInText(sourceCode.text, local)) continue;
-      candidates.set(local, { binding });
+      if (NOT_A_HELPER.test(local)) continue;
+      const lockNamed = LOCK_NAME.test(local) || (binding.imported !== '*' && binding.imported !== 'default' && LOCK_NAME.test(binding.imported));
+      if (lockNamed && calledInText(sourceCode.text, local)) candidates.set(local, { binding, classOnly: false });
+      else if (callsLockMethod && binding.imported !== '*' && CLASS_NAME.test(local) && !isPackage(binding.source)) {
+        candidates.set(local, { binding, classOnly: true });
+      }
     }
   }
   candidatesOf.set(program, candidates);
@@ -83,9 +103,27 @@ function modelOf(module: ProjectModule, settings: SharedSettings): RedisModel {
   return model;
 }
 
+/** The module's lock helpers, Redis and PostgreSQL alike: once per module version and settings. */
+function helpersOf(module: ProjectModule, settings: SharedSettings): ReadonlyMap<FunctionLike, LockHelperSummary> {
+  let perSettings = module.memo.get('lock-helpers') as WeakMap<SharedSettings, ReadonlyMap<FunctionLike, LockHelperSummary>> | undefined;
+  if (!perSettings) {
+    perSettings = new WeakMap();
+    module.memo.set('lock-helpers', perSettings);
+  }
+  let helpers = perSettings.get(settings);
+  if (!helpers) {
+    const redis = modelOf(module, settings).lockHelpers;
+    // Only a module whose text can hold SQL is handed to the SQL model (its own screen decides).
+    const sql = summarizeSqlLockHelpers(module.sourceCode, sqlModelOf(module.sourceCode, module.filePath), settings.lockKeyPattern);
+    helpers = sql.size === 0 ? redis : new Map([...sql, ...redis]);
+    perSettings.set(settings, helpers);
+  }
+  return helpers;
+}
+
 function summaryOf(value: ExportedValue | undefined, fn: FunctionLike | undefined, settings: SharedSettings): LockHelperSummary | undefined {
   if (!value || !fn) return undefined;
-  return modelOf(value.module, settings).lockHelpers.get(fn);
+  return helpersOf(value.module, settings).get(fn);
 }
 
 /**
@@ -124,17 +162,45 @@ function helperOfCall(
     return summaryOf(value, value && exportedFunction(value), settings);
   }
   const parts = methodCallParts(call);
-  const receiver = parts ? skipTypeWrappers(parts.receiver) : undefined;
-  if (!parts || receiver?.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const candidate = candidates.get(receiver.name);
-  if (!candidate || !isModuleBinding(sourceCode, receiver)) return undefined;
+  if (!parts) return undefined;
+  const receiver = skipTypeWrappers(parts.receiver);
+  const candidate = receiver.type === AST_NODE_TYPES.Identifier ? candidates.get(receiver.name) : undefined;
+  if (!candidate || candidate.classOnly || receiver.type !== AST_NODE_TYPES.Identifier || !isModuleBinding(sourceCode, receiver)) {
+    return LOCK_NAME.test(parts.method) ? classMethodHelper(sourceCode, filename, candidates, call, parts, settings) : undefined;
+  }
   // `import * as locks` / an exported object literal: the member is itself an exported function.
   const member = importedValue(filename, candidate.binding, 'helper', parts.method);
-  const memberFunction = member && exportedFunction(member);
-  if (memberFunction) return summaryOf(member, memberFunction, settings);
+  const exported = member && exportedFunction(member);
+  if (exported) return summaryOf(member, exported, settings);
   // `export const locks = new RedisLock(redis)`: the method of the class in that module.
   const whole = candidate.binding.imported === '*' && !member ? undefined : importedValue(filename, candidate.binding, 'helper');
-  return whole ? summaryOf(whole, instanceMethod(whole, parts.method), settings) : undefined;
+  if (!whole) return undefined;
+  // `export class MutexLock { static acquire() }`: a static method called on the imported class.
+  const classNode = whole.node.type === AST_NODE_TYPES.ClassDeclaration || whole.node.type === AST_NODE_TYPES.ClassExpression ? whole.node : undefined;
+  return summaryOf(whole, classNode ? memberFunction(classNode.body, parts.method, true) : instanceMethod(whole, parts.method), settings);
+}
+
+/**
+ * A lock-like method of a class another module exports, called on an instance of it made or
+ * typed here (`const mutex = new ReleaseMutex(t); mutex.tryLock()`,
+ * `constructor(private redisService: RedisService)` then `this.redisService.acquireLock(k)`) or on
+ * the class itself (`Semaphore.lock(...)`).
+ */
+function classMethodHelper(
+  sourceCode: SourceCode,
+  filename: string,
+  candidates: ReadonlyMap<string, Candidate>,
+  call: TSESTree.CallExpression,
+  parts: { receiver: TSESTree.Expression; method: string },
+  settings: SharedSettings,
+): LockHelperSummary | undefined {
+  const named = receiverClassOf(sourceCode, parts.receiver, call);
+  const candidate = named ? candidates.get(named.name.name) : undefined;
+  // The name must be the import itself (or a top-level `require`), not a local class that shadows it.
+  if (!named || !candidate || !isModuleBinding(sourceCode, named.name)) return undefined;
+  const value = importedValue(filename, candidate.binding, 'helper');
+  const classNode = value?.node.type === AST_NODE_TYPES.ClassDeclaration || value?.node.type === AST_NODE_TYPES.ClassExpression ? value.node : undefined;
+  return classNode ? summaryOf(value, memberFunction(classNode.body, parts.method, named.isStatic), settings) : undefined;
 }
 
 /** `method` of the class an exported instance was made from (`new RedisLock()`, the class declared in that module). */
@@ -151,6 +217,11 @@ function instanceMethod(value: ExportedValue, method: string): FunctionLike | un
     return isFunctionLike(element.value) ? element.value : undefined;
   }
   return undefined;
+}
+
+/** A package (`ioredis`, `typeorm`) rather than a project path, alias or workspace package (`./x`, `@server/x`, `~/x`, `#x`): its classes hold no project helper. */
+function isPackage(source: string): boolean {
+  return !/^[.@~#]/u.test(source);
 }
 
 function isModuleBinding(sourceCode: SourceCode, identifier: TSESTree.Identifier): boolean {
@@ -180,10 +251,10 @@ function anyCandidateIsHelper(filename: string, candidates: ReadonlyMap<string, 
     const fn = value && exportedFunction(value);
     if (fn && summaryOf(value, fn, settings)) return true;
     // A namespace or an object or instance of helpers: any helper in that module will do for the screen.
-    if (!fn && value && modelOf(value.module, settings).lockHelpers.size > 0) return true;
+    if (!fn && value && helpersOf(value.module, settings).size > 0) return true;
     if (!value && candidate.binding.imported === '*') {
       const anyMember = namespaceModule(filename, candidate.binding);
-      if (anyMember && modelOf(anyMember, settings).lockHelpers.size > 0) return true;
+      if (anyMember && helpersOf(anyMember, settings).size > 0) return true;
     }
   }
   return false;

@@ -33,6 +33,8 @@ export const MAX_DEPTH = 5;
 const REEXPORT = /export\s*(?:\*|\{[^}]*\}\s*from)|module\.exports\s*=\s*require/u;
 const PACKAGE_NAMES = [...Object.keys(CLIENT_PACKAGES), ...Object.keys(SQL_PACKAGES)];
 const LOCK_WORDS = /[lL]ock|[mM]utex|[sS]emaphore|[lL]ease/u;
+// A PostgreSQL lock helper: an advisory lock function or a statement on a lock table.
+const SQL_LOCK_WORDS = /advisory_|(?:INTO|FROM|UPDATE)\s+\w*lock/iu;
 const REDIS_WORDS = /redis|Redis|valkey|Valkey|upstash|client|Client/u;
 
 /** What the model asks of a module, and the text screen that must pass before it is parsed. */
@@ -55,7 +57,7 @@ function mentionsClientPackage(text: string): boolean {
 function passesScreen(text: string, purpose: ModulePurpose): boolean {
   if (REEXPORT.test(text)) return true;
   if (purpose === 'client') return mentionsClientPackage(text);
-  return LOCK_WORDS.test(text) && REDIS_WORDS.test(text);
+  return LOCK_WORDS.test(text) && (REDIS_WORDS.test(text) || SQL_LOCK_WORDS.test(text));
 }
 
 type ExportTarget =

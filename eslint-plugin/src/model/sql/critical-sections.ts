@@ -38,7 +38,8 @@ export function heldLocks(sourceCode: Readonly<TSESLint.SourceCode>, redis: Redi
     locks.push({
       node: acquisition.node,
       owner: acquisition.owner,
-      kind: acquisition.library,
+      // A PostgreSQL lock taken through a project helper is held as that lock (an advisory lock needs no fence).
+      kind: acquisition.helper?.family ?? acquisition.library,
       key: acquisition.key,
       keyText: acquisition.key ? keyText(sourceCode, acquisition.key) : undefined,
       mintsFence: acquisition.mintsFence,

@@ -113,10 +113,15 @@ export function isTrailingBarrier(item: AdvisoryLockItem): boolean {
 }
 
 export function getSqlModel(context: Context): SqlModel {
-  const program = context.sourceCode.ast;
+  return sqlModelOf(context.sourceCode, context.filename);
+}
+
+/** The SQL model of any parsed module (another module's lock helpers, model/project/), cached like a linted file's. */
+export function sqlModelOf(sourceCode: Readonly<TSESLint.SourceCode>, filename: string): SqlModel {
+  const program = sourceCode.ast;
   let model = cache.get(program);
   if (!model) {
-    model = buildSqlModel(context.sourceCode, context.filename);
+    model = buildSqlModel(sourceCode, filename);
     cache.set(program, model);
   }
   return model;
