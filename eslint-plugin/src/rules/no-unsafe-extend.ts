@@ -108,7 +108,7 @@ export default createRule<Options, MessageId>({
           context.report({
             node: renewal.node,
             messageId: 'unownedRowRenewal',
-            data: relatedData(acquisition && { message: 'The lock row is taken here', node: acquisition.node }),
+            data: relatedData(acquisition && { message: 'The lock row is taken here', node: acquisition.node, role: 'acquisition' }),
             // A suggestion, not an autofix: the heartbeat stops extending rows that another holder owns.
             suggest: comparison ? [{ messageId: 'compareOwner', data: { column: comparison.column, value: comparison.placeholder }, fix: comparison.fix }] : [],
           });

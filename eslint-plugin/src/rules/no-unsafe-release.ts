@@ -94,7 +94,7 @@ export default createRule<Options, MessageId>({
               ...relatedData(
                 acquiredAt(model, release),
                 checkedBy && { message: 'The owner check, a separate command', node: checkedBy, role: 'read' },
-                watched && { message: 'The WATCH', node: watched.watch, role: 'read' },
+                watched && { message: 'The WATCH', node: watched.watch },
               ),
             },
             // A suggestion, not an autofix: the release starts sending a script instead of DEL.
