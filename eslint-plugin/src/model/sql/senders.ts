@@ -98,22 +98,31 @@ export class SenderResolver {
     }
   }
 
-  /** The declared type of a constructor parameter property or a field without an initialiser. */
+  /**
+   * The declared type of a constructor parameter property or a field without an initialiser. A type
+   * another package declares (`pool: Pool` of generic-pool) says the member is no SQL handle, whatever its name.
+   */
   private declaredMemberHandle(member: TSESTree.MemberExpression, name: string): SqlHandle | undefined {
     const classBody = enclosingClassBody(member);
+    let annotation: TSESTree.TypeNode | undefined;
     for (const element of classBody?.body ?? []) {
       if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.static && element.key.type === AST_NODE_TYPES.Identifier && element.key.name === name) {
-        return typeHandle(element.typeAnnotation?.typeAnnotation, this.isForeignType);
+        annotation = element.typeAnnotation?.typeAnnotation;
       }
       if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'constructor') {
         for (const parameter of element.value.params) {
           if (parameter.type === AST_NODE_TYPES.TSParameterProperty && parameter.parameter.type === AST_NODE_TYPES.Identifier && parameter.parameter.name === name) {
-            return typeHandle(parameter.parameter.typeAnnotation?.typeAnnotation, this.isForeignType);
+            annotation = parameter.parameter.typeAnnotation?.typeAnnotation;
           }
         }
       }
     }
-    return undefined;
+    if (annotation?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+    const handle = typeHandle(annotation, this.isForeignType);
+    if (handle) return handle;
+    // A SQL type's name (`Pool`) imported from another package: whatever the member is called, no SQL handle.
+    const typeName = annotation.typeName.type === AST_NODE_TYPES.TSQualifiedName ? annotation.typeName.right.name : typeRoot(annotation.typeName);
+    return typeName !== undefined && Object.hasOwn(SQL_TYPE_NAMES, typeName) ? UNKNOWN : undefined;
   }
 
   /** What a factory function of this module returns (`getPool()`), memoised per function. */
@@ -168,10 +177,13 @@ export class SenderResolver {
     return UNKNOWN;
   }
 
-  /** The type's name is imported from a package that sends no SQL (not a project module, not a SQL package). */
-  private readonly isForeignType = (local: string): boolean => {
+  /**
+   * The type's name is imported from a package that is not the library the name belongs to: neither
+   * a project module, nor a SQL package, nor one named for the library (a fork: `@n8n/typeorm`).
+   */
+  private readonly isForeignType = (local: string, library: SqlLibrary): boolean => {
     const source = this.imports.get(local)?.source;
-    return source !== undefined && !source.startsWith('.') && !isSqlPackage(source) && !this.isProjectImport(local);
+    return source !== undefined && !source.startsWith('.') && !source.includes(library) && !isSqlPackage(source) && !this.isProjectImport(local);
   };
 
   /** The binding is imported from one of the project's own modules (a relative path, an alias, a workspace package). */
@@ -343,7 +355,7 @@ function handleByName(name: string): SqlHandle {
   return UNKNOWN;
 }
 
-function annotationHandle(name: TSESTree.Node, foreign: (local: string) => boolean): SqlHandle | undefined {
+function annotationHandle(name: TSESTree.Node, foreign: (local: string, library: SqlLibrary) => boolean): SqlHandle | undefined {
   if (name.type !== AST_NODE_TYPES.Identifier) return undefined;
   return typeHandle(name.typeAnnotation?.typeAnnotation, foreign);
 }
@@ -353,7 +365,7 @@ function annotationHandle(name: TSESTree.Node, foreign: (local: string) => boole
  * from a package that sends no SQL (`import { Pool } from 'generic-pool'`) is that package's, not a
  * pool of connections; names from the project's own modules or declared globally keep their meaning.
  */
-function typeHandle(annotation: TSESTree.TypeNode | undefined, foreign: (local: string) => boolean): SqlHandle | undefined {
+function typeHandle(annotation: TSESTree.TypeNode | undefined, foreign: (local: string, library: SqlLibrary) => boolean): SqlHandle | undefined {
   if (annotation?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
   const typeName = annotation.typeName;
   const name = typeName.type === AST_NODE_TYPES.Identifier ? typeName.name
@@ -361,10 +373,15 @@ function typeHandle(annotation: TSESTree.TypeNode | undefined, foreign: (local: 
   if (name === undefined) return undefined;
   const entry = SQL_TYPE_NAMES[name];
   if (!entry) return undefined;
-  const local = typeName.type === AST_NODE_TYPES.Identifier ? typeName.name
-    : typeName.type === AST_NODE_TYPES.TSQualifiedName && typeName.left.type === AST_NODE_TYPES.Identifier ? typeName.left.name : undefined;
-  if (local !== undefined && foreign(local)) return undefined;
+  const local = typeRoot(typeName);
+  if (local !== undefined && foreign(local, entry.library)) return undefined;
   return { kind: entry.kind, library: entry.library, inTransaction: entry.inTransaction ?? false };
+}
+
+/** The local name a type reference starts from: `Pool` of `Pool`, `pg` of `pg.Pool`. */
+function typeRoot(typeName: TSESTree.EntityName): string | undefined {
+  if (typeName.type === AST_NODE_TYPES.Identifier) return typeName.name;
+  return typeName.type === AST_NODE_TYPES.TSQualifiedName && typeName.left.type === AST_NODE_TYPES.Identifier ? typeName.left.name : undefined;
 }
 
 function isSqlPackage(source: string): boolean {
