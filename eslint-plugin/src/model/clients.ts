@@ -2,10 +2,12 @@
 // by the checker when types exist, else by tracing the binding to the call that made it.
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { findVariable, methodCallParts, propertyName, skipTypeWrappers } from '../util/ast.js';
+import { collectNodes } from '../util/collect-nodes.js';
+import { findVariable, methodCallParts, propertyName, skipTypeWrappers, type FunctionLike } from '../util/ast.js';
 import { CHAIN_METHODS, CLIENT_PACKAGES, type ClientFamily } from './client-table.js';
+import { assignedValues, calledFunction, enclosingClassBody, isNullish, memberAssignments, returnedValues } from './factories.js';
 import type { ImportTable } from './imports.js';
-import { importedValue, type ExportedValue } from './project/modules.js';
+import { importedValue, type ExportedValue, type ProjectModule } from './project/modules.js';
 import type { TypeOracle } from './type-oracle.js';
 
 /** How sure the analysis is that a receiver is a client of the family. */
@@ -28,7 +30,9 @@ export interface ReceiverInfo {
 const UNKNOWN = (root: TSESTree.Expression): ReceiverInfo => ({ family: undefined, notClient: false, evidence: 'unknown', root, chain: undefined });
 
 export class ClientResolver {
-  private readonly classMembers = new WeakMap<TSESTree.ClassBody, Map<string, TSESTree.Node>>();
+  private readonly classMembers = new WeakMap<TSESTree.ClassBody, Map<string, TSESTree.Node[]>>();
+  /** What each of the module's functions returns, when asked as a factory (null while being resolved: a cycle). */
+  private readonly factoryResults = new WeakMap<FunctionLike, ReceiverInfo | null>();
 
   constructor(
     private readonly sourceCode: Readonly<TSESLint.SourceCode>,
@@ -72,9 +76,12 @@ export class ClientResolver {
       const family = familyOfExport(imported);
       return family ? { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined } : UNKNOWN(receiver);
     }
-    const origin = this.originOf(receiver);
-    if (!origin) return UNKNOWN(receiver);
-    return this.fromOrigin(origin, receiver, depth);
+    // `getRedis().set(...)`, `(await getClient()).del(...)`: what the factory returns.
+    if (receiver.type === AST_NODE_TYPES.CallExpression || receiver.type === AST_NODE_TYPES.AwaitExpression) return this.fromOrigin(receiver, receiver, depth);
+    const origins = this.originsOf(receiver);
+    if (!origins || origins.length === 0) return UNKNOWN(receiver);
+    if (origins.length === 1) return this.fromOrigin(origins[0]!, receiver, depth);
+    return combine(origins.map((origin) => this.fromOrigin(origin, receiver, depth + 1)), receiver);
   }
 
   /**
@@ -102,18 +109,31 @@ export class ClientResolver {
     }
   }
 
-  /** What made the value: a declarator's initialiser, a class field's value, a typed parameter. */
-  private originOf(receiver: TSESTree.Expression): TSESTree.Node | undefined {
+  /**
+   * What made the value: a declarator's initialiser (and, for a variable declared empty or reassigned,
+   * what is assigned to it later: module state set by an `init()`, a lazy singleton), a class field's
+   * value or every `this.x = …` of its class, a parameter's declared type or default value.
+   */
+  private originsOf(receiver: TSESTree.Expression): readonly TSESTree.Node[] | undefined {
     if (receiver.type === AST_NODE_TYPES.Identifier) {
       const variable = findVariable(this.sourceCode, receiver);
       if (!variable || variable.defs.length !== 1) return undefined;
       const definition = variable.defs[0]!;
       if (definition.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.id.type === AST_NODE_TYPES.Identifier) {
-        if (definition.node.init) return definition.node.init;
-        // `let client: Redis;` assigned later: the annotation still says what it is.
-        return definition.node.id.typeAnnotation?.typeAnnotation;
+        const init = definition.node.init && !isNullish(definition.node.init) ? definition.node.init : undefined;
+        const annotation = definition.node.id.typeAnnotation?.typeAnnotation;
+        // `let client: Redis;` assigned later: the annotation says what it is.
+        if (!init && annotation?.type === AST_NODE_TYPES.TSTypeReference) return [annotation];
+        const assigned = definition.node.parent.kind === 'const' ? undefined : assignedValues(variable);
+        return init ? [init, ...assigned ?? []] : assigned;
       }
-      if (definition.type === TSESLint.Scope.DefinitionType.Parameter) return definition.name.typeAnnotation?.typeAnnotation;
+      if (definition.type === TSESLint.Scope.DefinitionType.Parameter) {
+        const annotation = definition.name.typeAnnotation?.typeAnnotation;
+        if (annotation) return [annotation];
+        // `function lock(redis = new Redis())`: the default is what an omitted argument is.
+        const pattern = definition.name.parent;
+        return pattern.type === AST_NODE_TYPES.AssignmentPattern && pattern.left === definition.name ? [pattern.right] : undefined;
+      }
       return undefined;
     }
     if (receiver.type === AST_NODE_TYPES.MemberExpression && receiver.object.type === AST_NODE_TYPES.ThisExpression) {
@@ -152,11 +172,41 @@ export class ClientResolver {
       const family = this.familyOfMaker(value.callee);
       if (family) return { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined, cluster: CLUSTER_MAKERS.has(makerName(value.callee) ?? '') };
     }
+    if (value.type === AST_NODE_TYPES.CallExpression && depth < 6) {
+      // `const redis = getRedis()`: a factory of the project's own, by what it returns.
+      const factory = calledFunction(this.sourceCode, this.imports, this.filename, value);
+      if (factory) return { ...factoryResult(this, factory.module, factory.fn, depth), root: receiver };
+    }
+    if (value.type === AST_NODE_TYPES.LogicalExpression && (value.operator === '||' || value.operator === '??')) {
+      // `options.redis ?? new Redis()`, `globalThis.redis || createClient()`: either side is the value.
+      return combine([this.fromOrigin(value.left, receiver, depth + 1), this.fromOrigin(value.right, receiver, depth + 1)], receiver);
+    }
+    if (value.type === AST_NODE_TYPES.ConditionalExpression) {
+      return combine([this.fromOrigin(value.consequent, receiver, depth + 1), this.fromOrigin(value.alternate, receiver, depth + 1)], receiver);
+    }
     if (value.type === AST_NODE_TYPES.Identifier || value.type === AST_NODE_TYPES.MemberExpression) {
       // `const client = redis;` aliases.
       return { ...this.resolveDepth(value, depth + 1), root: receiver };
     }
     return UNKNOWN(receiver);
+  }
+
+  /** What a factory function of this module returns, memoised per function. */
+  returnsOf(fn: FunctionLike, depth: number): ReceiverInfo {
+    const known = this.factoryResults.get(fn);
+    if (known !== undefined) return known ?? UNKNOWN(fn as unknown as TSESTree.Expression);
+    this.factoryResults.set(fn, null);
+    const values = returnedValues(fn);
+    let info: ReceiverInfo;
+    try {
+      info = values ? combine(values.map((value) => this.fromOrigin(value, value as TSESTree.Expression, depth + 1)), fn as unknown as TSESTree.Expression) : UNKNOWN(fn as unknown as TSESTree.Expression);
+    } catch {
+      info = UNKNOWN(fn as unknown as TSESTree.Expression);
+    }
+    // The chain a factory's return opened is the factory's, not the caller's.
+    info = { ...info, chain: undefined };
+    this.factoryResults.set(fn, info);
+    return info;
   }
 
   /** `Redis`, `IORedis.Cluster`, `createClient`, `Redis.fromEnv`, `redis.createClient`. */
@@ -198,36 +248,87 @@ export class ClientResolver {
     return undefined;
   }
 
-  /** Class fields and constructor assignments, by member name, to what was assigned or declared. */
-  private membersOf(classBody: TSESTree.ClassBody): Map<string, TSESTree.Node> {
+  /**
+   * Class members by name, to every value given them: a field's initialiser (or declared type), a
+   * constructor parameter property's declared type, and each `this.name = …` anywhere in the class.
+   */
+  private membersOf(classBody: TSESTree.ClassBody): Map<string, TSESTree.Node[]> {
     const cached = this.classMembers.get(classBody);
     if (cached) return cached;
-    const members = new Map<string, TSESTree.Node>();
+    const members = new Map<string, TSESTree.Node[]>();
+    const add = (name: string, origin: TSESTree.Node) => {
+      const list = members.get(name);
+      if (list) list.push(origin);
+      else members.set(name, [origin]);
+    };
     for (const element of classBody.body) {
-      if (element.type === AST_NODE_TYPES.PropertyDefinition && element.key.type === AST_NODE_TYPES.Identifier) {
-        const origin = element.value ?? element.typeAnnotation?.typeAnnotation;
-        if (origin) members.set(element.key.name, origin);
+      if (element.type === AST_NODE_TYPES.PropertyDefinition && element.key.type === AST_NODE_TYPES.Identifier && !element.static) {
+        const origin = element.value && !isNullish(element.value) ? element.value : element.typeAnnotation?.typeAnnotation;
+        if (origin) add(element.key.name, origin);
       }
       if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'constructor') {
         for (const parameter of element.value.params) {
           if (parameter.type === AST_NODE_TYPES.TSParameterProperty && parameter.parameter.type === AST_NODE_TYPES.Identifier) {
             const annotation = parameter.parameter.typeAnnotation?.typeAnnotation;
-            if (annotation) members.set(parameter.parameter.name, annotation);
+            if (annotation) add(parameter.parameter.name, annotation);
           }
         }
-        for (const statement of element.value.body?.body ?? []) {
-          if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
-          const target = statement.expression.left;
-          if (target.type === AST_NODE_TYPES.MemberExpression && target.object.type === AST_NODE_TYPES.ThisExpression) {
-            const name = propertyName(target);
-            if (name !== undefined && !members.has(name)) members.set(name, statement.expression.right);
-          }
-        }
+      }
+    }
+    // A declared type says what the member is; assignments count for the members without one.
+    const initializers = collectNodes(this.sourceCode).memberInitializers;
+    const assignedNames = new Set(initializers.map((initializer) => initializer.name));
+    for (const name of assignedNames) {
+      if (members.get(name)?.some((origin) => origin.type === AST_NODE_TYPES.TSTypeReference)) continue;
+      for (const value of memberAssignments(classBody, name, initializers)) {
+        if (!members.get(name)?.includes(value)) add(name, value);
       }
     }
     this.classMembers.set(classBody, members);
     return members;
   }
+}
+
+/**
+ * One answer from several origins of a value: the family they agree on (origins that say nothing
+ * do not disagree), not a client when every origin is known not to be one, else unknown.
+ */
+function combine(infos: readonly ReceiverInfo[], receiver: TSESTree.Expression): ReceiverInfo {
+  if (infos.length === 1) return { ...infos[0]!, root: receiver };
+  let family: ClientFamily | undefined;
+  let cluster = false;
+  let evidence: Evidence = 'traced';
+  for (const info of infos) {
+    if (info.family === undefined) continue;
+    if (family !== undefined && info.family !== family) return UNKNOWN(receiver);
+    family = info.family;
+    cluster ||= info.cluster === true;
+    if (info.evidence === 'type') evidence = 'type';
+  }
+  if (family !== undefined) {
+    return infos.some((info) => info.notClient) ? UNKNOWN(receiver) : { family, notClient: false, evidence, root: receiver, chain: undefined, cluster };
+  }
+  if (infos.length > 0 && infos.every((info) => info.notClient)) return { ...UNKNOWN(receiver), notClient: true, evidence: 'traced' };
+  return UNKNOWN(receiver);
+}
+
+/** A factory's result, resolved in the module that declares it (this one when `module` is undefined). */
+function factoryResult(resolver: ClientResolver, module: ProjectModule | undefined, fn: FunctionLike, depth: number): ReceiverInfo {
+  if (!module) return resolver.returnsOf(fn, depth);
+  try {
+    return moduleResolver(module).returnsOf(fn, 0);
+  } catch {
+    return UNKNOWN(fn as unknown as TSESTree.Expression);
+  }
+}
+
+function moduleResolver(module: ProjectModule): ClientResolver {
+  let resolver = module.memo.get('clients') as ClientResolver | undefined;
+  if (!resolver) {
+    resolver = new ClientResolver(module.sourceCode, module.imports, null, module.filePath);
+    module.memo.set('clients', resolver);
+  }
+  return resolver;
 }
 
 /** The identifier names the module-level binding (an import, a top-level `require`), not a local that shadows it. */
@@ -246,11 +347,7 @@ function familyOfExport(value: ExportedValue): ClientFamily | undefined {
   if (known !== undefined) return known ?? undefined;
   // Guards cycles of modules re-exporting each other's clients.
   exportFamilies.set(value.node, null);
-  let resolver = value.module.memo.get('clients') as ClientResolver | undefined;
-  if (!resolver) {
-    resolver = new ClientResolver(value.module.sourceCode, value.module.imports, null, value.module.filePath);
-    value.module.memo.set('clients', resolver);
-  }
+  const resolver = moduleResolver(value.module);
   let family: ClientFamily | undefined;
   try {
     const info = value.node.type === AST_NODE_TYPES.Identifier ? resolver.resolve(value.node) : resolver.resolveValue(value.node);
@@ -261,15 +358,6 @@ function familyOfExport(value: ExportedValue): ClientFamily | undefined {
   }
   exportFamilies.set(value.node, family ?? null);
   return family;
-}
-
-function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {
-  let current = node.parent;
-  while (current) {
-    if (current.type === AST_NODE_TYPES.ClassBody) return current;
-    current = current.parent;
-  }
-  return undefined;
 }
 
 /** Makers and types of cluster clients (ioredis `Cluster`, node-redis `createCluster`). */

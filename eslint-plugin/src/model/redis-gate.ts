@@ -94,7 +94,12 @@ function isSignal(text: string, start: number, end: number): boolean {
     return true;
   }
   const after = nextSignificantCode(text, end);
-  if (after === OPEN_PAREN) return REDIS_SPECIFIC_METHODS.has(text.slice(start, end));
+  if (after === OPEN_PAREN) {
+    const name = text.slice(start, end);
+    // `getRedis()`, `createRedisClient()`: a factory named for Redis (the model follows what it returns);
+    // `getClient().set(…)`: a factory named for a client whose result is used as one right away.
+    return REDIS_SPECIFIC_METHODS.has(name) || REDIS_FACTORY_NAME.test(name) || (CLIENT_FACTORY_NAME.test(name) && callsGenericMethodOnResult(text, end));
+  }
   if (after === DOT || after === QUESTION) return CLIENT_LIKE_NAME.test(text.slice(start, end)) && callsGenericMethod(text, end);
   return false;
 }
@@ -146,6 +151,15 @@ function nextSignificantCode(text: string, index: number): number {
     position++;
   }
   return -1;
+}
+
+const REDIS_FACTORY_NAME = /^(?:get|create|make|new|init|use|connect|build)\w*(?:redis|valkey|upstash)/iu;
+const CLIENT_FACTORY_NAME = /^(?:get|create|make|use|connect)\w*(?:client|conn(?:ection)?)$/iu;
+
+/** `().set(` / `()).del(` right after a factory's name. */
+function callsGenericMethodOnResult(text: string, index: number): boolean {
+  const rest = /^\s*\(\s*\)\s*\)?\s*\??\.\s*([\w$]+)\s*\(/u.exec(text.slice(index, index + 64));
+  return rest !== null && GENERIC_METHOD_NAMES.has(rest[1]!);
 }
 
 /** `.get(` / `?.set (` right after a client-like name. */

@@ -165,7 +165,38 @@ function classifyMember(sourceCode: SourceCode, member: TSESTree.MemberExpressio
     return HOST_ENV.test(name) ? perProcess('host', moduleLevel) : 'constant';
   }
   if (object.type === AST_NODE_TYPES.ThisExpression) return classifyThisField(sourceCode, member, name, depth);
+  if (object.type === AST_NODE_TYPES.Identifier) return classifyStateProperty(sourceCode, object, name, depth);
   return undefined;
+}
+
+/**
+ * `state.lockValue` of a module-level `const state = { lockValue: … }`: the property holds its
+ * initial value for the life of the process when the object is only ever read or written member by
+ * member (never handed out whole) and no code assigns that property.
+ */
+function classifyStateProperty(sourceCode: SourceCode, object: TSESTree.Identifier, name: string, depth: number): SharedTokenKind | undefined {
+  const variable = findVariable(sourceCode, object);
+  const definition = variable?.defs[0];
+  if (!variable || variable.defs.length !== 1 || definition?.node.type !== AST_NODE_TYPES.VariableDeclarator || variable.scope.block.type !== AST_NODE_TYPES.Program) return undefined;
+  const declarator = definition.node;
+  if (declarator.parent.kind !== 'const' || !declarator.init) return undefined;
+  const init = skipTypeWrappers(declarator.init);
+  if (init.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  const property = init.properties.find((candidate): candidate is TSESTree.Property => candidate.type === AST_NODE_TYPES.Property
+    && !candidate.computed && propertyKeyName(candidate.key) === name);
+  if (!property || property.kind !== 'init' || property.method) return undefined;
+  for (const reference of variable.references) {
+    if (reference.init === true) continue;
+    const use = reference.identifier.parent;
+    if (use.type !== AST_NODE_TYPES.MemberExpression || use.object !== reference.identifier) return undefined;
+    const written = use.parent;
+    const writes = (written.type === AST_NODE_TYPES.AssignmentExpression && written.left === use) || written.type === AST_NODE_TYPES.UpdateExpression;
+    // `state[key] = …` may write any property.
+    if (writes && (propertyName(use) === name || propertyName(use) === undefined)) return undefined;
+  }
+  const kind = classify(sourceCode, property.value, depth + 1, true);
+  if (kind !== undefined) return kind;
+  return isComputedValue(property.value) ? 'process' : undefined;
 }
 
 /** A binding: a module-level one holds one value per process; a local one is followed to its value. */

@@ -40,11 +40,31 @@ function verdictForType(checker: ts.TypeChecker, type: ts.Type): TypeVerdict {
     if ((part.flags & ANY_OR_UNKNOWN_FLAGS) !== 0) return 'unknown';
     const family = declaringFamily(checker, part);
     if (family) return family;
-    // null/undefined members of a union (`Redis | undefined`) say nothing either way.
+    // null/undefined members of a union (`Redis | undefined`) say nothing either way, and neither
+    // does an interface written to stand for a client (`interface RedisLike { set; del; eval }`).
     const nullish = (part.flags & (32768 | 65536)) !== 0;
-    if (!nullish) sawOther = true;
+    if (!nullish && !isClientShapedInterface(part)) sawOther = true;
   }
   return sawOther ? 'other' : 'unknown';
+}
+
+// SymbolFlags: Class, Interface, TypeLiteral (literal values, as above).
+const CLASS_SYMBOL = 32;
+const INTERFACE_OR_TYPE_LITERAL = 64 | 2048;
+
+/**
+ * An interface or object type, not a class, whose members are a Redis client's: a script call
+ * (`eval`, `evalsha`) beside `set` or `del`. A project's abstraction over its client (a parameter
+ * typed `RedisLike`) is then left to the call's shape; a class with such methods (an in-process lock
+ * table) has its own implementation and stays known as something else.
+ */
+function isClientShapedInterface(type: ts.Type): boolean {
+  const symbol = type.aliasSymbol ?? type.getSymbol();
+  if (!symbol || (symbol.flags & CLASS_SYMBOL) !== 0) return false;
+  const target = type.getSymbol();
+  if (!target || (target.flags & INTERFACE_OR_TYPE_LITERAL) === 0 || (target.flags & CLASS_SYMBOL) !== 0) return false;
+  const names = new Set(type.getProperties().map((property) => property.getName()));
+  return (names.has('eval') || names.has('evalsha') || names.has('evalSha')) && (names.has('set') || names.has('del'));
 }
 
 /**

@@ -34,9 +34,33 @@ export function acquire(redis: LocalLocks, token: string) {
   redis.expire('lock:invoice', 30);
 }`;
 
+// A project's own interface for its client: the checker says nothing either way, so the shape decides.
+const clientShapedInterface = `interface RedisLike {
+  set(key: string, value: string, ...options: unknown[]): Promise<unknown>;
+  del(key: string): Promise<number>;
+  eval(script: string, keyCount: number, ...args: string[]): Promise<unknown>;
+}
+export async function release(redis: RedisLike) {
+  await redis.del('lock:invoice');
+}`;
+
+// A class with the same members is an implementation of something else.
+const clientShapedClass = `class MemoryLocks {
+  private readonly held = new Map<string, string>();
+  async set(key: string, value: string) { this.held.set(key, value); }
+  async del(key: string) { return this.held.delete(key) ? 1 : 0; }
+  async eval() { return null; }
+}
+export async function release(redis: MemoryLocks) {
+  await redis.del('lock:invoice');
+}`;
+
 typed.run('no-unsafe-release (type-aware)', noUnsafeRelease, {
-  valid: [{ code: mapNamedRedis, filename }],
-  invalid: [{ code: ioredisNamedStore, filename, errors: [{ messageId: 'plainDelete', line: 4, suggestions: [] }] }],
+  valid: [{ code: mapNamedRedis, filename }, { code: clientShapedClass, filename }],
+  invalid: [
+    { code: ioredisNamedStore, filename, errors: [{ messageId: 'plainDelete', line: 4, suggestions: [] }] },
+    { code: clientShapedInterface, filename, errors: [{ messageId: 'plainDelete', line: 7 }] },
+  ],
 });
 
 typed.run('no-split-acquire (type-aware)', noSplitAcquire, {

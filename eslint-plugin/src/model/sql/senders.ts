@@ -1,13 +1,17 @@
 // Which object sends a query, and whether it is a pool, one dedicated connection, or a transaction.
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { findVariable, isFunctionLike, propertyName, skipTypeWrappers } from '../../util/ast.js';
+import { collectNodes } from '../../util/collect-nodes.js';
+import { findVariable, isFunctionLike, propertyName, skipTypeWrappers, type FunctionLike } from '../../util/ast.js';
 import { propertyValue } from '../commands.js';
+import { assignedValues, calledFunction, enclosingClassBody, isNullish, returnedValues } from '../factories.js';
 import type { ImportTable } from '../imports.js';
-import { importedValue, type ExportedValue } from '../project/modules.js';
+import { importedValue, type ExportedValue, type ProjectModule } from '../project/modules.js';
+import { resolveImport } from '../project/resolve.js';
 import {
   CHECKOUT_METHODS,
   POOL_NAMES,
+  SQL_BUILDER_PACKAGES,
   SQL_PACKAGES,
   SQL_TYPE_NAMES,
   TRANSACTION_CALLBACK_METHODS,
@@ -39,6 +43,8 @@ const UNKNOWN: SqlHandle = { kind: 'unknown', library: 'unknown', inTransaction:
 export class SenderResolver {
   private readonly variableHandles = new Map<TSESLint.Scope.Variable, SqlHandle>();
   private readonly memberInitializers = new Map<string, TSESTree.Expression>();
+  /** What each of the module's functions returns, when asked as a factory. */
+  private readonly factoryHandles = new WeakMap<FunctionLike, SqlHandle>();
 
   constructor(
     private readonly sourceCode: Readonly<TSESLint.SourceCode>,
@@ -72,6 +78,9 @@ export class SenderResolver {
         if (expression.object.type === AST_NODE_TYPES.ThisExpression && name !== undefined) {
           const init = this.memberInitializers.get(name);
           if (init) return this.handle(init, depth + 1);
+          // `constructor(private readonly db: Knex)`, `private pool: Pool;`: the declared type.
+          const declared = this.declaredMemberHandle(expression, name);
+          if (declared) return declared;
           return handleByName(name);
         }
         return UNKNOWN;
@@ -79,9 +88,52 @@ export class SenderResolver {
       case AST_NODE_TYPES.NewExpression:
       case AST_NODE_TYPES.CallExpression:
         return this.createdHandle(expression, depth);
+      case AST_NODE_TYPES.LogicalExpression:
+        // `globalForPrisma.prisma ?? new PrismaClient()`: either side is the value.
+        return expression.operator === '&&' ? UNKNOWN : combineHandles([this.handle(expression.left, depth + 1), this.handle(expression.right, depth + 1)]);
+      case AST_NODE_TYPES.ConditionalExpression:
+        return combineHandles([this.handle(expression.consequent, depth + 1), this.handle(expression.alternate, depth + 1)]);
       default:
         return UNKNOWN;
     }
+  }
+
+  /**
+   * The declared type of a constructor parameter property or a field without an initialiser. A type
+   * another package declares (`pool: Pool` of generic-pool) says the member is no SQL handle, whatever its name.
+   */
+  private declaredMemberHandle(member: TSESTree.MemberExpression, name: string): SqlHandle | undefined {
+    const classBody = enclosingClassBody(member);
+    let annotation: TSESTree.TypeNode | undefined;
+    for (const element of classBody?.body ?? []) {
+      if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.static && element.key.type === AST_NODE_TYPES.Identifier && element.key.name === name) {
+        annotation = element.typeAnnotation?.typeAnnotation;
+      }
+      if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'constructor') {
+        for (const parameter of element.value.params) {
+          if (parameter.type === AST_NODE_TYPES.TSParameterProperty && parameter.parameter.type === AST_NODE_TYPES.Identifier && parameter.parameter.name === name) {
+            annotation = parameter.parameter.typeAnnotation?.typeAnnotation;
+          }
+        }
+      }
+    }
+    if (annotation?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+    const handle = typeHandle(annotation, this.isForeignType);
+    if (handle) return handle;
+    // A SQL type's name (`Pool`) imported from another package: whatever the member is called, no SQL handle.
+    const typeName = annotation.typeName.type === AST_NODE_TYPES.TSQualifiedName ? annotation.typeName.right.name : typeRoot(annotation.typeName);
+    return typeName !== undefined && Object.hasOwn(SQL_TYPE_NAMES, typeName) ? UNKNOWN : undefined;
+  }
+
+  /** What a factory function of this module returns (`getPool()`), memoised per function. */
+  returnsOf(fn: FunctionLike, depth: number): SqlHandle {
+    const known = this.factoryHandles.get(fn);
+    if (known) return known;
+    this.factoryHandles.set(fn, UNKNOWN);
+    const values = returnedValues(fn);
+    const handle = values ? combineHandles(values.map((value) => this.handle(value, depth + 1))) : UNKNOWN;
+    this.factoryHandles.set(fn, handle);
+    return handle;
   }
 
   private identifierHandle(identifier: TSESTree.Identifier, depth: number): SqlHandle {
@@ -99,25 +151,47 @@ export class SenderResolver {
   private variableHandle(variable: TSESLint.Scope.Variable, depth: number): SqlHandle {
     const definition = variable.defs[0];
     if (!definition || variable.defs.length !== 1) return UNKNOWN;
-    const annotated = annotationHandle(definition.name);
+    const annotated = annotationHandle(definition.name, this.isForeignType);
     if (annotated) return annotated;
     if (definition.type === DefinitionType.ImportBinding) {
       const imported = this.importedHandle(variable.name);
       if (imported.kind !== 'unknown') return imported;
-      return this.imports.get(variable.name)?.source.startsWith('.') ? handleByName(variable.name) : UNKNOWN;
+      return this.isProjectImport(variable.name) ? handleByName(variable.name) : UNKNOWN;
     }
     if (definition.type === DefinitionType.Variable) {
       const declarator = definition.node;
-      if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) return UNKNOWN;
+      if (declarator.id.type !== AST_NODE_TYPES.Identifier) return UNKNOWN;
+      // `let pool; export function init() { pool = new Pool() }`: what it is assigned once made.
+      const assigned = declarator.parent.kind === 'const' ? undefined : assignedValues(variable);
+      const init = declarator.init && !isNullish(declarator.init) ? declarator.init : undefined;
+      if (!init) return assigned ? combineHandles(assigned.map((value) => this.handle(value, depth + 1))) : UNKNOWN;
       // `const db = require('./db')` at module level: what that module exports.
       if (declarator.parent.parent.type === AST_NODE_TYPES.Program && this.imports.has(variable.name)) {
         const imported = this.importedHandle(variable.name);
         if (imported.kind !== 'unknown') return imported;
       }
-      return this.handle(declarator.init, depth + 1);
+      const initial = this.handle(init, depth + 1);
+      return assigned ? combineHandles([initial, ...assigned.map((value) => this.handle(value, depth + 1))]) : initial;
     }
     if (definition.type === DefinitionType.Parameter) return this.callbackParameterHandle(definition.node, definition.name, depth);
     return UNKNOWN;
+  }
+
+  /**
+   * The type's name is imported from a package that is not the library the name belongs to: neither
+   * a project module, nor a SQL package, nor one named for the library (a fork: `@n8n/typeorm`).
+   */
+  private readonly isForeignType = (local: string, library: SqlLibrary): boolean => {
+    const source = this.imports.get(local)?.source;
+    return source !== undefined && !source.startsWith('.') && !source.includes(library) && !isSqlPackage(source) && !this.isProjectImport(local);
+  };
+
+  /** The binding is imported from one of the project's own modules (a relative path, an alias, a workspace package). */
+  private isProjectImport(local: string): boolean {
+    const source = this.imports.get(local)?.source;
+    if (source === undefined) return false;
+    if (source.startsWith('.')) return true;
+    return this.filename !== undefined && resolveImport(this.filename, source) !== undefined;
   }
 
   /** The handle another project module exports under the binding (`export const db = drizzle(pool)`). */
@@ -165,6 +239,11 @@ export class SenderResolver {
     if (factory) {
       const kind = factory.kind === 'pool' && isSingleSessionPool(factory.library, expression) ? 'connection' : factory.kind;
       return { kind, library: factory.library, inTransaction: false };
+    }
+    if (expression.type === AST_NODE_TYPES.CallExpression && depth < 6) {
+      // `getPool().query(...)`, `const db = getDb()`: a factory of the project's own, by what it returns.
+      const factory = calledFunction(this.sourceCode, this.imports, this.filename, expression);
+      if (factory) return factoryHandle(this, factory.module, factory.fn, depth);
     }
     if (expression.type !== AST_NODE_TYPES.CallExpression || callee.type !== AST_NODE_TYPES.MemberExpression) return UNKNOWN;
     const method = propertyName(callee);
@@ -232,14 +311,41 @@ function handleOfExport(value: ExportedValue): SqlHandle {
   if (known) return known;
   // Guards cycles of modules re-exporting each other's pools.
   exportHandles.set(value.node, UNKNOWN);
-  let resolver = value.module.memo.get('senders') as SenderResolver | undefined;
-  if (!resolver) {
-    resolver = new SenderResolver(value.module.sourceCode, value.module.imports, value.module.filePath);
-    value.module.memo.set('senders', resolver);
-  }
-  const handle = resolver.handle(value.node, 0);
+  const handle = moduleSenders(value.module).handle(value.node, 0);
   exportHandles.set(value.node, handle);
   return handle;
+}
+
+function moduleSenders(module: ProjectModule): SenderResolver {
+  let resolver = module.memo.get('senders') as SenderResolver | undefined;
+  if (!resolver) {
+    resolver = new SenderResolver(module.sourceCode, module.imports, module.filePath);
+    // Another module's `this.pool = new Pool()` is seen by its own resolver as this file's are.
+    for (const { name, value } of collectNodes(module.sourceCode).memberInitializers) resolver.noteMemberInitializer(name, value);
+    module.memo.set('senders', resolver);
+  }
+  return resolver;
+}
+
+/** A factory's result, resolved in the module that declares it (this one when `module` is undefined). */
+function factoryHandle(resolver: SenderResolver, module: ProjectModule | undefined, fn: FunctionLike, depth: number): SqlHandle {
+  if (!module) return resolver.returnsOf(fn, depth);
+  try {
+    return moduleSenders(module).returnsOf(fn, 0);
+  } catch {
+    return UNKNOWN;
+  }
+}
+
+/** The handle several origins agree on (unknown ones do not disagree), else unknown. */
+function combineHandles(handles: readonly SqlHandle[]): SqlHandle {
+  let found: SqlHandle | undefined;
+  for (const handle of handles) {
+    if (handle.kind === 'unknown' && handle.library === 'unknown') continue;
+    if (found && (found.kind !== handle.kind || found.library !== handle.library || found.inTransaction !== handle.inTransaction)) return UNKNOWN;
+    found = handle;
+  }
+  return found ?? UNKNOWN;
 }
 
 function handleByName(name: string): SqlHandle {
@@ -249,14 +355,36 @@ function handleByName(name: string): SqlHandle {
   return UNKNOWN;
 }
 
-function annotationHandle(name: TSESTree.Node): SqlHandle | undefined {
+function annotationHandle(name: TSESTree.Node, foreign: (local: string, library: SqlLibrary) => boolean): SqlHandle | undefined {
   if (name.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const annotation = name.typeAnnotation?.typeAnnotation;
+  return typeHandle(name.typeAnnotation?.typeAnnotation, foreign);
+}
+
+/**
+ * What a declared type says the value is (`Pool`, `pg.Pool`, `Knex`, `Kysely<DB>`). A name imported
+ * from a package that sends no SQL (`import { Pool } from 'generic-pool'`) is that package's, not a
+ * pool of connections; names from the project's own modules or declared globally keep their meaning.
+ */
+function typeHandle(annotation: TSESTree.TypeNode | undefined, foreign: (local: string, library: SqlLibrary) => boolean): SqlHandle | undefined {
   if (annotation?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
-  const typeName = annotation.typeName.type === AST_NODE_TYPES.Identifier
-    ? annotation.typeName.name
-    : annotation.typeName.type === AST_NODE_TYPES.TSQualifiedName ? annotation.typeName.right.name : undefined;
-  if (typeName === undefined) return undefined;
-  const entry = SQL_TYPE_NAMES[typeName];
-  return entry ? { kind: entry.kind, library: entry.library, inTransaction: entry.inTransaction ?? false } : undefined;
+  const typeName = annotation.typeName;
+  const name = typeName.type === AST_NODE_TYPES.Identifier ? typeName.name
+    : typeName.type === AST_NODE_TYPES.TSQualifiedName ? typeName.right.name : undefined;
+  if (name === undefined) return undefined;
+  const entry = SQL_TYPE_NAMES[name];
+  if (!entry) return undefined;
+  const local = typeRoot(typeName);
+  if (local !== undefined && foreign(local, entry.library)) return undefined;
+  return { kind: entry.kind, library: entry.library, inTransaction: entry.inTransaction ?? false };
+}
+
+/** The local name a type reference starts from: `Pool` of `Pool`, `pg` of `pg.Pool`. */
+function typeRoot(typeName: TSESTree.EntityName): string | undefined {
+  if (typeName.type === AST_NODE_TYPES.Identifier) return typeName.name;
+  return typeName.type === AST_NODE_TYPES.TSQualifiedName && typeName.left.type === AST_NODE_TYPES.Identifier ? typeName.left.name : undefined;
+}
+
+function isSqlPackage(source: string): boolean {
+  return Object.hasOwn(SQL_PACKAGES, source) || SQL_BUILDER_PACKAGES.has(source) || source === '@types/pg'
+    || Object.keys(SQL_PACKAGES).some((name) => source.startsWith(name.endsWith('/') ? name : `${name}/`));
 }
