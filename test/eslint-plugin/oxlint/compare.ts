@@ -1,0 +1,181 @@
+// Lints the same files with oxlint's JS plugins and with the locksmith CLI (ESLint), both with every
+// rule of the `strict` preset, and lists the findings each reports that the other does not, as
+// (rule, file, line). Used by oxlint.test.ts and, for the list of what oxlint lacks, by
+// test/support/write-oxlint-docs.ts.
+
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export const REPOSITORY_ROOT = path.resolve(__dirname, '../../..');
+const CLI_BIN = path.join(REPOSITORY_ROOT, 'eslint-plugin/bin/locksmith.js');
+const PLUGIN_ENTRY = path.join(REPOSITORY_ROOT, 'eslint-plugin/dist/index.js');
+const OXLINT_BIN = path.join(REPOSITORY_ROOT, 'node_modules/oxlint/bin/oxlint');
+const RULE_PREFIX = 'locksmith/';
+export const DIFFERENCES_FILE = path.join(__dirname, 'differences.json');
+
+/** One finding, keyed the same way for both linters: `rule|file|line`, file relative to the linted root. */
+export interface Finding {
+  rule: string;
+  file: string;
+  line: number;
+}
+
+export interface Difference extends Finding {
+  /** Which linter reported it (the other did not). */
+  only: 'eslint' | 'oxlint';
+}
+
+/** An accepted difference in differences.json, one finding each (file relative to the repository root). */
+export interface AcceptedDifference {
+  only: 'eslint' | 'oxlint';
+  rule: string;
+  file: string;
+  line: number;
+  /** A key of `gaps` in differences.json: what oxlint lacks, which explains this entry. */
+  gap: string;
+  reason: string;
+}
+
+export interface DifferencesFile {
+  /** What oxlint lacks for Locksmith, by key: the README's oxlint section lists these. */
+  gaps: Record<string, { title: string; description: string }>;
+  accepted: AcceptedDifference[];
+}
+
+export function readDifferences(): DifferencesFile {
+  return JSON.parse(fs.readFileSync(DIFFERENCES_FILE, 'utf8')) as DifferencesFile;
+}
+
+/** The strict preset's rule ids, prefixed. */
+export function strictRuleIds(): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const locksmith = require(PLUGIN_ENTRY) as { configs: { strict: { rules: Record<string, string> } } };
+  return Object.entries(locksmith.configs.strict.rules)
+    .filter(([, severity]) => severity !== 'off')
+    .map(([ruleId]) => ruleId)
+    .sort();
+}
+
+/** The .oxlintrc.json that runs exactly the strict preset, through the built plugin, with oxlint's own rules off. */
+export function oxlintConfig(settings: Record<string, unknown> = {}, ruleOverrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    jsPlugins: [PLUGIN_ENTRY],
+    plugins: [],
+    categories: { correctness: 'off', suspicious: 'off', pedantic: 'off', perf: 'off', style: 'off', restriction: 'off', nursery: 'off' },
+    settings,
+    rules: { ...Object.fromEntries(strictRuleIds().map((id) => [id, 'error'])), ...ruleOverrides },
+  };
+}
+
+interface Spawned { code: number | null; stdout: string; stderr: string }
+
+function run(command: string, args: readonly string[], cwd: string): Promise<Spawned> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') }));
+  });
+}
+
+function toPosix(file: string): string {
+  return file.split(path.sep).join('/');
+}
+
+export interface EslintRun {
+  findings: Finding[];
+  /** Files ESLint's parser refused, relative to `cwd`. */
+  parseErrors: string[];
+}
+
+/**
+ * Findings of the locksmith CLI (ESLint, strict preset, each file's locksmith.json over it) on `paths`
+ * (relative to `cwd`), files relative to `cwd`.
+ */
+export async function eslintFindings(cwd: string, paths: readonly string[]): Promise<EslintRun> {
+  const ruleArguments = strictRuleIds().map((id) => `--rule=${id.slice(RULE_PREFIX.length)}=error`);
+  const result = await run(process.execPath, [CLI_BIN, '--preset', 'strict', '--format', 'json', ...ruleArguments, ...paths], cwd);
+  if (result.code !== 0 && result.code !== 1) throw new Error(`locksmith CLI exited ${result.code}: ${result.stderr}`);
+  const reports = JSON.parse(result.stdout) as Array<{ filePath: string; messages: Array<{ ruleId: string | null; line: number; fatal?: boolean }> }>;
+  const findings: Finding[] = [];
+  const parseErrors: string[] = [];
+  for (const report of reports) {
+    const file = toPosix(path.relative(cwd, report.filePath));
+    for (const message of report.messages) {
+      if (message.fatal === true) parseErrors.push(file);
+      if (message.ruleId === null || !message.ruleId.startsWith(RULE_PREFIX)) continue;
+      findings.push({ rule: message.ruleId.slice(RULE_PREFIX.length), file, line: message.line });
+    }
+  }
+  return { findings, parseErrors };
+}
+
+export interface OxlintRun {
+  findings: Finding[];
+  /** Diagnostics that are not Locksmith findings (parse errors, plugin crashes), by file. */
+  errors: Array<{ file: string; message: string }>;
+}
+
+/**
+ * Findings of oxlint with the plugin's strict rules on `paths` (relative to `cwd`). Like the CLI, it
+ * lints what lies under node_modules only when told to: `--ignore-pattern` replaces the default.
+ */
+export async function oxlintFindings(
+  cwd: string,
+  paths: readonly string[],
+  settings: Record<string, unknown> = {},
+  ruleOverrides: Record<string, unknown> = {},
+): Promise<OxlintRun> {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-oxlint-'));
+  try {
+    const configFile = path.join(directory, '.oxlintrc.json');
+    fs.writeFileSync(configFile, JSON.stringify(oxlintConfig(settings, ruleOverrides)));
+    const result = await run(process.execPath, [OXLINT_BIN, '-c', configFile, '--format', 'json', '--no-ignore', ...paths], cwd);
+    if (result.code !== 0 && result.code !== 1) throw new Error(`oxlint exited ${result.code}: ${result.stderr}${result.stdout.slice(0, 2000)}`);
+    const report = JSON.parse(result.stdout) as { diagnostics: Array<{ code?: string; message: string; filename: string; labels: Array<{ span: { line: number } }> }> };
+    const findings: Finding[] = [];
+    const errors: OxlintRun['errors'] = [];
+    for (const diagnostic of report.diagnostics) {
+      const match = /^locksmith\((.+)\)$/.exec(diagnostic.code ?? '');
+      const line = diagnostic.labels[0]?.span.line;
+      if (match === null || line === undefined) {
+        errors.push({ file: toPosix(diagnostic.filename), message: `${diagnostic.code ?? ''} ${diagnostic.message}`.trim() });
+        continue;
+      }
+      findings.push({ rule: match[1]!, file: toPosix(diagnostic.filename), line });
+    }
+    return { findings, errors };
+  } finally {
+    fs.rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+function key(finding: Finding): string {
+  return `${finding.rule}|${finding.file}|${finding.line}`;
+}
+
+/** The findings only one of the two reports, sorted. Duplicates count: two reports on one line are two findings. */
+export function differences(eslint: readonly Finding[], oxlint: readonly Finding[]): Difference[] {
+  const counts = new Map<string, number>();
+  for (const finding of eslint) counts.set(key(finding), (counts.get(key(finding)) ?? 0) + 1);
+  for (const finding of oxlint) counts.set(key(finding), (counts.get(key(finding)) ?? 0) - 1);
+  const result: Difference[] = [];
+  for (const [k, count] of counts) {
+    if (count === 0) continue;
+    const [rule, file, line] = k.split('|') as [string, string, string];
+    for (let i = 0; i < Math.abs(count); i += 1) result.push({ rule, file, line: Number(line), only: count > 0 ? 'eslint' : 'oxlint' });
+  }
+  return result.sort((a, b) => key(a).localeCompare(key(b)) || a.only.localeCompare(b.only));
+}
+
+export function isAccepted(difference: Difference, accepted: AcceptedDifference): boolean {
+  return accepted.only === difference.only
+    && accepted.rule === difference.rule
+    && accepted.file === difference.file
+    && accepted.line === difference.line;
+}
