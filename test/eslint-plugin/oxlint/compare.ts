@@ -79,7 +79,7 @@ function run(command: string, args: readonly string[], cwd: string): Promise<Spa
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') }));
+    child.on('close', (code) => { resolve({ code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') }); });
   });
 }
 
@@ -178,4 +178,19 @@ export function isAccepted(difference: Difference, accepted: AcceptedDifference)
     && accepted.rule === difference.rule
     && accepted.file === difference.file
     && accepted.line === difference.line;
+}
+
+/**
+ * Runs `oxlint --fix-suggestions` (one thread, so that the files share one plugin instance, in the
+ * order given) over `files` in `directory`, which it rewrites.
+ */
+export async function oxlintApplySuggestions(directory: string, files: readonly string[]): Promise<void> {
+  const configFile = path.join(directory, '.oxlintrc.json');
+  fs.writeFileSync(configFile, JSON.stringify(oxlintConfig()));
+  try {
+    const result = await run(process.execPath, [OXLINT_BIN, '-c', configFile, '--threads', '1', '--fix-suggestions', ...files], directory);
+    if (result.code !== 0 && result.code !== 1) throw new Error(`oxlint exited ${result.code}: ${result.stderr}`);
+  } finally {
+    fs.rmSync(configFile);
+  }
 }

@@ -6,13 +6,15 @@
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'mocha';
 import {
-  type Difference, type EslintRun, type OxlintRun, REPOSITORY_ROOT, differences, eslintFindings, isAccepted, oxlintFindings, readDifferences,
+  type Difference, type EslintRun, type OxlintRun, REPOSITORY_ROOT, differences, eslintFindings, isAccepted, oxlintApplySuggestions, oxlintFindings, readDifferences,
 } from './compare';
 
 const SETTINGS_PROJECT = path.join(REPOSITORY_ROOT, 'test/eslint-plugin/fixtures/oxlint-settings');
+const SUGGESTIONS_PROJECT = path.join(REPOSITORY_ROOT, 'test/eslint-plugin/fixtures/oxlint-suggestions');
 const CORPUS_PREFIX = 'corpus/node_modules/';
 
 interface CorpusFiles {
@@ -81,6 +83,30 @@ describe('oxlint JS plugins', function () {
     // And the settings are what makes them: without, oxlint reports something else.
     const bare = await oxlintFindings(SETTINGS_PROJECT, ['.'], {}, rules);
     assert.notDeepEqual(bare.findings, oxlint.findings);
+  });
+
+  // oxlint hands every file a thread lints one scope manager (and at times one SourceCode), where
+  // ESLint makes one per file: a cache keyed by either gave a later file the names of the first, and
+  // b.mjs's token fix called its local `crypto` object.
+  it('applies each file its own suggestions, whatever oxlint linted before it', async function () {
+    this.timeout(120_000);
+    const files = ['a.mjs', 'b.mjs'];
+    const fixed = (directory: string) => files.map((file) => fs.readFileSync(path.join(directory, file), 'utf8'));
+    const together = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-oxlint-together-'));
+    const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-oxlint-alone-'));
+    try {
+      for (const directory of [together, alone]) fs.cpSync(SUGGESTIONS_PROJECT, directory, { recursive: true });
+      await oxlintApplySuggestions(together, files);
+      for (const file of files) await oxlintApplySuggestions(alone, [file]);
+      const [a, b] = fixed(together);
+      assert.match(a!, /const token = crypto\.randomUUID\(\);/);
+      // ESLint's suggestion for b.mjs, whose own `crypto` shadows the global.
+      assert.match(b!, /const token = globalThis\.crypto\.randomUUID\(\);/);
+      assert.deepEqual(fixed(together), fixed(alone));
+    } finally {
+      fs.rmSync(together, { recursive: true, force: true });
+      fs.rmSync(alone, { recursive: true, force: true });
+    }
   });
 
   it('lists no accepted difference that no longer happens', function () {
