@@ -48,14 +48,38 @@ export function readDifferences(): DifferencesFile {
   return JSON.parse(fs.readFileSync(DIFFERENCES_FILE, 'utf8')) as DifferencesFile;
 }
 
+type Preset = 'recommended' | 'strict';
+
+/** A preset's rules that are on, prefixed, with their severity, sorted by id. */
+export function presetRules(preset: Preset): Record<string, string> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const locksmith = require(PLUGIN_ENTRY) as { configs: Record<Preset, { rules: Record<string, string> }> };
+  return Object.fromEntries(Object.entries(locksmith.configs[preset].rules)
+    .filter(([, severity]) => severity !== 'off')
+    .sort(([left], [right]) => left.localeCompare(right)));
+}
+
 /** The strict preset's rule ids, prefixed. */
 export function strictRuleIds(): string[] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const locksmith = require(PLUGIN_ENTRY) as { configs: { strict: { rules: Record<string, string> } } };
-  return Object.entries(locksmith.configs.strict.rules)
-    .filter(([, severity]) => severity !== 'off')
-    .map(([ruleId]) => ruleId)
-    .sort();
+  return Object.keys(presetRules('strict'));
+}
+
+/**
+ * The `.oxlintrc.json` the README shows: the plugin by package name and the `recommended` preset's
+ * rules (oxlint's `extends` takes config files, not a plugin's configs). oxlint.test.ts lints with it.
+ */
+export function readmeOxlintConfig(): Record<string, unknown> {
+  return {
+    $schema: './node_modules/oxlint/configuration_schema.json',
+    jsPlugins: ['eslint-plugin-locksmith'],
+    rules: presetRules('recommended'),
+  };
+}
+
+/** The oxlint version the repository tests with (the exact devDependency). */
+export function testedOxlintVersion(): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  return manifest.devDependencies['oxlint']!;
 }
 
 /** The .oxlintrc.json that runs exactly the strict preset, through the built plugin, with oxlint's own rules off. */
@@ -97,9 +121,9 @@ export interface EslintRun {
  * Findings of the locksmith CLI (ESLint, strict preset, each file's locksmith.json over it) on `paths`
  * (relative to `cwd`), files relative to `cwd`.
  */
-export async function eslintFindings(cwd: string, paths: readonly string[]): Promise<EslintRun> {
-  const ruleArguments = strictRuleIds().map((id) => `--rule=${id.slice(RULE_PREFIX.length)}=error`);
-  const result = await run(process.execPath, [CLI_BIN, '--preset', 'strict', '--format', 'json', ...ruleArguments, ...paths], cwd);
+export async function eslintFindings(cwd: string, paths: readonly string[], preset: Preset = 'strict'): Promise<EslintRun> {
+  const ruleArguments = preset === 'strict' ? strictRuleIds().map((id) => `--rule=${id.slice(RULE_PREFIX.length)}=error`) : [];
+  const result = await run(process.execPath, [CLI_BIN, '--preset', preset, '--format', 'json', ...ruleArguments, ...paths], cwd);
   if (result.code !== 0 && result.code !== 1) throw new Error(`locksmith CLI exited ${result.code}: ${result.stderr}`);
   const reports = JSON.parse(result.stdout) as Array<{ filePath: string; messages: Array<{ ruleId: string | null; line: number; fatal?: boolean }> }>;
   const findings: Finding[] = [];
@@ -130,17 +154,22 @@ export async function oxlintFindings(
   paths: readonly string[],
   settings: Record<string, unknown> = {},
   ruleOverrides: Record<string, unknown> = {},
+  options: { config?: Record<string, unknown>; configDirectory?: string } = {},
 ): Promise<OxlintRun> {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-oxlint-'));
+  // oxlint resolves `jsPlugins` from the config file's folder: a config naming the package must sit in the repository.
+  if (options.configDirectory !== undefined) fs.mkdirSync(options.configDirectory, { recursive: true });
+  const directory = fs.mkdtempSync(path.join(options.configDirectory ?? os.tmpdir(), 'locksmith-oxlint-'));
   try {
     const configFile = path.join(directory, '.oxlintrc.json');
-    fs.writeFileSync(configFile, JSON.stringify(oxlintConfig(settings, ruleOverrides)));
+    fs.writeFileSync(configFile, JSON.stringify(options.config ?? oxlintConfig(settings, ruleOverrides)));
     const result = await run(process.execPath, [OXLINT_BIN, '-c', configFile, '--format', 'json', '--no-ignore', ...paths], cwd);
     if (result.code !== 0 && result.code !== 1) throw new Error(`oxlint exited ${result.code}: ${result.stderr}${result.stdout.slice(0, 2000)}`);
     const report = JSON.parse(result.stdout) as { diagnostics: Array<{ code?: string; message: string; filename: string; labels: Array<{ span: { line: number } }> }> };
     const findings: Finding[] = [];
     const errors: OxlintRun['errors'] = [];
     for (const diagnostic of report.diagnostics) {
+      // oxlint's own rules (on by default in the README's config) are not part of the comparison.
+      if (/^(?!locksmith\()[\w-]+\(.+\)$/.test(diagnostic.code ?? '')) continue;
       const match = /^locksmith\((.+)\)$/.exec(diagnostic.code ?? '');
       const line = diagnostic.labels[0]?.span.line;
       if (match === null || line === undefined) {

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'mocha';
 import {
-  type Difference, type EslintRun, type OxlintRun, REPOSITORY_ROOT, differences, eslintFindings, isAccepted, oxlintApplySuggestions, oxlintFindings, readDifferences,
+  type Difference, type EslintRun, type OxlintRun, REPOSITORY_ROOT, differences, eslintFindings, isAccepted, oxlintApplySuggestions, oxlintFindings, readDifferences, readmeOxlintConfig,
 } from './compare';
 
 const SETTINGS_PROJECT = path.join(REPOSITORY_ROOT, 'test/eslint-plugin/fixtures/oxlint-settings');
@@ -49,6 +49,18 @@ describe('oxlint JS plugins', function () {
     const [eslint, oxlint] = [await eslintFindings(REPOSITORY_ROOT, paths), await oxlintFindings(REPOSITORY_ROOT, paths)];
     // The comparison means something only if both linted and found: the fixtures are full of findings.
     assert.ok(oxlint.findings.length > 40, `oxlint found only ${oxlint.findings.length}`);
+    check(eslint, oxlint);
+  });
+
+  it("lints like `locksmith --preset recommended` with the README's .oxlintrc.json", async function () {
+    this.timeout(300_000);
+    const paths = ['examples', 'test/fixtures/projects'];
+    const eslint = await eslintFindings(REPOSITORY_ROOT, paths, 'recommended');
+    const oxlint = await oxlintFindings(REPOSITORY_ROOT, paths, {}, {}, {
+      config: readmeOxlintConfig(),
+      configDirectory: path.join(REPOSITORY_ROOT, 'test-output', 'oxlint'),
+    });
+    assert.ok(oxlint.findings.length > 30, `oxlint found only ${oxlint.findings.length}`);
     check(eslint, oxlint);
   });
 
