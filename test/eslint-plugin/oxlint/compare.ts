@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const REPOSITORY_ROOT = path.resolve(__dirname, '../../..');
 const CLI_BIN = path.join(REPOSITORY_ROOT, 'eslint-plugin/bin/locksmith.js');
@@ -115,6 +116,8 @@ export interface EslintRun {
   findings: Finding[];
   /** Files ESLint's parser refused, relative to `cwd`. */
   parseErrors: string[];
+  /** Each finding's suggestion descriptions, by `rule|file|line`. */
+  suggestions: Map<string, string[]>;
 }
 
 /**
@@ -125,18 +128,24 @@ export async function eslintFindings(cwd: string, paths: readonly string[], pres
   const ruleArguments = preset === 'strict' ? strictRuleIds().map((id) => `--rule=${id.slice(RULE_PREFIX.length)}=error`) : [];
   const result = await run(process.execPath, [CLI_BIN, '--preset', preset, '--format', 'json', ...ruleArguments, ...paths], cwd);
   if (result.code !== 0 && result.code !== 1) throw new Error(`locksmith CLI exited ${result.code}: ${result.stderr}`);
-  const reports = JSON.parse(result.stdout) as Array<{ filePath: string; messages: Array<{ ruleId: string | null; line: number; fatal?: boolean }> }>;
+  const reports = JSON.parse(result.stdout) as Array<{
+    filePath: string;
+    messages: Array<{ ruleId: string | null; line: number; fatal?: boolean; suggestions?: Array<{ desc: string }> }>;
+  }>;
   const findings: Finding[] = [];
   const parseErrors: string[] = [];
+  const suggestions = new Map<string, string[]>();
   for (const report of reports) {
     const file = toPosix(path.relative(cwd, report.filePath));
     for (const message of report.messages) {
       if (message.fatal === true) parseErrors.push(file);
       if (message.ruleId === null || !message.ruleId.startsWith(RULE_PREFIX)) continue;
-      findings.push({ rule: message.ruleId.slice(RULE_PREFIX.length), file, line: message.line });
+      const finding = { rule: message.ruleId.slice(RULE_PREFIX.length), file, line: message.line };
+      findings.push(finding);
+      suggestions.set(key(finding), [...(suggestions.get(key(finding)) ?? []), ...(message.suggestions ?? []).map((suggestion) => suggestion.desc)]);
     }
   }
-  return { findings, parseErrors };
+  return { findings, parseErrors, suggestions };
 }
 
 export interface OxlintRun {
@@ -184,7 +193,7 @@ export async function oxlintFindings(
   }
 }
 
-function key(finding: Finding): string {
+export function key(finding: Finding): string {
   return `${finding.rule}|${finding.file}|${finding.line}`;
 }
 
@@ -222,4 +231,80 @@ export async function oxlintApplySuggestions(directory: string, files: readonly 
   } finally {
     fs.rmSync(configFile);
   }
+}
+
+export interface LanguageServerFindings {
+  findings: Finding[];
+  /** The titles of the code actions offered for each finding, by `rule|line`. */
+  actions: Map<string, string[]>;
+}
+
+/**
+ * Opens `file` (in `directory`, which gets the strict `.oxlintrc.json`) in `oxlint --lsp`, as an
+ * editor would, and returns the Locksmith diagnostics it publishes and the code actions it offers
+ * for each. Rejects after `timeoutMs` without diagnostics.
+ */
+export function oxlintLanguageServer(directory: string, file: string, timeoutMs = 60_000): Promise<LanguageServerFindings> {
+  fs.writeFileSync(path.join(directory, '.oxlintrc.json'), JSON.stringify(oxlintConfig()));
+  const child = spawn(process.execPath, [OXLINT_BIN, '--lsp'], { cwd: directory, stdio: ['pipe', 'pipe', 'ignore'] });
+  const rootUri = pathToFileURL(directory).href;
+  const uri = pathToFileURL(path.join(directory, file)).href;
+  const send = (message: object): void => {
+    const text = JSON.stringify({ jsonrpc: '2.0', ...message });
+    child.stdin.write(`Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+  };
+  interface Diagnostic { code?: string; range: { start: { line: number } } }
+  return new Promise<LanguageServerFindings>((resolve, reject) => {
+    const timer = setTimeout(() => { finish(new Error(`oxlint --lsp gave no diagnostics for ${file} in ${timeoutMs} ms`)); }, timeoutMs);
+    let finished = false;
+    const finish = (error: Error | undefined, result?: LanguageServerFindings): void => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      child.kill();
+      if (error) reject(error);
+      else resolve(result!);
+    };
+    child.on('error', (error) => { finish(error); });
+    const result: LanguageServerFindings = { findings: [], actions: new Map() };
+    const pending = new Map<number, string>();
+    let buffer = Buffer.alloc(0);
+    const handle = (message: { id?: number; method?: string; params?: { uri?: string; diagnostics?: Diagnostic[]; items?: unknown[] }; result?: Array<{ title: string }> | null }): void => {
+      if (message.id === 1 && message.method === undefined) {
+        send({ method: 'initialized', params: {} });
+        send({ method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'javascript', version: 1, text: fs.readFileSync(path.join(directory, file), 'utf8') } } });
+      } else if (message.method === 'textDocument/publishDiagnostics' && message.params?.uri === uri && pending.size === 0 && result.findings.length === 0) {
+        const diagnostics = (message.params.diagnostics ?? []).filter((diagnostic) => /^locksmith\(.+\)$/.test(diagnostic.code ?? ''));
+        if (diagnostics.length === 0) return;
+        diagnostics.forEach((diagnostic, index) => {
+          const rule = /^locksmith\((.+)\)$/.exec(diagnostic.code!)![1]!;
+          const line = diagnostic.range.start.line + 1;
+          result.findings.push({ rule, file, line });
+          pending.set(100 + index, `${rule}|${line}`);
+          send({ id: 100 + index, method: 'textDocument/codeAction', params: { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } } });
+        });
+      } else if (message.id !== undefined && pending.has(message.id) && message.method === undefined) {
+        const key = pending.get(message.id)!;
+        pending.delete(message.id);
+        result.actions.set(key, [...(result.actions.get(key) ?? []), ...(message.result ?? []).map((action) => action.title)]);
+        if (pending.size === 0) finish(undefined, result);
+      } else if (message.id !== undefined && message.method !== undefined) {
+        // A request from the server (its configuration, say): answer with defaults.
+        send({ id: message.id, result: message.method === 'workspace/configuration' ? (message.params?.items ?? []).map(() => null) : null });
+      }
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      for (;;) {
+        const headerEnd = buffer.indexOf('\r\n\r\n');
+        if (headerEnd === -1) return;
+        const length = Number(/Content-Length: (\d+)/i.exec(buffer.subarray(0, headerEnd).toString())?.[1] ?? 0);
+        if (buffer.length < headerEnd + 4 + length) return;
+        const body = buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8');
+        buffer = buffer.subarray(headerEnd + 4 + length);
+        handle(JSON.parse(body) as Parameters<typeof handle>[0]);
+      }
+    });
+    send({ id: 1, method: 'initialize', params: { processId: process.pid, rootUri, capabilities: {}, workspaceFolders: [{ uri: rootUri, name: 'workspace' }] } });
+  });
 }

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'mocha';
 import {
-  type Difference, type EslintRun, type OxlintRun, REPOSITORY_ROOT, differences, eslintFindings, isAccepted, oxlintApplySuggestions, oxlintFindings, readDifferences, readmeOxlintConfig,
+  type Difference, type EslintRun, type OxlintRun, REPOSITORY_ROOT, differences, eslintFindings, isAccepted, key, oxlintApplySuggestions, oxlintFindings, oxlintLanguageServer, readDifferences, readmeOxlintConfig,
 } from './compare';
 
 const SETTINGS_PROJECT = path.join(REPOSITORY_ROOT, 'test/eslint-plugin/fixtures/oxlint-settings');
@@ -76,7 +76,7 @@ describe('oxlint JS plugins', function () {
     const oxlint = await oxlintFindings(corpus.corpusModules, files);
     const prefix = <T extends { file: string }>(item: T): T => ({ ...item, file: CORPUS_PREFIX + item.file });
     check(
-      { findings: eslint.findings.map(prefix), parseErrors: eslint.parseErrors.map((file) => CORPUS_PREFIX + file) },
+      { findings: eslint.findings.map(prefix), parseErrors: eslint.parseErrors.map((file) => CORPUS_PREFIX + file), suggestions: new Map() },
       { findings: oxlint.findings.map(prefix), errors: oxlint.errors.map(prefix) },
     );
   });
@@ -118,6 +118,28 @@ describe('oxlint JS plugins', function () {
     } finally {
       fs.rmSync(together, { recursive: true, force: true });
       fs.rmSync(alone, { recursive: true, force: true });
+    }
+  });
+
+  // What an editor shows through oxc's language server (`oxlint --lsp`, which the oxc editor extensions run).
+  it('publishes the same findings in oxlint --lsp, with the same suggestions as quick fixes', async function () {
+    this.timeout(120_000);
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-oxlint-lsp-'));
+    try {
+      const file = 'runner.js';
+      fs.copyFileSync(path.join(REPOSITORY_ROOT, 'examples/job-runner/runner.js'), path.join(workspace, file));
+      const eslint = await eslintFindings(workspace, [file]);
+      const server = await oxlintLanguageServer(workspace, file);
+      assert.ok(eslint.findings.length >= 3, `the example has ${eslint.findings.length} findings`);
+      assert.deepEqual(differences(eslint.findings, server.findings).map(format), []);
+      for (const finding of eslint.findings) {
+        const offered = server.actions.get(`${finding.rule}|${finding.line}`) ?? [];
+        for (const suggestion of eslint.suggestions.get(key(finding)) ?? []) {
+          assert.ok(offered.includes(suggestion), `${finding.rule} line ${finding.line}: "${suggestion}" not among ${JSON.stringify(offered)}`);
+        }
+      }
+    } finally {
+      fs.rmSync(workspace, { recursive: true, force: true });
     }
   });
 
