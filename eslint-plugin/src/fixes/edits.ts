@@ -32,10 +32,12 @@ export function freeName(sourceCode: SourceCode, preferred: string): string {
 }
 
 // Every suggestion of a file asks for a free name: the file's names are gathered once, not per suggestion.
+// Keyed by the Program, the one object each file has its own of in every linter: oxlint's JS plugins
+// reuse one scope manager (and at times one SourceCode) for every file a thread lints.
 const fileNames = new WeakMap<object, ReadonlySet<string>>();
 
 export function namesInFile(sourceCode: SourceCode): ReadonlySet<string> {
-  const key = sourceCode.scopeManager ?? sourceCode;
+  const key = sourceCode.ast;
   const cached = fileNames.get(key);
   if (cached) return cached;
   const taken = new Set<string>();

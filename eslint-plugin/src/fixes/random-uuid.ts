@@ -47,11 +47,12 @@ function isNameDeclared(sourceCode: Readonly<TSESLint.SourceCode>, name: string)
   return declaredNames(sourceCode).has(name);
 }
 
-// Every suggestion of a file asks: gather the file's declared names once, not per suggestion.
+// Every suggestion of a file asks: gather the file's declared names once, not per suggestion. Keyed by
+// the Program: oxlint's JS plugins reuse one scope manager for every file a thread lints.
 const declaredNamesByFile = new WeakMap<object, ReadonlySet<string>>();
 
 function declaredNames(sourceCode: Readonly<TSESLint.SourceCode>): ReadonlySet<string> {
-  const key = sourceCode.scopeManager ?? sourceCode;
+  const key = sourceCode.ast;
   const cached = declaredNamesByFile.get(key);
   if (cached) return cached;
   const names = new Set<string>();

@@ -1,7 +1,7 @@
 // A cheap look at a file that tells whether it can hold a Redis lock at all. Most files in a project
 // never touch Redis; for them the lock model is empty without walking the AST.
 
-import type { TSESLint } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { CLIENT_LIKE_NAME, CLIENT_PACKAGES, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS } from './client-table.js';
 
 const CLIENT_PACKAGE_NAMES: ReadonlySet<string> = new Set(Object.keys(CLIENT_PACKAGES));
@@ -39,15 +39,16 @@ export function mayUseRedis(sourceCode: Readonly<TSESLint.SourceCode>, helperNam
     if (text.includes(name)) return true;
   }
   // The scan does not depend on the helper names: the screen and the Redis model both ask, once.
-  let known = wordScans.get(sourceCode);
+  let known = wordScans.get(sourceCode.ast);
   if (known === undefined) {
     known = anyWordIsASignal(text, SCREEN_WORDS) || anyWordIsASignal(text, SCREEN_SHORT_WORDS) || anyCommandIsASignal(text);
-    wordScans.set(sourceCode, known);
+    wordScans.set(sourceCode.ast, known);
   }
   return known;
 }
 
-const wordScans = new WeakMap<Readonly<TSESLint.SourceCode>, boolean>();
+// Keyed by the Program, not the SourceCode: oxlint's JS plugins may hand every file of a thread one SourceCode.
+const wordScans = new WeakMap<TSESTree.Program, boolean>();
 
 /**
  * Whether the identifier around any match of `pattern` (global, letters and `_` only) is a signal.
