@@ -5,7 +5,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { collectNodes } from '../util/collect-nodes.js';
 import { findVariable, methodCallParts, propertyName, skipTypeWrappers, type FunctionLike } from '../util/ast.js';
 import { CHAIN_METHODS, CLIENT_PACKAGES, type ClientFamily } from './client-table.js';
-import { assignedValues, calledFunction, enclosingClassBody, isNullish, memberAssignments, returnedValues } from './factories.js';
+import { assignedValues, calledFunction, enclosingClassBody, isNullish, assignedMembersOf, memberAssignments, returnedValues } from './factories.js';
 import type { ImportTable } from './imports.js';
 import { importedValue, type ExportedValue, type ProjectModule } from './project/modules.js';
 import type { TypeOracle } from './type-oracle.js';
@@ -277,8 +277,7 @@ export class ClientResolver {
     }
     // A declared type says what the member is; assignments count for the members without one.
     const initializers = collectNodes(this.sourceCode).memberInitializers;
-    const assignedNames = new Set(initializers.map((initializer) => initializer.name));
-    for (const name of assignedNames) {
+    for (const name of assignedMembersOf(classBody, initializers)) {
       if (members.get(name)?.some((origin) => origin.type === AST_NODE_TYPES.TSTypeReference)) continue;
       for (const value of memberAssignments(classBody, name, initializers)) {
         if (!members.get(name)?.includes(value)) add(name, value);

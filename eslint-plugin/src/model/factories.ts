@@ -99,15 +99,49 @@ export function assignedValues(variable: TSESLint.Scope.Variable): readonly TSES
 export function memberAssignments(
   classBody: TSESTree.ClassBody,
   name: string,
-  initializers: readonly { readonly name: string; readonly value: TSESTree.Expression }[],
-): TSESTree.Node[] {
-  const values: TSESTree.Node[] = [];
-  for (const initializer of initializers) {
-    if (initializer.name !== name || isNullish(initializer.value) || enclosingClassBody(initializer.value) !== classBody) continue;
-    values.push(initializer.value);
-    if (values.length > MAX_ASSIGNMENTS) return [];
+  initializers: readonly MemberInitializer[],
+): readonly TSESTree.Node[] {
+  const values = memberAssignmentsByClass(initializers).get(classBody)?.get(name) ?? [];
+  return values.length > MAX_ASSIGNMENTS ? [] : values;
+}
+
+/** The names assigned with `this.name = …` (or a field initialiser) in the class, and their non-null values. */
+export function assignedMembersOf(classBody: TSESTree.ClassBody, initializers: readonly MemberInitializer[]): readonly string[] {
+  return [...(memberAssignmentsByClass(initializers).get(classBody)?.keys() ?? [])];
+}
+
+interface MemberInitializer {
+  readonly name: string;
+  readonly value: TSESTree.Expression;
+}
+
+// A file's member initialisers grouped by class and name, once per file: a class's members are
+// read from its own group, so a file of C classes and N assignments costs N, not C × N or N².
+const assignmentIndexes = new WeakMap<readonly MemberInitializer[], ReadonlyMap<TSESTree.ClassBody, ReadonlyMap<string, TSESTree.Node[]>>>();
+
+function memberAssignmentsByClass(initializers: readonly MemberInitializer[]): ReadonlyMap<TSESTree.ClassBody, ReadonlyMap<string, TSESTree.Node[]>> {
+  let index = assignmentIndexes.get(initializers);
+  if (!index) {
+    const byClass = new Map<TSESTree.ClassBody, Map<string, TSESTree.Node[]>>();
+    for (const initializer of initializers) {
+      const classBody = enclosingClassBody(initializer.value);
+      if (!classBody) continue;
+      let byName = byClass.get(classBody);
+      if (!byName) {
+        byName = new Map();
+        byClass.set(classBody, byName);
+      }
+      let values = byName.get(initializer.name);
+      if (!values) {
+        values = [];
+        byName.set(initializer.name, values);
+      }
+      if (!isNullish(initializer.value)) values.push(initializer.value);
+    }
+    index = byClass;
+    assignmentIndexes.set(initializers, index);
   }
-  return values;
+  return index;
 }
 
 export function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {
