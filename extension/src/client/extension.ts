@@ -223,7 +223,7 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
     vscode.commands.registerCommand(OPEN_LOCATION_COMMAND, (uri: string, range: Parameters<typeof openLocation>[1]) => openLocation(uri, range)),
     vscode.commands.registerCommand(SHOW_LOCK_MAP_COMMAND, async (name?: unknown) => {
       await vscode.commands.executeCommand(`${LOCK_MAP_VIEW}.focus`);
-      const group = lockMap.lastGroups?.find((candidate) => candidate.name === name);
+      const group = (await lockMap.ready()).find((candidate) => candidate.name === name);
       if (group !== undefined) await lockMapView.reveal(group, { select: true, focus: true, expand: true });
     }),
   );

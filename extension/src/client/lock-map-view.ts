@@ -69,6 +69,13 @@ export class LockMapView implements vscode.TreeDataProvider<LockMapNode>, vscode
     return this.running;
   }
 
+  /** The map as indexed: the index under way, or the first one, or the last one. */
+  async ready(): Promise<readonly Extract<LockMapNode, { type: 'group' }>[]> {
+    if (this.running) await this.running;
+    else if (this.groups === undefined) await this.refresh();
+    return this.groups ?? [];
+  }
+
   /** Stops an index under way (the server returns what it has). */
   cancelIndexing(): void {
     this.cancel?.cancel();
