@@ -172,7 +172,8 @@ async function uiCommand(command) {
     case 'collapseOtherPanes': {
       // Room for the Locksmith view: the other sections of its side bar are folded, as a user would.
       const open = page.locator('.pane-header[aria-expanded="true"]', { hasNot: page.locator('h3.title', { hasText: /^Locksmith$/ }) });
-      while (await open.count() > 0) await open.first().click();
+      for (const header of await open.all()) await header.click();
+      await open.first().waitFor({ state: 'detached', timeout: UI_WAIT_MS });
       return {};
     }
     case 'codeLenses': {

@@ -38,8 +38,6 @@ describe('lock map (Explorer view and CodeLens)', function () {
     assert.ok(expanded.includes('TTL 30 s'));
     assert.ok(expanded.includes('token randomUUID | unique'));
     assert.ok(expanded.some((row) => row.startsWith(`no-unsafe-release · ${FILE}:14 | `)), 'the finding on the release is listed under the lock');
-    const shot = await ui<{ file: string }>({ type: 'screenshot', name: 'lock-map', media: 'lock-map' });
-    assert.ok(fs.statSync(shot.file).size > 10_000, `${shot.file} is a real screenshot`);
 
     // A click on the release lands the editor on it.
     await ui({ type: 'lockMapClick', row: `released · ${FILE}:14` });
@@ -56,6 +54,11 @@ describe('lock map (Explorer view and CodeLens)', function () {
       const active = vscode.window.activeTextEditor;
       return active?.document.uri.toString() === target && active.selection.start.line === 8 ? active : undefined;
     }, `the editor to open ${FILE} at line 9`);
+
+    // What a user sees (also the Marketplace README's screenshot): the map beside the file, with the CodeLens over the acquisition.
+    await ui({ type: 'codeLenses', waitFor: `Redis lock \`${LOCK}\`` });
+    const shot = await ui<{ file: string }>({ type: 'screenshot', name: 'lock-map', media: 'lock-map' });
+    assert.ok(fs.statSync(shot.file).size > 10_000, `${shot.file} is a real screenshot`);
   });
 
   it('shows the lock\'s life in one line over its acquisition (CodeLens)', async () => {
