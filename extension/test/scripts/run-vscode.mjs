@@ -171,9 +171,11 @@ async function uiCommand(command) {
     }
     case 'collapseOtherPanes': {
       // Room for the Locksmith view: the other sections of its side bar are folded, as a user would.
-      const open = page.locator('.pane-header[aria-expanded="true"]', { hasNot: page.locator('h3.title', { hasText: /^Locksmith$/ }) });
-      for (const header of await open.all()) await header.click();
-      await open.first().waitFor({ state: 'detached', timeout: UI_WAIT_MS });
+      // Only the side bar's: panels (Problems, Output) keep hidden headers of their own.
+      const open = page.locator('.part.sidebar .pane-header[aria-expanded="true"]:visible', { hasNot: page.locator('h3.title', { hasText: /^Locksmith$/ }) });
+      // Each click folds one (and is awaited); the side bar has a handful of sections at most.
+      for (let clicks = 0; clicks < 20 && await open.count() > 0; clicks += 1) await open.first().click();
+      if (await open.count() > 0) throw new Error('the side bar sections did not fold');
       return {};
     }
     case 'codeLenses': {
@@ -188,7 +190,7 @@ async function uiCommand(command) {
 
 /** The Explorer's Locksmith view, by its header's title (the tree the extension contributes). */
 function lockMapPane() {
-  return page.locator('.pane', { has: page.locator('.pane-header h3.title', { hasText: /^Locksmith$/ }) });
+  return page.locator('.part.sidebar .pane', { has: page.locator('.pane-header h3.title', { hasText: /^Locksmith$/ }) });
 }
 
 /** The rendered rows of the Locksmith view once one of them shows `waitFor`. */
