@@ -2,12 +2,13 @@
 // Standalone: node bench/server-latency.mjs [--edits 40] [--lines 3000] [--json]
 // Needs the server bundle: `npm run build && node extension/scripts/build.mjs` (this script builds it when missing).
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
+import { collectCorpusFiles, corpusModules } from '../corpus/files.mjs';
 
 const require = createRequire(import.meta.url);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -191,6 +192,36 @@ for (let edit = 0; edit < WARMUP + EDITS; edit += 1) {
   await done;
   if (edit >= WARMUP) latencies.push(performance.now() - started);
 }
+// The lock map (the Explorer's Locksmith view): locksmith/lockMap over a whole folder read from disk, cold
+// (every file analysed), then again with nothing changed (only stamps checked).
+const SCRIPT_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/u;
+function filesUnder(folder) {
+  const files = [];
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) files.push(...filesUnder(full));
+    else if (SCRIPT_FILE.test(entry.name)) files.push(full);
+  }
+  return files;
+}
+async function lockMapTimes(files) {
+  const uris = files.map((file) => pathToFileURL(file).href);
+  const cold = await connection.sendRequest('locksmith/lockMap', { uris });
+  const warm = await connection.sendRequest('locksmith/lockMap', { uris });
+  return { files: cold.indexed, locks: cold.files.reduce((sum, file) => sum + file.locks.length, 0), coldMs: cold.ms, unchangedMs: warm.ms };
+}
+const lockMap = { examples: await lockMapTimes(filesUnder(path.join(repoRoot, 'examples'))) };
+// The real-package corpus, when installed (npm run corpus installs it).
+// ESLint ignores files under node_modules/, as the editor's workspace listing does: the server reads the
+// packages through a link named otherwise, as if they were a workspace's own code.
+if (existsSync(corpusModules)) {
+  const link = path.join(repoRoot, 'bench/.generated/corpus');
+  mkdirSync(path.dirname(link), { recursive: true });
+  if (!existsSync(link)) symlinkSync(corpusModules, link);
+  lockMap.corpus = await lockMapTimes(collectCorpusFiles().map((file) => path.join(link, path.relative(corpusModules, file))));
+}
+
 await connection.sendRequest('shutdown');
 await connection.sendNotification('exit');
 connection.dispose();
@@ -214,6 +245,7 @@ const result = {
     perRuleMs: Object.fromEntries([...perRule].map(([ruleId, times]) => [ruleId, +quantile(times, 0.5).toFixed(1)])),
   },
   target: 'rules at most 0.5 of parse time',
+  lockMap,
 };
 // Activation is measured inside a real VS Code by the integration suite (npm run test:vscode); shown when present.
 const activationFile = path.join(repoRoot, 'test-output/activation.json');
@@ -229,6 +261,9 @@ if (options.json) {
   console.log(`  ESLint stats, same config: parse ${result.eslintStats.parseMs} ms, rules ${result.eslintStats.rulesMs} ms → rules / parse ${result.eslintStats.rulesOverParse} (target ≤ 0.5)`);
   for (const [ruleId, ms] of Object.entries(result.eslintStats.perRuleMs)) console.log(`    ${ruleId}: ${ms} ms`);
   console.log(`  server startup (spawn → initialize): ${result.serverStartupMs} ms`);
+  for (const [name, map] of Object.entries(result.lockMap)) {
+    console.log(`  lock map of ${name}/ (${map.files} files, ${map.locks} locks): indexing ${map.coldMs} ms, again unchanged ${map.unchangedMs} ms`);
+  }
   if (result.vscodeActivation) {
     const { activationMs, serverReadyAfterActivationMs, version } = result.vscodeActivation;
     console.log(`  VS Code ${version} (last npm run test:vscode): activation ${activationMs} ms, server ready after ${serverReadyAfterActivationMs} ms`);

@@ -26,7 +26,11 @@ import {
   type RuleInfo,
   type ServerInfo,
   type StatusParams,
+  LOCK_MAP_VIEW,
+  SHOW_LOCK_MAP_COMMAND,
+  type LockMapResult,
 } from '../shared/settings';
+import { LockMapView, OPEN_LOCATION_COMMAND, openLocation, type LockMapNode } from './lock-map-view';
 
 // Lua documents are Redis scripts to the server (files that are not get no diagnostics).
 const LANGUAGES = ['javascript', 'javascriptreact', 'typescript', 'typescriptreact', 'lua'];
@@ -53,6 +57,10 @@ export interface LocksmithApi {
   /** Milliseconds from activation to a running server; undefined when the first start failed. */
   serverReady: Promise<number | undefined>;
   lintWorkspace(): Promise<{ files: number; problems: number }>;
+  /** The Explorer's Locksmith view (its data, for tests that compare the rendered tree with it). */
+  lockMap: LockMapView;
+  /** Indexes the workspace's locks again (only changed files are analysed). */
+  refreshLockMap(): Promise<LockMapResult>;
   /** The rules the running server lints with. */
   rules(): Promise<RuleInfo[]>;
   serverInfo(): Promise<ServerInfo>;
@@ -158,11 +166,14 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
     }),
   );
 
+  /** The files "Lint workspace" lints and the lock map indexes. */
+  const workspaceFiles = (token: vscode.CancellationToken): Thenable<vscode.Uri[]> => vscode.workspace.findFiles(WORKSPACE_GLOB, WORKSPACE_EXCLUDE, undefined, token);
+
   async function lintWorkspace(): Promise<{ files: number; problems: number }> {
     return vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Locksmith: linting workspace', cancellable: true },
       async (progress, token) => {
-        const uris = await vscode.workspace.findFiles(WORKSPACE_GLOB, WORKSPACE_EXCLUDE, undefined, token);
+        const uris = await workspaceFiles(token);
         let problems = 0;
         let files = 0;
         for (const uri of uris) {
@@ -201,6 +212,21 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
     const edit = await client.protocol2CodeConverter.asWorkspaceEdit(result);
     return vscode.workspace.applyEdit(edit, { isRefactoring: true });
   }
+
+  // Script files only: a Lua script is a Redis script, not a place where a lock is taken.
+  const lockMap = new LockMapView(client, async (token) => (await workspaceFiles(token)).filter((uri) => !uri.path.endsWith('.lua')), output);
+  const lockMapView = vscode.window.createTreeView<LockMapNode>(LOCK_MAP_VIEW, { treeDataProvider: lockMap, showCollapseAll: true });
+  context.subscriptions.push(
+    lockMap,
+    lockMapView,
+    vscode.commands.registerCommand('locksmith.refreshLockMap', () => lockMap.refresh()),
+    vscode.commands.registerCommand(OPEN_LOCATION_COMMAND, (uri: string, range: Parameters<typeof openLocation>[1]) => openLocation(uri, range)),
+    vscode.commands.registerCommand(SHOW_LOCK_MAP_COMMAND, async (name?: unknown) => {
+      await vscode.commands.executeCommand(`${LOCK_MAP_VIEW}.focus`);
+      const group = (await lockMap.ready()).find((candidate) => candidate.name === name);
+      if (group !== undefined) await lockMapView.reveal(group, { select: true, focus: true, expand: true });
+    }),
+  );
 
   context.subscriptions.push(
     vscode.commands.registerCommand(APPLY_PREFERRED_FIXES_COMMAND, (uri?: unknown) => applyPreferredFixes(uri instanceof vscode.Uri ? uri : undefined)),
@@ -247,6 +273,8 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
     activationMs,
     serverReady,
     lintWorkspace,
+    lockMap,
+    refreshLockMap: () => lockMap.refresh(),
     rules: () => client.sendRequest<RuleInfo[]>(RulesRequest),
     serverInfo: () => client.sendRequest<ServerInfo>(ServerInfoRequest),
   };

@@ -13,6 +13,7 @@ import eslintScope = require('eslint-scope');
 import locksmith from 'eslint-plugin-locksmith';
 import { asLinterParser, createJavascriptParser, type Espree } from 'eslint-plugin-locksmith/parsing';
 import { toEslintRules, type ProjectConfig } from 'eslint-plugin-locksmith/project-config';
+import { lockSummaries, type LockSummary } from 'eslint-plugin-locksmith/lock-map';
 import { toSharedSettings, type RuleInfo, type Settings } from '../shared/settings';
 import { createReportCapture, type CapturedReports } from './related';
 
@@ -28,7 +29,7 @@ const EXTENSION_BY_LANGUAGE: Record<string, string> = {
 };
 
 export type LintOutcome =
-  | { kind: 'linted'; messages: Linter.LintMessage[]; reports: CapturedReports }
+  | { kind: 'linted'; messages: Linter.LintMessage[]; reports: CapturedReports; locks: LockSummary[] }
   | { kind: 'parseError'; message: string; line: number }
   | { kind: 'skipped'; reason: string };
 
@@ -129,6 +130,32 @@ function languageOptions(extension: string, filePath: string, settings: Settings
   return { ecmaVersion: 'latest', sourceType, parser: typescriptParser, parserOptions };
 }
 
+/**
+ * The lock map's probe: a rule of the server's own (not the plugin's) that reports nothing and reads
+ * the file's locks from the model the plugin's rules built in the same pass (cached per Program).
+ */
+let lastLocks: LockSummary[] = [];
+const LOCK_MAP_RULE = 'locksmith-map/locks';
+const lockMapPlugin = {
+  rules: {
+    locks: {
+      meta: { type: 'problem', schema: [] },
+      create(context: Rule.RuleContext) {
+        return {
+          'Program:exit'() {
+            try {
+              lastLocks = lockSummaries(context as unknown as Parameters<typeof lockSummaries>[0]);
+            } catch {
+              // The map is a view: a file it cannot summarise shows no locks, and its findings still show.
+              lastLocks = [];
+            }
+          },
+        };
+      },
+    },
+  },
+} satisfies { rules: Record<string, Rule.RuleModule> };
+
 // Wrapped once: the wrapper keeps each report's `data`, where rules put related locations.
 const capture = createReportCapture(locksmith as unknown as { rules: Record<string, Rule.RuleModule> });
 
@@ -175,15 +202,18 @@ export function lintText(input: LintInput): LintOutcome {
     {
       // A universal `**/*` alone does not make ESLint lint a .ts file: name the extensions.
       files: SCRIPT_EXTENSIONS.map((extension) => `**/*${extension}`),
-      plugins: { locksmith: capture.plugin },
+      plugins: { locksmith: capture.plugin, 'locksmith-map': lockMapPlugin },
       languageOptions: languageOptions(extension, filePath, settings),
       linterOptions: { reportUnusedDisableDirectives: 'off' },
       // locksmith.json's settings, with the editor's own locksmith.* settings over them.
       settings: settingsObject,
-      rules: ruleLevels(settings, project),
+      rules: { ...ruleLevels(settings, project), [LOCK_MAP_RULE]: 'error' },
     },
   ];
+  lastLocks = [];
   const { result: messages, reports } = capture.during(() => linterFor(filePath).verify(text, config, { filename: filePath }));
+  const locks = lastLocks;
+  lastLocks = [];
   const fatal = messages.find((message) => message.fatal === true);
   if (fatal !== undefined && settings.typeAware && /project service|allowDefaultProject/.test(fatal.message)) {
     // A file outside every tsconfig has no program: lint it as if type-aware were off.
@@ -194,5 +224,6 @@ export function lintText(input: LintInput): LintOutcome {
     kind: 'linted',
     messages: messages.filter((message) => message.ruleId?.startsWith(RULE_PREFIX) === true),
     reports,
+    locks,
   };
 }

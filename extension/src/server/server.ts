@@ -6,18 +6,23 @@ import {
   DidChangeConfigurationNotification,
   TextDocumentSyncKind,
   TextDocuments,
+  type CancellationToken,
   type CodeAction,
+  type CodeLens,
   type Connection,
   type WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ProjectConfigError, ProjectConfigLookup, type ProjectConfig } from 'eslint-plugin-locksmith/project-config';
 import { clearPackageTypes } from 'eslint-plugin-locksmith/parsing';
 import { URI } from './uri';
 import {
   LintTextRequest,
+  LockMapRequest,
   PreferredFixesRequest,
+  SHOW_LOCK_MAP_COMMAND,
   RulesRequest,
   SETTINGS_SECTION,
   ServerInfoRequest,
@@ -26,12 +31,18 @@ import {
   StatusNotification,
   type LintTextParams,
   type LintTextResult,
+  type LockMapFile,
+  type LockMapParams,
+  type LockMapResult,
   type PreferredFixesParams,
   type RuleInfo,
   type ServerInfo,
   type StatusParams,
+  lockLine,
 } from '../shared/settings';
+import { LockMapIndex } from './lock-map';
 import { lintText, ruleIds, ruleInfo } from './lint';
+import type { LockSummary } from 'eslint-plugin-locksmith/lock-map';
 import { fixAll, minimalEdit, type FixAllResult, type FixMode } from './fix-all';
 import { FIX_ALL_KIND, confirmedEdit, pinnedEdit, quickFixes, toDiagnostic, toProblems, toTextEdit, type FixAllData, type LintState, type Problem } from './problems';
 
@@ -42,6 +53,8 @@ export function startServer(connection: Connection): void {
   /** Last status sent per document, so the output gets one line per change of state, not per keystroke. */
   const lastStatus = new Map<string, StatusParams['state']>();
   const pending = new Set<string>();
+  /** Every file's locks, for the Explorer's Locksmith view and the CodeLens (lock-map.ts). */
+  const lockMap = new LockMapIndex();
   let canPullConfiguration = false;
   let initialSettings: Settings = Settings.from(undefined);
 
@@ -116,12 +129,14 @@ export function startServer(connection: Connection): void {
     const settings = await settingsFor(document.uri);
     const current = documents.get(document.uri) ?? document;
     const state: LintState = { uri: current.uri, version: current.version, problems: [] };
+    let locks: LockSummary[] = [];
     if (settings.enable) {
       const started = performance.now();
       try {
         const outcome = lintDocumentText(current, settings);
         if (outcome.kind === 'linted') {
           state.problems = toProblems(current, outcome.messages, outcome.reports);
+          locks = outcome.locks;
           reportStatus(current.uri, 'ok');
         } else if (outcome.kind === 'skipped') {
           reportStatus(current.uri, 'skipped', outcome.reason);
@@ -136,6 +151,7 @@ export function startServer(connection: Connection): void {
     }
     if (documents.get(current.uri)?.version === state.version) {
       states.set(current.uri, state);
+      lockMap.set(current.uri, `v${state.version}`, locks, state.problems);
       if (publish) void connection.sendDiagnostics({ uri: current.uri, version: state.version, diagnostics: state.problems.map((problem) => toDiagnostic(problem, current.uri)) });
     }
     return state;
@@ -189,6 +205,7 @@ export function startServer(connection: Connection): void {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: true },
         executeCommandProvider: { commands: [SHOW_DOCUMENTATION_COMMAND] },
+        codeLensProvider: { resolveProvider: false },
       },
       serverInfo: { name: 'locksmith-lsp' },
     };
@@ -203,6 +220,7 @@ export function startServer(connection: Connection): void {
   // change may change any open file's findings, its configuration or (package.json "type") its parse.
   connection.onDidChangeWatchedFiles(() => {
     projectConfigs.clear();
+    lockMap.clear();
     clearPackageTypes();
     for (const uri of shownConfigErrors.keys()) void connection.sendDiagnostics({ uri, diagnostics: [] });
     shownConfigErrors.clear();
@@ -211,6 +229,7 @@ export function startServer(connection: Connection): void {
 
   connection.onDidChangeConfiguration((change) => {
     settingsCache.clear();
+    lockMap.clear();
     if (!canPullConfiguration) initialSettings = Settings.from((change.settings as Record<string, unknown> | null)?.[SETTINGS_SECTION]);
     for (const document of documents.all()) schedule(document);
   });
@@ -295,6 +314,92 @@ export function startServer(connection: Connection): void {
     if (outcome.kind === 'skipped') log(`Skipped ${URI.displayName(params.uri)}: ${outcome.reason}`);
     void connection.sendDiagnostics({ uri: params.uri, diagnostics: problems.map((problem) => toDiagnostic(problem, params.uri)) });
     return { problems: problems.length, skipped: outcome.kind === 'skipped' };
+  });
+
+  /** One file's locks: an open document's from its current text, another's from disk unless unchanged. */
+  async function lockMapOf(uri: string): Promise<{ file: LockMapFile | undefined; analysed: boolean }> {
+    const open = documents.get(uri);
+    if (open !== undefined) {
+      const cached = lockMap.current(uri, `v${open.version}`);
+      if (cached !== undefined) return { file: cached, analysed: false };
+      await currentState(open);
+      return { file: lockMap.current(uri, `v${open.version}`), analysed: true };
+    }
+    // Only files on disk are read (and never run); other schemes are mapped while open in the editor.
+    if (!uri.startsWith('file:')) return { file: undefined, analysed: false };
+    const filePath = URI.toFilePath(uri);
+    let stamp: string;
+    let text: string;
+    try {
+      const stat = await fs.promises.stat(filePath);
+      stamp = `${stat.size}:${stat.mtimeMs}`;
+      const cached = lockMap.current(uri, stamp);
+      if (cached !== undefined) return { file: cached, analysed: false };
+      text = await fs.promises.readFile(filePath, 'utf8');
+    } catch {
+      // Deleted or unreadable since the client listed it.
+      return { file: undefined, analysed: false };
+    }
+    const settings = await settingsFor(uri);
+    if (!settings.enable) return { file: lockMap.set(uri, stamp, [], []), analysed: true };
+    const document = TextDocument.create(uri, '', 0, text);
+    try {
+      const outcome = lintDocumentText(document, settings);
+      return outcome.kind === 'linted'
+        ? { file: lockMap.set(uri, stamp, outcome.locks, toProblems(document, outcome.messages, outcome.reports)), analysed: true }
+        : { file: lockMap.set(uri, stamp, [], []), analysed: true };
+    } catch (error) {
+      log(`Mapping the locks of ${URI.displayName(uri)} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      return { file: lockMap.set(uri, stamp, [], []), analysed: true };
+    }
+  }
+
+  connection.onRequest(LockMapRequest, async (params: LockMapParams, token: CancellationToken): Promise<LockMapResult> => {
+    const started = performance.now();
+    const progress = await connection.window.createWorkDoneProgress();
+    const total = params.uris.length;
+    progress.begin('Locksmith: indexing locks', 0, `0/${total} files`, true);
+    const files: LockMapFile[] = [];
+    let analysed = 0;
+    let indexed = 0;
+    let cancelled = false;
+    let reported = performance.now();
+    for (const uri of params.uris) {
+      if (token.isCancellationRequested || progress.token.isCancellationRequested) {
+        cancelled = true;
+        break;
+      }
+      const result = await lockMapOf(uri);
+      indexed += 1;
+      if (result.analysed) analysed += 1;
+      if (result.file !== undefined && result.file.locks.length > 0) files.push(result.file);
+      if (performance.now() - reported > 100) {
+        reported = performance.now();
+        progress.report(Math.floor((indexed / total) * 100), `${indexed}/${total} files`);
+      }
+      // Between files, edits and other requests get their turn: indexing runs in the background.
+      if (result.analysed) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    progress.done();
+    if (!cancelled) lockMap.retain(new Set(params.uris));
+    const ms = Math.round(performance.now() - started);
+    log(`Lock map: ${indexed} files (${analysed} analysed) in ${ms} ms, ${files.reduce((sum, file) => sum + file.locks.length, 0)} locks${cancelled ? ' (cancelled)' : ''}.`);
+    return { files, indexed, analysed, ms, cancelled };
+  });
+
+  connection.onCodeLens(async (params): Promise<CodeLens[]> => {
+    const document = documents.get(params.textDocument.uri);
+    if (document === undefined || !(await settingsFor(document.uri)).enable) return [];
+    await currentState(document);
+    const file = lockMap.current(document.uri, `v${document.version}`);
+    return (file?.locks ?? []).map((lock) => ({
+      range: lock.acquired,
+      command: {
+        title: `${lockLine(lock)}${lock.findings.length === 0 ? '' : ` · ${lock.findings.length} finding${lock.findings.length === 1 ? '' : 's'}`}`,
+        command: SHOW_LOCK_MAP_COMMAND,
+        arguments: [lock.name],
+      },
+    }));
   });
 
   connection.onRequest(ServerInfoRequest, (): ServerInfo => ({ pid: process.pid, node: process.version }));

@@ -1,5 +1,7 @@
 // The extension's settings (`locksmith.*`): one typed shape, normalised from whatever the user wrote.
 
+import type { LockSummary } from 'eslint-plugin-locksmith/lock-map';
+
 export type RunMode = 'onType' | 'onSave';
 export type RuleSeverity = 'error' | 'warn' | 'off';
 
@@ -183,3 +185,50 @@ export interface StatusParams {
 }
 
 export const SHOW_DOCUMENTATION_COMMAND = 'locksmith.showDocumentation';
+
+/**
+ * The lock map of the workspace (the Explorer's Locksmith view): the server lints each file it is
+ * given (open documents from the editor's text, others from disk, read and never run) and returns
+ * every lock each file takes, from the plugin's lock model. Files unchanged since the last request
+ * (same version, or same size and modification time on disk) are not analysed again. The server
+ * shows its progress (window/workDoneProgress) and stops early when the request or the progress is
+ * cancelled, returning what it has with `cancelled: true`.
+ */
+export const LockMapRequest = 'locksmith/lockMap';
+export interface LockMapParams {
+  /** The files to index: the client enumerates them as "Lint workspace" does. */
+  uris: string[];
+}
+export interface LockMapFinding {
+  ruleId: string;
+  message: string;
+  range: LockSummary['acquired'];
+}
+export interface LockMapLock extends LockSummary {
+  /** The findings on the lock's acquisition, release or renewal, or inside its critical section. */
+  findings: LockMapFinding[];
+}
+export interface LockMapFile {
+  uri: string;
+  locks: LockMapLock[];
+}
+export interface LockMapResult {
+  files: LockMapFile[];
+  /** Files looked at, and of those the ones linted again (new or changed since the last request). */
+  indexed: number;
+  analysed: number;
+  ms: number;
+  cancelled: boolean;
+}
+
+/** One line for a CodeLens or a tooltip: "lock `invoice:{id}` · TTL 30 s · token: randomUUID · released in finally · writes not fenced". */
+export function lockLine(lock: LockSummary): string {
+  const released = lock.releases.length === 0 ? 'never released here' : lock.releases.every((site) => site.note.startsWith('in finally')) ? 'released in finally' : 'released outside finally';
+  const owner = lock.releases.some((site) => site.note.includes('not owner-checked')) ? ' (not owner-checked)' : '';
+  const renewed = lock.renewals.length === 0 ? '' : ` · renewed${lock.renewals.some((site) => site.note === 'not owner-checked') ? ' (not owner-checked)' : ''}`;
+  return `${lock.kind} lock \`${lock.name}\` · TTL ${lock.ttl} · token: ${lock.token} · ${released}${owner}${renewed} · ${lock.writes}`;
+}
+
+/** Focuses the Explorer's Locksmith view (the CodeLens's command); its argument is the lock's name. */
+export const SHOW_LOCK_MAP_COMMAND = 'locksmith.showLockMap';
+export const LOCK_MAP_VIEW = 'locksmith.lockMap';

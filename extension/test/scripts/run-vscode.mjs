@@ -160,10 +160,49 @@ async function uiCommand(command) {
       await page.keyboard.press(command.key);
       return {};
     }
+    case 'lockMapRows':
+      return { rows: await lockMapRows(command.waitFor) };
+    case 'lockMapClick': {
+      // The row's own label, or its twistie (to expand or collapse it without running its command).
+      const row = lockMapPane().locator('.monaco-list-row', { hasText: command.row }).first();
+      await row.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
+      await (command.twistie ? row.locator('.monaco-tl-twistie') : row.locator('.monaco-icon-label')).click();
+      return {};
+    }
+    case 'collapseOtherPanes': {
+      // Room for the Locksmith view: the other sections of its side bar are folded, as a user would.
+      // Only the side bar's: panels (Problems, Output) keep hidden headers of their own.
+      const open = page.locator('.part.sidebar .pane-header[aria-expanded="true"]:visible', { hasNot: page.locator('h3.title', { hasText: /^Locksmith$/ }) });
+      // Each click folds one (and is awaited); the side bar has a handful of sections at most.
+      for (let clicks = 0; clicks < 20 && await open.count() > 0; clicks += 1) await open.first().click();
+      if (await open.count() > 0) throw new Error('the side bar sections did not fold');
+      return {};
+    }
+    case 'codeLenses': {
+      const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: command.waitFor }).first();
+      await lens.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
+      return { lenses: (await page.locator('.monaco-editor .codelens-decoration').allInnerTexts()).map(oneLine) };
+    }
     default:
       throw new Error(`unknown UI command ${command.type}`);
   }
 }
+
+/** The Explorer's Locksmith view, by its header's title (the tree the extension contributes). */
+function lockMapPane() {
+  return page.locator('.part.sidebar .pane', { has: page.locator('.pane-header h3.title', { hasText: /^Locksmith$/ }) });
+}
+
+/** The rendered rows of the Locksmith view once one of them shows `waitFor`. */
+async function lockMapRows(waitFor) {
+  const rows = lockMapPane().locator('.monaco-list-row');
+  await rows.filter({ hasText: waitFor }).first().waitFor({ state: 'visible', timeout: UI_WAIT_MS });
+  // Each row as `label | description`, as the tree draws them side by side.
+  return rows.evaluateAll((elements) => elements.map((row) => [row.querySelector('.label-name'), row.querySelector('.label-description')]
+    .map((part) => part?.textContent?.replace(/\s+/g, ' ').trim() ?? '').filter((text) => text !== '').join(' | ')));
+}
+
+const oneLine = (text) => text.replace(/\s+/g, ' ').trim();
 
 const REFACTOR_PREVIEW = '.bulk-edit-panel[data-state=data]';
 
