@@ -42,13 +42,29 @@ const CLASS_NAME = /^[A-Z][\w$]*$/u;
 // Errors and exceptions are constructed or thrown, never a lock helper (`LockTimeoutError`).
 const NOT_A_HELPER = /(?:Error|Exception|Options|Config|Type|Props)$/u;
 
-/** The name is called (`withLock(`) or a member of it is (`locks.acquire(`), not only constructed or passed on. */
+/**
+ * The name is called (`withLock(`) or a member of it is (`locks.acquire(`, `locks.redis.using(`), not
+ * only constructed, passed on or read (`LockMode.PESSIMISTIC_WRITE` names an enum member: reading it
+ * would have every ORM file that imports the enum parse the module declaring it).
+ */
 function calledInText(text: string, name: string): boolean {
   for (let index = text.indexOf(name); index !== -1; index = text.indexOf(name, index + name.length)) {
-    const next = text.charCodeAt(index + name.length);
-    if ((next === 40 || next === 46) && !isIdentifierCode(text.charCodeAt(index - 1)) && !text.startsWith('new ', index - 4)) return true;
+    if (isIdentifierCode(text.charCodeAt(index - 1)) || text.startsWith('new ', index - 4)) continue;
+    if (callFollows(text, index + name.length)) return true;
   }
   return false;
+}
+
+/** `(`, or `.member(` through any chain of members, right at `position`. */
+function callFollows(text: string, position: number): boolean {
+  let cursor = position;
+  while (text.charCodeAt(cursor) === 46) {
+    const start = cursor + 1;
+    cursor = start;
+    while (cursor < text.length && isIdentifierCode(text.charCodeAt(cursor))) cursor++;
+    if (cursor === start) return false;
+  }
+  return text.charCodeAt(cursor) === 40;
 }
 
 function isIdentifierCode(code: number): boolean {
