@@ -14,11 +14,12 @@ const answers = new WeakMap<TSESTree.Program, boolean>();
 // Every lock a file without Redis can hold is named in its text: an advisory-lock function
 // (`pg_advisory_lock`), a lock table (named for locks, `job_locks`, `shedlock`, `leases`, or holding
 // an expiry column, `expires_at`, `locked_until`), or a lock helper it calls (`withLock`,
-// `acquireMutex`, `leader.elect`). A file that sends SQL but names none of these (an ORM's query
-// builder, a migration, a repository) holds nothing any rule reports, so neither the SQL screen's
-// import table nor its string scan is needed for it. One case-insensitive scan, no `u` flag (it
+// `acquireMutex`, `leader.elect`, `claimJob`: every word imported-helpers.ts's text screen admits).
+// A file that sends SQL but names none of these (an ORM's query builder, a migration, a repository)
+// holds nothing any rule reports, so neither the SQL screen's import table nor its string scan is
+// needed for it. One case-insensitive scan, no `u` flag (it
 // folds Unicode cases and scans slower). screen.test.ts holds every lock table word and expiry column to it.
-export const LOCK_WORDS = /lock|mutex|semaphore|lease|leader|acquire|release|advisory|expir|until/i;
+export const LOCK_WORDS = /lock|mutex|semaphore|lease|leader|acquire|release|claim|advisory|expir|until/i;
 
 interface HelperScreen {
   readonly names: ReadonlySet<string>;

@@ -6,6 +6,7 @@ import { Linter } from 'eslint';
 import type { TSESLint } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
 import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS } from '../../../eslint-plugin/src/model/sql/client-table.js';
+import { mayImportHelper } from '../../../eslint-plugin/src/model/project/imported-helpers.js';
 import { fileMayHoldLocks, LOCK_WORDS } from '../../../eslint-plugin/src/model/screen.js';
 
 function screen(code: string): boolean {
@@ -26,6 +27,13 @@ function screen(code: string): boolean {
 describe('fileMayHoldLocks', () => {
   it('knows every lock-table word and expiry column by its lock words', () => {
     for (const word of [...LOCK_TABLE_WORDS, ...EXPIRY_COLUMNS]) assert.match(word, LOCK_WORDS, word);
+  });
+
+  it('admits every name an imported lock helper can have, so a file whose only lock is such a call reaches its check', () => {
+    for (const name of ['withLock', 'acquireMutex', 'semaphore', 'renewLease', 'releaseAll', 'leaderElection', 'claimJob', 'jobClaim']) {
+      assert.equal(mayImportHelper(name), true, name);
+      assert.match(name, LOCK_WORDS, name);
+    }
   });
 
   it('lets SQL locks through: advisory locks, lock tables by name or by expiry column, lock helpers', () => {
