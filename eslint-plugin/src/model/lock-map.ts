@@ -9,6 +9,7 @@ import { constInitializer, isInFinally, skipTypeWrappers } from '../util/ast.js'
 import { getLockModel } from './index.js';
 import { splitAcquisitionOf } from './queries.js';
 import { redisIndex } from './indexes.js';
+import { fileMayHoldLocks } from './screen.js';
 import type { Acquisition, Expiry, Release } from './redis-model.js';
 import { DEFAULT_FENCE_COLUMNS } from './settings.js';
 import { getSqlModel } from './sql/index.js';
@@ -67,6 +68,8 @@ const KIND_LABELS: Record<HeldLock['kind'], LockMapKind> = {
 
 /** Every lock the linted file takes, in source order, with its life summarised. */
 export function lockSummaries(context: AnyRuleContext): LockSummary[] {
+  // The rules' own screen: a file it turns away holds no lock, and the editor asks on every keystroke.
+  if (!fileMayHoldLocks(context)) return [];
   const sourceCode = context.sourceCode;
   const model = getLockModel(context);
   const sql = getSqlModel(context);
