@@ -262,7 +262,15 @@ export class ClientResolver {
       else members.set(name, [origin]);
     };
     for (const element of classBody.body) {
-      if (element.type === AST_NODE_TYPES.PropertyDefinition && element.key.type === AST_NODE_TYPES.Identifier && !element.static) {
+      // A getter (`static get lock(): Redlock { … return this.redlock; }`, as lazy singletons are
+      // written): what it is declared to return, else what it returns.
+      if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'get' && element.key.type === AST_NODE_TYPES.Identifier && !element.computed) {
+        const declared = element.value.returnType?.typeAnnotation;
+        const origins = declared?.type === AST_NODE_TYPES.TSTypeReference ? [declared] : element.value.type === AST_NODE_TYPES.FunctionExpression ? returnedValues(element.value) : undefined;
+        for (const origin of origins ?? []) add(element.key.name, origin);
+      }
+      // Static fields too (`private static redlock = new Redlock(…)`): `this.x` in a static method reads them.
+      if (element.type === AST_NODE_TYPES.PropertyDefinition && element.key.type === AST_NODE_TYPES.Identifier && (!element.static || element.value)) {
         const origin = element.value && !isNullish(element.value) ? element.value : element.typeAnnotation?.typeAnnotation;
         if (origin) add(element.key.name, origin);
       }

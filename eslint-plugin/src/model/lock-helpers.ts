@@ -17,7 +17,8 @@ import { enclosingFunction, type FunctionLike, isFunctionLike, methodCallParts, 
 import { eventNode, within } from './indexes.js';
 import { keySignature, looksLikeLockKey } from './keys.js';
 import { functionName, isInLockFunction } from './lock-acquisitions.js';
-import type { Acquisition, Expiry, RedisCommand, Release } from './redis-model.js';
+import { autoExtensionOf } from './auto-extension.js';
+import type { Acquisition, Expiry, LockLibraryKind, RedisCommand, Release } from './redis-model.js';
 
 export type HelperRole = 'acquire' | 'release' | 'extend' | 'with-lock';
 
@@ -67,6 +68,19 @@ export interface LockHelperSummary {
    * connection (no fence needed), or a lock-table row. Undefined for Redis and its libraries.
    */
   readonly family?: 'advisory' | 'lock-table';
+  /**
+   * The library the helper's lock comes from (`redlock`, `redis-semaphore`, `redis` for its own
+   * commands, `wrapper` for a configured wrapper or a PostgreSQL lock), through helpers it calls.
+   */
+  readonly library: Exclude<LockLibraryKind, 'helper'>;
+  /**
+   * Acquire and with-lock: the lock the callers hold keeps being extended by the library while
+   * their work runs (auto-extension.ts) — a refreshing redis-semaphore lock handed back, or the
+   * caller's callback run as Redlock's `using` routine (and so handed its abort signal).
+   */
+  readonly autoExtending: boolean;
+  /** An auto-extending lock whose loss the helper handles itself (`onLockLost`). */
+  readonly lossHandled: boolean;
   /** The function summarised. */
   readonly fn: FunctionLike;
   /** The body's own event the summary stands for (the related location "the helper does it here"). */
@@ -172,7 +186,9 @@ function summarize(
   const body = readBody(sourceCode, fn, parameters);
   if (acquisition) {
     const releasedHere = found.releases.some((release) => release.keySignature !== undefined && release.keySignature === acquisition.keySignature);
-    const callback = body.calledParameters.find((index) => body.calls.some((call) => call.range[0] > acquisition.node.range[1] && calledParameter(call, parameters) === index));
+    // The work handed on as the routine of the acquisition itself (`redlock.using([k], ttl, routine)`, a with-lock helper's callback).
+    const routine = routineParameter(sourceCode, acquisition, parameters);
+    const callback = routine ?? body.calledParameters.find((index) => body.calls.some((call) => call.range[0] > acquisition.node.range[1] && calledParameter(call, parameters) === index));
     let role: HelperRole;
     if (callback !== undefined) role = 'with-lock';
     else if (releasedHere) return undefined;
@@ -183,7 +199,14 @@ function summarize(
     const returns = role === 'acquire' ? returnKind(sourceCode, fn, body, acquisition, allReleases) : { kind: 'nothing' as const, handleRelease: [] };
     // A helper that drops its try's answer (a body finding) and is not named like one is no acquire helper.
     if (role === 'acquire' && returns.kind === 'nothing' && !ACQUIRE_NAME.test(name ?? '')) return undefined;
+    const extension = autoExtensionOf(sourceCode, acquisition);
+    // The callers hold the auto-extending lock only when it reaches them: the lock object handed
+    // back, or their callback run as the routine itself (a wrapped routine never sees the signal).
+    const reachesCallers = role === 'acquire' ? returns.kind === 'handle' : routine !== undefined;
     return {
+      library: acquisition.helper?.library ?? (acquisition.library === 'helper' ? 'redis' : acquisition.library),
+      autoExtending: extension !== undefined && reachesCallers,
+      lossHandled: extension?.lossHandled === true && reachesCallers,
       role,
       name,
       ...keyOf(acquisition, parameters),
@@ -204,6 +227,9 @@ function summarize(
   if (!event || body.calledParameters.length > 0) return undefined;
   if (doesWorkAfter(body, fn, eventNodes, name) && !RELEASE_NAME.test(name ?? '')) return undefined;
   return {
+    library: event.helper?.library ?? (event.library === 'helper' ? 'redis' : event.library),
+    autoExtending: false,
+    lossHandled: false,
     role: release ? 'release' : 'extend',
     name,
     ...keyOf(event, parameters),
@@ -385,6 +411,20 @@ function readBody(sourceCode: SourceCode, fn: FunctionLike, parameters: readonly
   calls.sort((left, right) => left.range[0] - right.range[0]);
   const calledParameters = [...new Set(calls.map((call) => calledParameter(call, parameters)).filter((index) => index !== undefined))];
   return { calls, news, returns, nested, calledParameters };
+}
+
+/**
+ * The parameter passed straight on as the acquisition's routine: Redlock's `using(resources,
+ * duration, [settings,] routine)` last argument, or a with-lock helper's callback argument.
+ */
+function routineParameter(sourceCode: SourceCode, acquisition: Acquisition, parameters: readonly ParameterBinding[]): number | undefined {
+  const call = acquisition.node;
+  let argument: TSESTree.Node | undefined;
+  if (acquisition.library === 'redlock' && method(call) === 'using' && call.arguments.length >= 3) argument = call.arguments.at(-1);
+  else if (acquisition.helper?.role === 'with-lock' && acquisition.helper.callbackParameter !== undefined) argument = call.arguments[acquisition.helper.callbackParameter];
+  if (!argument) return undefined;
+  const ref = parameterRead(sourceCode, argument, parameters);
+  return ref && ref.property === undefined ? ref.index : undefined;
 }
 
 /** `fn()`, `fn.call(this)`, `cb(client)`: the index of the (plain) parameter a call invokes. */
@@ -954,14 +994,20 @@ export function withLockHelpers(
   const seen = new Set<TSESTree.Node>(handled);
   const baseCount = acquisitions.length + releases.length + expiries.length;
   let addedOwners = new Set<ScopeOwner>();
+  // The summaries of the calls to helpers other modules export, by call.
+  const imported = new Map<TSESTree.Node, LockHelperSummary>();
   const addCall = (call: TSESTree.CallExpression, summary: LockHelperSummary) => {
     seen.add(call);
     addedOwners.add(enclosingFunction(call));
     const found = helperCallEvents(sourceCode, call, summary);
     for (const event of found.acquisitions) acquisitions.push(split(event));
-    for (const event of found.releases) {
-      if (seen.has(event.node) && event.node !== call) continue;
-      seen.add(event.node);
+    for (const handleEvent of found.releases) {
+      if (seen.has(handleEvent.node) && handleEvent.node !== call) continue;
+      seen.add(handleEvent.node);
+      // A handle handed to a release helper of its own (`MutexLock.release(lock)`): the pairing is
+      // the handle's, what the release answers is that helper's.
+      const own = handleEvent.node === call ? undefined : imported.get(handleEvent.node);
+      const event = own?.role === 'release' ? { ...handleEvent, helper: own, safe: own.safe } : handleEvent;
       releases.push(split(event));
     }
     for (const event of found.expiries) expiries.push(split(event));
@@ -970,8 +1016,9 @@ export function withLockHelpers(
   if (importedHelper) {
     for (const call of calls) {
       const summary = seen.has(call) ? undefined : importedHelper(call);
-      if (summary) addCall(call, summary);
+      if (summary) imported.set(call, summary);
     }
+    for (const [call, summary] of imported) if (!seen.has(call)) addCall(call as TSESTree.CallExpression, summary);
   }
   // After the first round, only functions that gained events (calls to the helpers just found) can become helpers.
   let changedOwners: Set<ScopeOwner> | undefined;

@@ -6,10 +6,11 @@
 // never asks writes on as if it still held the lock.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, type FunctionLike, isFunctionLike, methodCallParts, skipTypeWrappers } from '../util/ast.js';
+import { contains, type FunctionLike, isFunctionLike } from '../util/ast.js';
+import { autoExtensionOf } from './auto-extension.js';
 import { AUTO_EXTENDING_LOCKS, REDIS_WRITE_COMMANDS } from './client-table.js';
 import { within } from './indexes.js';
-import { declaredInitializer, type Acquisition, type RedisModel } from './redis-model.js';
+import type { Acquisition, RedisModel } from './redis-model.js';
 import { heldLocks } from './sql/critical-sections.js';
 import type { SqlModel } from './sql/index.js';
 
@@ -25,24 +26,39 @@ export interface LockLossIgnored {
 const SEMAPHORE = AUTO_EXTENDING_LOCKS['redis-semaphore'];
 
 /**
+ * The file takes an auto-extending lock: through the library itself, or through a project helper
+ * whose summary says its lock auto-extends (auto-extension.ts). The rules ask this before the
+ * costlier walk below.
+ */
+export function hasAutoExtendingLocks(sourceCode: SourceCode, redis: RedisModel): boolean {
+  return redis.acquisitions.some((acquisition) => (acquisition.library === 'redlock' || acquisition.library === 'redis-semaphore' || acquisition.helper?.autoExtending === true)
+    && autoExtensionOf(sourceCode, acquisition) !== undefined);
+}
+
+/**
  * Every auto-extending acquisition whose work writes without consulting the lock-lost signal
  * first. Silent whenever the model cannot see the whole picture: a routine passed by name, a lock
  * object built elsewhere, options it cannot read, work with no write it recognises.
  */
 export function locksIgnoringLoss(sourceCode: SourceCode, redis: RedisModel, sql: SqlModel): LockLossIgnored[] {
   const found: LockLossIgnored[] = [];
-  const candidates = redis.acquisitions.filter((acquisition) => acquisition.library === 'redlock' || acquisition.library === 'redis-semaphore');
+  const candidates = redis.acquisitions.flatMap((acquisition) => {
+    if (acquisition.library !== 'redlock' && acquisition.library !== 'redis-semaphore' && acquisition.helper?.autoExtending !== true) return [];
+    const extension = autoExtensionOf(sourceCode, acquisition);
+    // A loss the code handles (`onLockLost`) leaves nothing for the work to check.
+    return extension && !extension.lossHandled ? [{ acquisition, library: extension.library }] : [];
+  });
   if (candidates.length === 0) return found;
   const writes = writeNodes(redis, sql);
   const sections = new Map(heldLocks(sourceCode, redis, sql).map((lock) => [lock.node, lock] as const));
-  for (const acquisition of candidates) {
-    const work = acquisition.library === 'redlock' ? redlockRoutine(acquisition) : semaphoreWork(sourceCode, acquisition, sections.get(acquisition.node));
+  for (const { acquisition, library } of candidates) {
+    const work = library === 'redlock' ? redlockRoutine(acquisition) : semaphoreWork(sourceCode, acquisition, sections.get(acquisition.node));
     if (!work) continue;
     const inside = within(writes, work.range, (node) => node).filter((node) => contains(work.root, node) && node !== acquisition.node);
     if (inside.length === 0) continue;
     const consulted = work.consultations(sourceCode);
     if (consulted.some((node) => guardsAWrite(node, inside, work.root))) continue;
-    found.push({ acquisition, library: acquisition.library as LockLossIgnored['library'], write: inside[0]! });
+    found.push({ acquisition, library, write: inside[0]! });
   }
   return found;
 }
@@ -54,12 +70,17 @@ interface Work {
   readonly consultations: (sourceCode: SourceCode) => TSESTree.Node[];
 }
 
-/** `redlock.using(resources, ttl, [settings,] async (signal) => { … })`: the inline routine and its signal's uses. */
+/**
+ * `redlock.using(resources, ttl, [settings,] async (signal) => { … })`, or a with-lock helper that
+ * runs its callback as that routine (`MutexLock.using(k, ttl, async (signal) => { … })`): the
+ * inline routine and its signal's uses.
+ */
 function redlockRoutine(acquisition: Acquisition): Work | undefined {
   const call = acquisition.node;
-  if (!AUTO_EXTENDING_LOCKS.redlock.methods.includes(methodCallParts(call)?.method ?? '')) return undefined;
-  const last = call.arguments.at(-1);
-  if (!last || call.arguments.length < 3 || !isFunctionLike(last)) return undefined;
+  const helper = acquisition.helper;
+  const last = helper ? (helper.callbackParameter === undefined ? undefined : call.arguments[helper.callbackParameter])
+    : call.arguments.length >= 3 ? call.arguments.at(-1) : undefined;
+  if (!last || !isFunctionLike(last)) return undefined;
   const routine: FunctionLike = last;
   const body = routine.body;
   const signal = routine.params[0];
@@ -77,50 +98,15 @@ function redlockRoutine(acquisition: Acquisition): Work | undefined {
   };
 }
 
-/** A redis-semaphore lock with auto-refresh on and no `onLockLost`: the work from `acquire()` to `release()`. */
+/** A refreshing redis-semaphore lock (the library's or a helper's, whose refresh auto-extension.ts judged): the work from `acquire()` to `release()`. */
 function semaphoreWork(sourceCode: SourceCode, acquisition: Acquisition, section: { readonly from: number; readonly to: number; readonly owner: TSESTree.Node } | undefined): Work | undefined {
   if (!section) return undefined;
-  const receiver = methodCallParts(acquisition.node)?.receiver;
-  if (!receiver) return undefined;
-  const root = skipTypeWrappers(receiver);
-  const made = root.type === AST_NODE_TYPES.NewExpression ? root : declaredInitializer(root as TSESTree.Expression, sourceCode);
-  if (made?.type !== AST_NODE_TYPES.NewExpression || !refreshesWithoutLossHandler(made)) return undefined;
   const from = acquisition.node.range[1];
   return {
     root: section.owner,
     range: [from, section.to],
     consultations: () => acquiredChecks(sourceCode, from, section.to),
   };
-}
-
-/** `new Mutex(client, key, options?)` whose options leave auto-refresh on and set no `onLockLost`. */
-function refreshesWithoutLossHandler(made: TSESTree.NewExpression): boolean {
-  const callee = skipTypeWrappers(made.callee);
-  const maker = callee.type === AST_NODE_TYPES.Identifier ? callee.name
-    : callee.type === AST_NODE_TYPES.MemberExpression && callee.property.type === AST_NODE_TYPES.Identifier ? callee.property.name : undefined;
-  const index = maker === undefined ? undefined : SEMAPHORE.optionsArgument[maker];
-  if (index === undefined) return false;
-  if (made.arguments.some((argument) => argument.type === AST_NODE_TYPES.SpreadElement)) return false;
-  const options = made.arguments[index];
-  if (!options) return true;
-  const object = skipTypeWrappers(options);
-  // Options held in a variable or built elsewhere: what they say cannot be read here.
-  if (object.type !== AST_NODE_TYPES.ObjectExpression) return false;
-  let refreshes = true;
-  for (const property of object.properties) {
-    if (property.type !== AST_NODE_TYPES.Property) return false;
-    const name = property.key.type === AST_NODE_TYPES.Identifier && !property.computed ? property.key.name
-      : property.key.type === AST_NODE_TYPES.Literal ? String(property.key.value) : undefined;
-    if (name === undefined) return false;
-    if (name === SEMAPHORE.lostHandlerOption) return false;
-    if (name === SEMAPHORE.refreshOption) {
-      const value = skipTypeWrappers(property.value);
-      // `refreshInterval: 0` turns the refresh off; an interval the model cannot read may be 0.
-      if (value.type !== AST_NODE_TYPES.Literal || typeof value.value !== 'number') return false;
-      refreshes = value.value > 0;
-    }
-  }
-  return refreshes;
 }
 
 /** `x.isAcquired` reads between the offsets, found by a scan of the text (no second AST walk). */

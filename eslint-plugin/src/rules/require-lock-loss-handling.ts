@@ -1,7 +1,7 @@
 // require-lock-loss-handling: work under an auto-extending lock that never asks whether the lock was lost.
 
 import { getLockModel } from '../model/index.js';
-import { locksIgnoringLoss } from '../model/lock-loss.js';
+import { hasAutoExtendingLocks, locksIgnoringLoss } from '../model/lock-loss.js';
 import { getSqlModel } from '../model/sql/index.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
@@ -27,7 +27,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const redis = getLockModel(context).redis;
-        if (!redis.acquisitions.some((acquisition) => acquisition.library === 'redlock' || acquisition.library === 'redis-semaphore')) return;
+        if (!hasAutoExtendingLocks(context.sourceCode, redis)) return;
         for (const ignored of locksIgnoringLoss(context.sourceCode, redis, getSqlModel(context))) {
           context.report({
             node: ignored.acquisition.node,
