@@ -93,8 +93,10 @@ export interface SqlModel {
   isLockTable(table: string): boolean;
 }
 
-// Only texts that can hold a lock-related fact are parsed: plain SELECTs never are.
-const INTERESTING_SQL = /\bpg_(?:try_)?advisory_|\b(?:insert|update|delete|begin|start|commit|rollback|end)\b/iu;
+// Only texts that can hold a lock-related fact are parsed: plain SELECTs never are. Transaction
+// control words count only where a statement starts: `end` anywhere also matches every
+// `CASE … END` of a long catalog SELECT, and the parser takes hundreds of milliseconds on one of those.
+const INTERESTING_SQL = /\bpg_(?:try_)?advisory_|\b(?:insert|update|delete)\b|(?:^|;)\s*(?:begin|start|commit|rollback|end|abort)\b/iu;
 
 type Context = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
 const cache = new WeakMap<TSESTree.Program, SqlModel>();

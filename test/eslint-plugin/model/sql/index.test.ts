@@ -114,6 +114,18 @@ describe('SQL model', () => {
     assert.deepEqual(model.writes.map((write) => [write.table, write.idempotent, write.isFenced(['fence'])]), [['invoices', true, false], ['invoice', false, true]]);
   });
 
+  it('transaction words count where a statement starts, not in a SELECT\'s CASE … END', () => {
+    const model = modelOf(`import { Pool } from 'pg';
+      const pool = new Pool();
+      async function f() {
+        await pool.query("select case when p.prokind = 'p' then 'procedure' else 'function' end as kind from pg_proc p");
+        await pool.query('  BEGIN');
+        await pool.query('SELECT 1; COMMIT');
+      }`);
+    // The SELECT is never handed to the parser (it would describe it as ['select']).
+    assert.deepEqual(model.queries.map((query) => query.statements?.map((statement) => statement.kind)), [undefined, ['begin'], ['select', 'commit']]);
+  });
+
   it('a file with no SQL gets an empty model', () => {
     const model = modelOf(`const cache = new Map(); export function update(key, value) { cache.set(key, value); return cache.delete(key); }`);
     assert.deepEqual([model.queries.length, model.writes.length], [0, 0]);
