@@ -41,10 +41,15 @@ export function mayUseRedis(sourceCode: Readonly<TSESLint.SourceCode>, helperNam
   // The scan does not depend on the helper names: the screen and the Redis model both ask, once.
   let known = wordScans.get(sourceCode.ast);
   if (known === undefined) {
-    known = anyWordIsASignal(text, SCREEN_WORDS) || anyWordIsASignal(text, SCREEN_SHORT_WORDS) || anyCommandIsASignal(text);
+    known = textMayUseRedis(text);
     wordScans.set(sourceCode.ast, known);
   }
   return known;
+}
+
+/** The word scan alone, for a text not parsed (yet): another module the model may read. */
+export function textMayUseRedis(text: string): boolean {
+  return anyWordIsASignal(text, SCREEN_WORDS) || anyWordIsASignal(text, SCREEN_SHORT_WORDS) || anyCommandIsASignal(text);
 }
 
 // Keyed by the Program, not the SourceCode: oxlint's JS plugins may hand every file of a thread one SourceCode.
@@ -82,7 +87,9 @@ function anyCommandIsASignal(text: string): boolean {
     let end = match.index + match[0].length;
     while (end < text.length && isIdentifierCode(text.charCodeAt(end))) end++;
     pattern.lastIndex = end;
-    if (isSignal(text, start, end)) return true;
+    // A command in capitals is Redis only as a method (`client.SET(`): `NOT EXISTS (` and
+    // `UPDATE t SET (` are SQL, common in the ORM code this screen should turn away.
+    if (previousSignificantCode(text, start) === DOT && isSignal(text, start, end)) return true;
   }
   return false;
 }
@@ -142,6 +149,16 @@ function isWholeWord(text: string, start: number, end: number): boolean {
 
 function isWordCode(code: number): boolean {
   return isIdentifierCode(code) && code !== 36;
+}
+
+function previousSignificantCode(text: string, index: number): number {
+  let position = index - 1;
+  while (position >= 0) {
+    const code = text.charCodeAt(position);
+    if (code !== 32 && code !== 9 && code !== 10 && code !== 13) return code;
+    position--;
+  }
+  return -1;
 }
 
 function nextSignificantCode(text: string, index: number): number {

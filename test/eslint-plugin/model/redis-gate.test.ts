@@ -49,6 +49,12 @@ describe('mayUseRedis', () => {
     assert.equal(gate(`await obtainMutex('job');`), false);
   });
 
+  it('stops a command in capitals that is not a method call: SQL\'s `NOT EXISTS (`, `SET (`', () => {
+    assert.equal(gate('const sql = `SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM t)`; // WHERE EXISTS (…)'), false);
+    assert.equal(gate('const sql = `UPDATE t SET (a, b) = (1, 2)`;'), false);
+    assert.equal(gate(`await store.EXISTS('lock:a'); await store ?. DEL ('lock:a');`), true);
+  });
+
   it('stops ordinary code: Map, fetch, Function.prototype.call', () => {
     assert.equal(gate(`const m = new Map(); m.set('a', 1); m.get('a'); fn.call(this, 1); await fetch(url);`), false);
   });

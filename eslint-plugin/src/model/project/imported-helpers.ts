@@ -12,16 +12,11 @@ import { buildRedisModel, type RedisModel } from '../redis-model.js';
 import type { SharedSettings } from '../settings.js';
 import { summarizeSqlLockHelpers } from '../sql/lock-helpers.js';
 import { sqlModelOf } from '../sql/index.js';
+import { calledInText, LOCK_NAME, LOCK_TEXT, NOT_A_HELPER } from './lock-names.js';
 import { exportedFunction, importedValue, loadModule, type ExportedValue, type ProjectModule } from './modules.js';
 import { resolveImport } from './resolve.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
-
-// Names a helper (or the object holding helpers) is imported by. `block`/`clock` are no locks, nor
-// a token's claims (`getClaims`); `claimJob`/`tryClaim` take a lock row.
-const LOCK_NAME = /(?:^|[^bBcC])[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader|^claim|[a-z]Claim(?!s)/u;
-// Cheaper than the import table: a file whose text has none of these imports no helper by name.
-const LOCK_TEXT = /[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader|[cC]laim/u;
 
 /** A name a lock helper (or a method of one) can have: `withLock`, `acquireLock`, `tryLock`, `release`. */
 export function isLockLikeName(name: string): boolean {
@@ -38,38 +33,6 @@ export function mayImportHelper(text: string): boolean {
 // (`RedisService`) hold a helper it reaches.
 const LOCK_METHOD_CALL = /\.\s*[\w$]*?(?:(?<![bBcC])[lL]ock|[mM]utex|[aA]cquire|(?<![rR]e)[lL]ease)[\w$]*\s*\(/u;
 const CLASS_NAME = /^[A-Z][\w$]*$/u;
-
-// Errors and exceptions are constructed or thrown, never a lock helper (`LockTimeoutError`).
-const NOT_A_HELPER = /(?:Error|Exception|Options|Config|Type|Props)$/u;
-
-/**
- * The name is called (`withLock(`) or a member of it is (`locks.acquire(`, `locks.redis.using(`), not
- * only constructed, passed on or read (`LockMode.PESSIMISTIC_WRITE` names an enum member: reading it
- * would have every ORM file that imports the enum parse the module declaring it).
- */
-function calledInText(text: string, name: string): boolean {
-  for (let index = text.indexOf(name); index !== -1; index = text.indexOf(name, index + name.length)) {
-    if (isIdentifierCode(text.charCodeAt(index - 1)) || text.startsWith('new ', index - 4)) continue;
-    if (callFollows(text, index + name.length)) return true;
-  }
-  return false;
-}
-
-/** `(`, or `.member(` through any chain of members, right at `position`. */
-function callFollows(text: string, position: number): boolean {
-  let cursor = position;
-  while (text.charCodeAt(cursor) === 46) {
-    const start = cursor + 1;
-    cursor = start;
-    while (cursor < text.length && isIdentifierCode(text.charCodeAt(cursor))) cursor++;
-    if (cursor === start) return false;
-  }
-  return text.charCodeAt(cursor) === 40;
-}
-
-function isIdentifierCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
-}
 
 interface Candidate {
   readonly binding: ImportBinding;

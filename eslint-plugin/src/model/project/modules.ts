@@ -21,7 +21,9 @@ import { isFunctionLike, type FunctionLike, skipTypeWrappers } from '../../util/
 import { CLIENT_PACKAGES } from '../client-table.js';
 import { collectImports, type ImportBinding, type ImportTable } from '../imports.js';
 import { SQL_PACKAGES } from '../sql/client-table.js';
+import { textMayUseRedis } from '../redis-gate.js';
 import { moduleHost } from './host.js';
+import { callsImportedLockName } from './lock-names.js';
 import { resolveImport } from './resolve.js';
 
 /** The largest module read (bigger ones are generated or bundled code, not where clients live). */
@@ -35,7 +37,6 @@ const PACKAGE_NAMES = [...Object.keys(CLIENT_PACKAGES), ...Object.keys(SQL_PACKA
 const LOCK_WORDS = /[lL]ock|[mM]utex|[sS]emaphore|[lL]ease/u;
 // A PostgreSQL lock helper: an advisory lock function or a statement on a lock table.
 const SQL_LOCK_WORDS = /advisory_|(?:INTO|FROM|UPDATE)\s+\w*lock/iu;
-const REDIS_WORDS = /redis|Redis|valkey|Valkey|upstash|client|Client/u;
 
 /** What the model asks of a module, and the text screen that must pass before it is parsed. */
 export type ModulePurpose = 'client' | 'helper';
@@ -57,7 +58,10 @@ function mentionsClientPackage(text: string): boolean {
 function passesScreen(text: string, purpose: ModulePurpose): boolean {
   if (REEXPORT.test(text)) return true;
   if (purpose === 'client') return mentionsClientPackage(text);
-  return LOCK_WORDS.test(text) && (REDIS_WORDS.test(text) || SQL_LOCK_WORDS.test(text));
+  // A helper takes its lock through Redis (the Redis model's own word scan), through SQL, or through
+  // a helper it imports. A lock word beside `client` is not enough: an ORM's 100 KB query builder
+  // (`setLockMode`, `this.client`) has both, and parsing it costs more than linting the file that asked.
+  return LOCK_WORDS.test(text) && (SQL_LOCK_WORDS.test(text) || textMayUseRedis(text) || callsImportedLockName(text));
 }
 
 type ExportTarget =

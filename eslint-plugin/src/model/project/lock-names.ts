@@ -1,0 +1,64 @@
+// The names lock helpers go by, and text-only questions about them: shared by the imported-helper
+// lookup (imported-helpers.ts) and the screen that decides whether a module is worth parsing
+// (modules.ts), which must not parse a module to learn it imports no helper.
+
+// Names a helper (or the object holding helpers) is imported by. `block`/`clock` are no locks, nor
+// a token's claims (`getClaims`); `claimJob`/`tryClaim` take a lock row.
+export const LOCK_NAME = /(?:^|[^bBcC])[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader|^claim|[a-z]Claim(?!s)/u;
+// Cheaper than the import table: a file whose text has none of these imports no helper by name.
+export const LOCK_TEXT = /[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader|[cC]laim/u;
+
+// Errors and exceptions are constructed or thrown, never a lock helper (`LockTimeoutError`).
+export const NOT_A_HELPER = /(?:Error|Exception|Options|Config|Type|Props)$/u;
+
+/**
+ * The name is called (`withLock(`) or a member of it is (`locks.acquire(`, `locks.redis.using(`), not
+ * only constructed, passed on or read (`LockMode.PESSIMISTIC_WRITE` names an enum member: reading it
+ * would have every ORM file that imports the enum parse the module declaring it).
+ */
+export function calledInText(text: string, name: string): boolean {
+  for (let index = text.indexOf(name); index !== -1; index = text.indexOf(name, index + name.length)) {
+    if (isIdentifierCode(text.charCodeAt(index - 1)) || text.startsWith('new ', index - 4)) continue;
+    if (callFollows(text, index + name.length)) return true;
+  }
+  return false;
+}
+
+/** `(`, or `.member(` through any chain of members, right at `position`. */
+function callFollows(text: string, position: number): boolean {
+  let cursor = position;
+  while (text.charCodeAt(cursor) === 46) {
+    const start = cursor + 1;
+    cursor = start;
+    while (cursor < text.length && isIdentifierCode(text.charCodeAt(cursor))) cursor++;
+    if (cursor === start) return false;
+  }
+  return text.charCodeAt(cursor) === 40;
+}
+
+function isIdentifierCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
+}
+
+// The import clauses of a text, without parsing it: `import a, { b as c } from '…'`, `import * as d
+// from '…'`, `const { e, f: g } = require('…')`, `const h = require('…')`. A missed spelling only
+// makes the answer below more often false for a module that also has no Redis or SQL of its own.
+const IMPORT_CLAUSE = /\bimport\s+(?!type\s)([^'"`;]*?)\s*from\s*['"]|\b(?:const|let|var)\s+(\{[^}]*\}|[\w$]+)\s*=\s*require\s*\(/gu;
+const RENAMED = /[\w$]+\s*(?:\bas\b|:)\s*/gu;
+const IDENTIFIER = /[\w$]+/gu;
+
+/**
+ * Whether the text imports a lock-named binding and calls it (`import { withLock } from './locks'`
+ * then `withLock(…)`): the one way a module with no Redis and no SQL of its own can still export a
+ * lock helper (a wrapper around another module's).
+ */
+export function callsImportedLockName(text: string): boolean {
+  IMPORT_CLAUSE.lastIndex = 0;
+  for (let match = IMPORT_CLAUSE.exec(text); match; match = IMPORT_CLAUSE.exec(text)) {
+    const clause = (match[1] ?? match[2] ?? '').replace(RENAMED, '');
+    for (const [name] of clause.matchAll(IDENTIFIER)) {
+      if (name !== 'type' && LOCK_NAME.test(name) && !NOT_A_HELPER.test(name) && calledInText(text, name)) return true;
+    }
+  }
+  return false;
+}
