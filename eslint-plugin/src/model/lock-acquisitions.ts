@@ -1,11 +1,13 @@
 // Whether a Redis acquisition takes a lock or only a write-once marker, for rules whose finding
 // only makes sense for a lock (a missing TTL, a shared value, a check-then-set).
 
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { isFunctionLike, propertyName } from '../util/ast.js';
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { contains, findVariable, type FunctionLike, isFunctionLike, propertyName } from '../util/ast.js';
 import { isReleasedInModule } from './indexes.js';
 import { looksLikeLockKey, matchesLockPattern } from './keys.js';
 import type { Acquisition, RedisModel } from './redis-model.js';
+
+const { DefinitionType } = TSESLint.Scope;
 
 /**
  * `SET NX`/`SETNX` also writes markers meant to stay (`SETNX processed:42 1` for idempotency), and a
@@ -55,4 +57,94 @@ export function functionName(fn: TSESTree.FunctionDeclaration | TSESTree.Functio
   }
   if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.left.type === AST_NODE_TYPES.MemberExpression) return propertyName(parent.left);
   return undefined;
+}
+
+/**
+ * The acquisition sits directly in a function that other modules call to take a lock: it is named
+ * like a lock helper (`acquireLock`), exported (`export`, `export { … }`, `module.exports`,
+ * `exports.name`), and its key comes from its parameters (`acquireLock(lockKey)`). Whoever
+ * releases that lock, and compares the value to do it, is in the callers' modules, not this one.
+ */
+export function isExportedLockHelper(sourceCode: Readonly<TSESLint.SourceCode>, lockKeyPattern: RegExp, acquisition: Acquisition): boolean {
+  const helper = acquisition.owner;
+  if (!isFunctionLike(helper) || !acquisition.key) return false;
+  const name = functionName(helper);
+  if (name === undefined || !matchesLockPattern(name, lockKeyPattern) || !isExported(sourceCode, helper)) return false;
+  return readsParameter(sourceCode, acquisition.key, helper, 0);
+}
+
+/** `export function f`, `export const f = …`, `export { f }`, `module.exports = { f }`, `exports.f = …`. */
+function isExported(sourceCode: Readonly<TSESLint.SourceCode>, fn: FunctionLike): boolean {
+  const parent = fn.parent;
+  if (parent.type === AST_NODE_TYPES.ExportNamedDeclaration || parent.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
+  if (parent.type === AST_NODE_TYPES.AssignmentExpression) return parent.right === fn && isExportsTarget(parent.left);
+  if (parent.type === AST_NODE_TYPES.Property && parent.value === fn) {
+    // `module.exports = { acquireLock: async (key) => … }`
+    const object = parent.parent;
+    return object.type === AST_NODE_TYPES.ObjectExpression && object.parent.type === AST_NODE_TYPES.AssignmentExpression
+      && object.parent.right === object && isExportsTarget(object.parent.left);
+  }
+  let binding: TSESTree.Identifier | undefined;
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) binding = fn.id ?? undefined;
+  else if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === fn && parent.id.type === AST_NODE_TYPES.Identifier) {
+    if (parent.parent.parent.type === AST_NODE_TYPES.ExportNamedDeclaration) return true;
+    binding = parent.id;
+  }
+  if (!binding) return false;
+  const variable = findVariable(sourceCode, binding);
+  return (variable?.references ?? []).some((reference) => {
+    const use = reference.identifier.parent;
+    if (use.type === AST_NODE_TYPES.ExportSpecifier || use.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
+    if (use.type === AST_NODE_TYPES.AssignmentExpression) return use.right === reference.identifier && isExportsTarget(use.left);
+    if (use.type !== AST_NODE_TYPES.Property || use.value !== reference.identifier) return false;
+    const object = use.parent;
+    return object.type === AST_NODE_TYPES.ObjectExpression && object.parent.type === AST_NODE_TYPES.AssignmentExpression
+      && object.parent.right === object && isExportsTarget(object.parent.left);
+  });
+}
+
+/** `module.exports`, `module.exports.name`, `exports.name`. */
+function isExportsTarget(target: TSESTree.Node): boolean {
+  if (target.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const isModuleExports = (node: TSESTree.Node) => node.type === AST_NODE_TYPES.MemberExpression
+    && node.object.type === AST_NODE_TYPES.Identifier && node.object.name === 'module' && propertyName(node) === 'exports';
+  if (isModuleExports(target)) return true;
+  const object = target.object;
+  return isModuleExports(object) || (object.type === AST_NODE_TYPES.Identifier && object.name === 'exports');
+}
+
+/** How many `const` hops (`const key = \`lock:${name}\``) a key is followed to a parameter. */
+const MAX_KEY_HOPS = 2;
+
+/** Whether `node` reads a parameter of `fn`, directly or through a `const` declared in it. */
+function readsParameter(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, fn: FunctionLike, hops: number): boolean {
+  let found = false;
+  const visit = (current: TSESTree.Node): void => {
+    if (found) return;
+    if (current.type === AST_NODE_TYPES.Identifier) {
+      const variable = findVariable(sourceCode, current);
+      const definition = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+      if (definition?.type === DefinitionType.Parameter && definition.node === fn) found = true;
+      else if (hops < MAX_KEY_HOPS && definition?.type === DefinitionType.Variable && definition.node.init && contains(fn, definition.node)
+        && variable!.references.every((reference) => !reference.isWrite() || reference.init === true)) {
+        found = readsParameter(sourceCode, definition.node.init, fn, hops + 1);
+      }
+      return;
+    }
+    // A function in the key (`keys.map((k) => …)`) has parameters of its own.
+    if (isFunctionLike(current)) return;
+    for (const key of sourceCode.visitorKeys[current.type] ?? []) {
+      // `a.b`, `{ b: … }`: `b` is a property name, not a read.
+      if (current.type === AST_NODE_TYPES.MemberExpression && key === 'property' && !current.computed) continue;
+      if (current.type === AST_NODE_TYPES.Property && key === 'key' && !current.computed) continue;
+      const child = (current as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(child)) {
+        for (const item of child) if (item && typeof (item as TSESTree.Node).type === 'string') visit(item as TSESTree.Node);
+      } else if (child && typeof (child as TSESTree.Node).type === 'string') {
+        visit(child as TSESTree.Node);
+      }
+    }
+  };
+  visit(node);
+  return found;
 }

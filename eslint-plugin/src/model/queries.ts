@@ -1,8 +1,9 @@
 // Questions several rules ask of the lock model, answered once here.
 
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains, isFunctionLike, skipTypeWrappers } from '../util/ast.js';
 import { eventNode, inEnclosingFunctions, redisIndex, splitAcquisitionsOf, within } from './indexes.js';
+import { isReplyOfKey, pipelineReplyOf } from './pipeline-replies.js';
 import type { Acquisition, Expiry, RedisModel, Release } from './redis-model.js';
 
 /** True when `earlier` runs before `later` in the same function or in a function nested in it. */
@@ -72,12 +73,14 @@ export function acquisitionForRelease(model: RedisModel, release: Release | Expi
 /**
  * `if ((await redis.get(key)) === token) await redis.del(key)` (or `pexpire`): the value the
  * JavaScript compared the stored token with, when the release or renewal sits under such a check.
+ * The `GET` may also have gone in a pipeline or transaction before (`results[0][1] === token` of
+ * its `exec()`): the delete is a later round trip all the same.
  */
-export function ownerCheckAround(model: RedisModel, event: Release | Expiry): TSESTree.Node | undefined {
+export function ownerCheckAround(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, event: Release | Expiry): TSESTree.Node | undefined {
   let current: TSESTree.Node | undefined = event.node.parent;
   while (current && current !== event.owner) {
     if (current.type === AST_NODE_TYPES.IfStatement && contains(current.consequent, event.node)) {
-      const compared = comparedWithStoredValue(model, current.test, event.keySignature);
+      const compared = comparedWithStoredValue(sourceCode, model, current.test, event);
       if (compared) return compared;
     }
     current = current.parent;
@@ -85,17 +88,19 @@ export function ownerCheckAround(model: RedisModel, event: Release | Expiry): TS
   return undefined;
 }
 
-function comparedWithStoredValue(model: RedisModel, test: TSESTree.Node, keySignature: string | undefined): TSESTree.Node | undefined {
+function comparedWithStoredValue(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, test: TSESTree.Node, event: Release | Expiry): TSESTree.Node | undefined {
   const expression = skipTypeWrappers(test);
   if (expression.type === AST_NODE_TYPES.LogicalExpression && expression.operator === '&&') {
-    return comparedWithStoredValue(model, expression.left, keySignature) ?? comparedWithStoredValue(model, expression.right, keySignature);
+    return comparedWithStoredValue(sourceCode, model, expression.left, event) ?? comparedWithStoredValue(sourceCode, model, expression.right, event);
   }
   if (expression.type !== AST_NODE_TYPES.BinaryExpression || (expression.operator !== '===' && expression.operator !== '==')) return undefined;
   const isStoredRead = (side: TSESTree.Node): boolean => {
     let node = skipTypeWrappers(side);
     if (node.type === AST_NODE_TYPES.AwaitExpression) node = skipTypeWrappers(node.argument);
     const command = redisIndex(model).commandByCall.get(node);
-    return command !== undefined && command.name === 'GET' && command.keySignature === keySignature;
+    if (command) return command.name === 'GET' && command.keySignature === event.keySignature;
+    const reply = pipelineReplyOf(sourceCode, model, node);
+    return reply !== undefined && reply.command.name === 'GET' && isReplyOfKey(sourceCode, reply, event.key, event.keySignature);
   };
   // Only a comparison with the caller's own value is an owner check; `=== null` asks whether the
   // lock is free (the article's attempt 1), which says nothing of who holds it.

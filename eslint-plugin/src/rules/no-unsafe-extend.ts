@@ -75,7 +75,7 @@ export default createRule<Options, MessageId>({
           if (!isUnsafeRenewal(context.sourceCode, model, expiry)) continue;
           // A test's setup or teardown, or `SET` then `EXPIRE`: a write with an expiry, not a renewal.
           if (model.isHousekeeping(expiry)) continue;
-          const checkedBy = expiry.kind === 'expire' ? ownerCheckAround(model, expiry) : undefined;
+          const checkedBy = expiry.kind === 'expire' ? ownerCheckAround(context.sourceCode, model, expiry) : undefined;
           if (!checkedBy && !model.isLockKey(expiry.key!)) continue;
           const command = expiry.command!;
           const messageId: MessageId = expiry.dropsTtl ? 'compareSetDropsTtl' : expiry.kind === 'script' ? 'uncheckedScript'

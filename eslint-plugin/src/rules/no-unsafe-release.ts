@@ -71,7 +71,7 @@ export default createRule<Options, MessageId>({
           if (release.safe || release.library !== 'redis' || !release.command || !release.key) continue;
           // A test's setup or teardown, or the deletion of a value its own function just wrote.
           if (model.isHousekeeping(release)) continue;
-          const checkedBy = release.kind === 'del' ? ownerCheckAround(model, release) : undefined;
+          const checkedBy = release.kind === 'del' ? ownerCheckAround(context.sourceCode, model, release) : undefined;
           // Comparing the stored value with a token before deleting is itself the mark of a lock.
           if (!checkedBy && !model.isLockKey(release.key)) continue;
           // WATCH … MULTI/DEL/EXEC on a connection of its own, with EXEC's null reply read, is atomic.

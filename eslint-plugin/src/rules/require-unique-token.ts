@@ -5,7 +5,7 @@ import { randomUuidCall } from '../fixes/random-uuid.js';
 import { getLockModel } from '../model/index.js';
 import { commandNode, within } from '../model/indexes.js';
 import { releasesOfSameKey } from '../model/queries.js';
-import { isInLockFunction, isLockAcquisition } from '../model/lock-acquisitions.js';
+import { isExportedLockHelper, isInLockFunction, isLockAcquisition } from '../model/lock-acquisitions.js';
 import type { Acquisition, Expiry, RedisModel, Release } from '../model/redis-model.js';
 import { sharedTokenKind, type SharedTokenKind } from '../model/token-origin.js';
 import { contains, findVariable, propertyName, skipTypeWrappers, valueCarrier } from '../util/ast.js';
@@ -56,8 +56,12 @@ export default createRule<Options, MessageId>({
           const kind = sharedTokenKind(context.sourceCode, acquisition.value);
           if (kind === undefined || !isLockAcquisition(context.sourceCode, model, settings.lockKeyPattern, acquisition)) continue;
           const related = eventsOfSameLock(model, settings.lockKeyPattern, acquisition);
-          if (related.count === 0) continue;
-          const fix = related.allInside(acquisition.owner) ? randomTokenFix(context.sourceCode, model, acquisition) : undefined;
+          // An exported `acquireLock(key)` that stores a value its callers cannot choose: their
+          // release, in other modules, cannot tell holders apart either. No suggestion: a token
+          // minted here would not reach it (the helper's signature has to change).
+          const helperForOthers = related.count === 0 && isExportedLockHelper(context.sourceCode, settings.lockKeyPattern, acquisition);
+          if (related.count === 0 && !helperForOthers) continue;
+          const fix = !helperForOthers && related.allInside(acquisition.owner) ? randomTokenFix(context.sourceCode, model, acquisition) : undefined;
           context.report({
             node: acquisition.value,
             messageId: MESSAGE_BY_KIND[kind],

@@ -167,6 +167,29 @@ export async function renew(key: string, owner: string, ttlMs: number) {
     }],
   },
   {
+    // ioredis: the owner read in a pipeline, the renewal a later command.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+const EXTEND = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end';
+export async function renew(key: string, owner: string, ttlMs: number) {
+  const [[, holder]] = (await redis.pipeline().get(key).exec())!;
+  if (holder === owner) await redis.pexpire(key, ttlMs);
+}`,
+    errors: [{
+      messageId: 'checkThenExtend' as const, line: 6,
+      suggestions: [{
+        messageId: 'useCompareAndExpire' as const,
+        output: `import Redis from 'ioredis';
+const redis = new Redis();
+const EXTEND = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end';
+export async function renew(key: string, owner: string, ttlMs: number) {
+  const [[, holder]] = (await redis.pipeline().get(key).exec())!;
+  if (holder === owner) await redis.eval(EXTEND, 1, key, owner, ttlMs);
+}`,
+      }],
+    }],
+  },
+  {
     // ioredis: a registered compare-and-pexpire command is called instead of inserting a script.
     code: `import Redis from 'ioredis';
 const redis = new Redis();

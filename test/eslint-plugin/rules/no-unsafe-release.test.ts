@@ -788,3 +788,217 @@ ruleTester.run('no-unsafe-release (WATCH)', rule, {
   invalid: watchInvalid,
 });
 suggestionsClearFindings('no-unsafe-release (WATCH)', rule, watchInvalid);
+
+// The owner read in a pipeline or transaction (`exec()`'s reply array), the delete in a later
+// command or pipeline: two round trips, so still check-then-delete.
+const pipelineInvalid = [
+  {
+    // ioredis: GET and PTTL in one pipeline, the GET's reply read as `results[0][1]`.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function release(key: string, token: string) {
+  const results = await redis.pipeline().get(key).pttl(key).exec();
+  if (results?.[0]?.[1] === token) await redis.del(key);
+}`,
+    errors: [{
+      messageId: 'checkThenDelete' as const, line: 5,
+      suggestions: [{ messageId: 'useCompareAndDelete' as const, output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function release(key: string, token: string) {
+  const results = await redis.pipeline().get(key).pttl(key).exec();
+  if (results?.[0]?.[1] === token) await redis.eval(${RELEASE_LITERAL}, 1, key, token);
+}` }],
+    }],
+  },
+  {
+    // ioredis: the reply destructured from a MULTI's `[error, reply]` pairs.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function release(key: string, token: string) {
+  const [[, owner]] = (await redis.multi().get(key).exec())!;
+  if (owner === token) await redis.unlink(key);
+}`,
+    errors: [{
+      messageId: 'checkThenDelete' as const, line: 5,
+      suggestions: [{ messageId: 'useCompareAndDelete' as const, output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function release(key: string, token: string) {
+  const [[, owner]] = (await redis.multi().get(key).exec())!;
+  if (owner === token) await redis.eval(${RELEASE_LITERAL}, 1, key, token);
+}` }],
+    }],
+  },
+  {
+    // node-redis: exec() resolves to the replies themselves, the GET's is \`replies[0]\`.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function release(key: string, token: string) {
+  const replies = await client.multi().get(key).pTTL(key).exec();
+  if (replies[0] === token) await client.del(key);
+}`,
+    errors: [{
+      messageId: 'checkThenDelete' as const, line: 5,
+      suggestions: [{ messageId: 'useCompareAndDelete' as const, output: `import { createClient } from 'redis';
+const client = createClient();
+export async function release(key: string, token: string) {
+  const replies = await client.multi().get(key).pTTL(key).exec();
+  if (replies[0] === token) await client.eval(${RELEASE_LITERAL}, { keys: [key], arguments: [token] });
+}` }],
+    }],
+  },
+  {
+    // node-redis: the transaction in a variable, the reply destructured.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function release(key: string, token: string) {
+  const transaction = client.multi();
+  transaction.get(key);
+  const [owner] = await transaction.exec();
+  if (owner === token) await client.del(key);
+}`,
+    errors: [{
+      messageId: 'checkThenDelete' as const, line: 7,
+      suggestions: [{ messageId: 'useCompareAndDelete' as const, output: `import { createClient } from 'redis';
+const client = createClient();
+export async function release(key: string, token: string) {
+  const transaction = client.multi();
+  transaction.get(key);
+  const [owner] = await transaction.exec();
+  if (owner === token) await client.eval(${RELEASE_LITERAL}, { keys: [key], arguments: [token] });
+}` }],
+    }],
+  },
+  {
+    // ioredis: every owner read in one pipeline, the matching keys unlinked in another.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function releaseAll(keys: string[], ownerId: string) {
+  const reads = redis.pipeline();
+  for (const key of keys) reads.get(key);
+  const owners = await reads.exec();
+  const deletes = redis.pipeline();
+  keys.forEach((key, index) => {
+    if (owners?.[index]?.[1] === ownerId) deletes.unlink(key);
+  });
+  await deletes.exec();
+}`,
+    errors: [{ messageId: 'checkThenDelete' as const, line: 9, suggestions: [] }],
+  },
+  {
+    // node-redis: the same over counting loops, the key read back as \`keys[i]\`.
+    code: `import { createClient } from 'redis';
+const client = createClient();
+export async function releaseAll(keys: string[], ownerId: string) {
+  const reads = client.multi();
+  for (let i = 0; i < keys.length; i++) reads.get(keys[i]);
+  const owners = await reads.exec();
+  for (let i = 0; i < keys.length; i++) {
+    if (owners[i] === ownerId) await client.del(keys[i]);
+  }
+}`,
+    errors: [{
+      messageId: 'checkThenDelete' as const, line: 8,
+      suggestions: [{ messageId: 'useCompareAndDelete' as const, output: `import { createClient } from 'redis';
+const client = createClient();
+export async function releaseAll(keys: string[], ownerId: string) {
+  const reads = client.multi();
+  for (let i = 0; i < keys.length; i++) reads.get(keys[i]);
+  const owners = await reads.exec();
+  for (let i = 0; i < keys.length; i++) {
+    if (owners[i] === ownerId) await client.eval(${RELEASE_LITERAL}, { keys: [keys[i]], arguments: [ownerId] });
+  }
+}` }],
+    }],
+  },
+];
+
+ruleTester.run('no-unsafe-release (owner read in a pipeline)', rule, {
+  valid: [
+    // The pipeline's reply compared with null asks whether the key is free, not who holds it.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function clear(id: string, token: string) {
+       const results = await redis.pipeline().get(\`cache:\${id}\`).exec();
+       if (results?.[0]?.[1] === null) await redis.del(\`cache:\${id}\`);
+     }`,
+    // The reply is another key's (a session's user), the delete a key of its own.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function logout(id: string, userId: string) {
+       const [[, sessionUser]] = (await redis.pipeline().get(\`session:\${id}\`).exec())!;
+       if (sessionUser === userId) await redis.del(\`csrf:\${id}\`);
+     }`,
+    // Index 0 is the PTTL's reply, not the GET's.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function sweep(key: string, limit: number) {
+       const results = await redis.pipeline().pttl(key).get(key).exec();
+       if (results?.[0]?.[1] === limit) await redis.del(key);
+     }`,
+    // An ioredis-shaped read in a node-redis file: \`replies[0][1]\` is a character, no owner.
+    `import { createClient } from 'redis'; const client = createClient();
+     export async function clear(key: string, token: string) {
+       const replies = await client.multi().get(key).exec();
+       if (replies[0][1] === token) await client.del(key);
+     }`,
+    // The loop reads one list and deletes the elements of another.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function prune(keys: string[], others: string[], ownerId: string) {
+       const reads = redis.pipeline();
+       for (const key of keys) reads.get(key);
+       const owners = await reads.exec();
+       others.forEach((other, index) => { if (owners?.[index]?.[1] === ownerId) void redis.del(other); });
+     }`,
+    // A GET queued only for some keys: the reply's index no longer follows the list.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function prune(keys: string[], ownerId: string) {
+       const reads = redis.pipeline();
+       for (const key of keys) if (key.startsWith('job:')) reads.get(key);
+       const owners = await reads.exec();
+       keys.forEach((key, index) => { if (owners?.[index]?.[1] === ownerId) void redis.del(key); });
+     }`,
+    // A queued command the analysis does not read still takes a place: index 0 is its reply, not the GET's.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function sweep(key: string, marker: string) {
+       const results = await redis.pipeline().fooBar(key).get(key).exec();
+       if (results?.[0]?.[1] === marker) await redis.del(key);
+     }`,
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function sweep(key: string, marker: string) {
+       const reads = redis.pipeline();
+       reads.fooBar(key);
+       reads.get(key);
+       const results = await reads.exec();
+       if (results?.[0]?.[1] === marker) await redis.del(key);
+     }`,
+    // The pipeline goes to a function that may queue more before the GET.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function sweep(key: string, marker: string) {
+       const reads = redis.pipeline();
+       queueStats(reads, key);
+       reads.get(key);
+       const results = await reads.exec();
+       if (results?.[0]?.[1] === marker) await redis.del(key);
+     }`,
+    // The owner read in a pipeline, then the release by the compare-and-delete script.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     const RELEASE = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end';
+     export async function release(key: string, token: string) {
+       const [[, owner]] = (await redis.pipeline().get(key).exec())!;
+       if (owner === token) await redis.eval(RELEASE, 1, key, token);
+     }`,
+    // WATCH on a connection of its own, the owner read in a pipeline, DEL in MULTI/EXEC with the reply read.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function release(key: string, token: string) {
+       const connection = redis.duplicate();
+       try {
+         await connection.watch(key);
+         const [[, owner]] = (await connection.pipeline().get(key).exec())!;
+         if (owner === token) {
+           const reply = await connection.multi().del(key).exec();
+           return reply !== null;
+         }
+         return false;
+       } finally { connection.disconnect(); }
+     }`,
+  ],
+  invalid: pipelineInvalid,
+});
+suggestionsClearFindings('no-unsafe-release (owner read in a pipeline)', rule, pipelineInvalid);

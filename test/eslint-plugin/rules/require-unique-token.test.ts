@@ -546,6 +546,53 @@ class Scheduler {
 }`,
     errors: [{ messageId: 'processToken', line: 6, suggestions: [] }],
   },
+  // An exported lock helper whose callers choose the key but not the value: the module releases
+  // nothing, its callers do, elsewhere, and cannot tell holders apart. No suggestion: a token
+  // minted in the helper would not reach their release.
+  {
+    code: `import Redis from 'ioredis';
+const client = new Redis();
+export const acquireLock = async (lockKey, timeOut = 30) => {
+  try {
+    const result = await client.set(lockKey, '1', 'PX', timeOut * 1000, 'NX');
+    return result === 'OK';
+  } catch {
+    return false;
+  }
+};`,
+    errors: [{ messageId: 'sharedValue', line: 5, suggestions: [] }],
+  },
+  {
+    // CommonJS, node-redis v4: the helper exported by name, the key built from the parameter.
+    code: `const { createClient } = require('redis');
+const client = createClient();
+async function tryLock(name, ttlMs) {
+  const key = \`locks:\${name}\`;
+  return (await client.set(key, 'locked', { NX: true, PX: ttlMs })) === 'OK';
+}
+module.exports = { tryLock };`,
+    errors: [{ messageId: 'sharedValue', line: 5, suggestions: [] }],
+  },
+  {
+    // \`exports.name = function\`, a timestamp for the value.
+    code: `const Redis = require('ioredis');
+const redis = new Redis();
+exports.acquireJobLock = async function (jobId) {
+  return redis.set('job-lock:' + jobId, Date.now(), 'NX', 'EX', 60);
+};`,
+    errors: [{ messageId: 'timestampValue', line: 4, suggestions: [] }],
+  },
+  {
+    // \`export { lock }\` after the declaration, the hostname for the value.
+    code: `import Redis from 'ioredis';
+import os from 'node:os';
+const redis = new Redis();
+async function lock(resource: string) {
+  return redis.set(\`lock:\${resource}\`, os.hostname(), 'PX', 30000, 'NX');
+}
+export { lock };`,
+    errors: [{ messageId: 'hostValue', line: 5, suggestions: [] }],
+  },
 ];
 
 ruleTester.run('require-unique-token', rule, {
@@ -610,6 +657,24 @@ ruleTester.run('require-unique-token', rule, {
        acquire() { return this.redis.set('lock:s', this.owner, 'NX', 'PX', 1000); }
        release() { return this.redis.eval('x', 1, 'lock:s', this.owner); } }
      export default new Scheduler(randomUUID());`,
+    // A lock helper that no other module can call, in a module that releases nothing: the lock
+    // only expires, and nothing compares its value.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function acquireLock(key) { return redis.set(key, '1', 'NX', 'PX', 1000); }
+     export async function sync() { if (!(await acquireLock('sync'))) return; await run(); }`,
+    // An exported lock helper for one fixed key ("at most once an hour"): no caller chooses a lock
+    // to release, so a release elsewhere is not implied.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function acquireHourlyLock() { return redis.set('lock:cron:hourly', '1', 'NX', 'EX', 3600); }`,
+    // An exported helper not named like a lock: an idempotency marker.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function markProcessed(eventId) { return redis.set(\`processed:\${eventId}\`, '1', 'NX', 'EX', 86400); }`,
+    // An exported lock helper whose caller hands in the value too.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export const acquireLock = (key, owner) => redis.set(key, owner, 'NX', 'PX', 1000);`,
+    // The key is a parameter of a callback inside the helper, not of the helper.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export async function lockAll() { await Promise.all(['a', 'b'].map((name) => redis.set('lock:' + name, '1', 'NX', 'PX', 1000))); }`,
   ],
   invalid,
 });
