@@ -6,7 +6,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { ScopeOwner } from '../util/ast.js';
 import type { RedisModel } from './redis-model.js';
-import type { AdvisoryLockItem, SqlModel } from './sql/index.js';
+import { isPooledSessionCall, isReconnectingSessionCall, type AdvisoryLockItem, type SqlModel } from './sql/index.js';
 import { resultShapeOf, tryLockResultFate, type AnswerShape, type TryLockResultFate } from './sql/try-lock-result.js';
 
 export interface CheckableRelease {
@@ -43,14 +43,23 @@ export function droppedReleaseResults(sourceCode: Readonly<TSESLint.SourceCode>,
 }
 
 /**
- * A session-level advisory lock cannot be lost while its connection lives, so `pg_advisory_unlock`
- * answers `false` only when it runs on another connection than the lock. Reported where the code
- * shows that: the same function takes the lock on another sender. Not through a pool, which
- * no-pooled-advisory-lock reports (its fix makes the answer always `true`), and not where the lock
- * is out of sight (a migrator's release method, whose connection the library keeps): one sender
- * for lock and unlock, or an unknown one, and the answer cannot be `false`.
+ * `pg_advisory_unlock` answers `false` when it runs in a session that does not hold the lock. The
+ * code shows three ways that happens: the unlock goes through a pool (any pooled connection may run
+ * it, whichever one locked); through a one-connection pool that reconnects (a dropped connection
+ * took the lock with it, and the unlock runs in the new session); or on another connection than the
+ * same function's lock. On one dedicated connection (a pg `Client`, a checked-out client, a reserved
+ * connection, a transaction's handle) the lock lives as long as the session, and a dropped session
+ * makes the unlock throw rather than answer, so there it is always `true`; an unlock whose sender is
+ * unknown, or whose lock is out of sight on a connection of its own, is not reported either.
  */
+function unlockMayAnswerFalse(sql: SqlModel, unlock: AdvisoryLockItem, position: number): boolean {
+  return isPooledSessionCall(unlock) || isReconnectingSessionCall(unlock) || unlocksAnotherConnection(sql, unlock, position);
+}
+
+/** The same function took the session lock on another sender (another client, another reserved connection). */
 function unlocksAnotherConnection(sql: SqlModel, unlock: AdvisoryLockItem, position: number): boolean {
+  // A pool bound to a transaction (Sequelize's `{ transaction }`) is that transaction's connection,
+  // whatever locked; a free pool is answered by isPooledSessionCall.
   if (unlock.query.sender.kind === 'pool') return false;
   // The latest session lock before it in its function (the list is in source order): a backward scan
   // that stops at the first one, so a function of many lock/unlock pairs costs one step per pair.
@@ -93,7 +102,7 @@ function checkableReleases(redis: RedisModel, sql: SqlModel): CheckableRelease[]
     const { call, query } = lock;
     // Alone in its query as its own output column: the row's boolean is the answer (as for try-locks).
     if (call.action !== 'unlock' || call.outputName === undefined || query.statements?.length !== 1 || lock.statement.advisoryLocks.length !== 1) continue;
-    if (!unlocksAnotherConnection(sql, lock, position)) continue;
+    if (!unlockMayAnswerFalse(sql, lock, position)) continue;
     releases.push({
       node: lock.node, owner: lock.function, label: call.functionName, failure: 'false', column: call.outputName,
       shape: resultShapeOf(query.sender.library, query.method),

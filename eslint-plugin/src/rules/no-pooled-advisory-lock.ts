@@ -4,7 +4,7 @@ import type { TSESLint } from '@typescript-eslint/utils';
 import { freeName } from '../fixes/edits.js';
 import { within } from '../model/indexes.js';
 import { HANDLE_NAMES, renderCheckoutWrap, renderTransactionWrap, transactionLevelName, type TransactionHelperLibrary } from '../fixes/sql-templates.js';
-import { getSqlModel, type AdvisoryLockItem, type SqlModel } from '../model/sql/index.js';
+import { getSqlModel, isPooledSessionCall, type AdvisoryLockItem, type SqlModel } from '../model/sql/index.js';
 import { renderSpanBody, spanBetween, spanDeclarationsUsedAfter, spanLeavesCallback, type StatementSpan, type TextEdit } from '../model/sql/statement-span.js';
 import { advisoryFunctionRange, handleEdits, helperName, prismaExecuteEdits, unlockStatementEdit } from '../fixes/advisory-edits.js';
 import { createRule } from '../util/create-rule.js';
@@ -34,8 +34,7 @@ export default createRule<Options, MessageId>({
       'Program:exit'() {
         const model = getSqlModel(context);
         for (const item of model.advisoryLocks) {
-          // A query bound to a transaction (Sequelize's `{ transaction }`) runs on that transaction's one connection.
-          if (item.call.scope !== 'session' || item.query.sender.kind !== 'pool' || item.query.inTransaction || lockedAndUnlockedInOneText(item)) continue;
+          if (!isPooledSessionCall(item)) continue;
           const data = { fn: item.call.functionName, client: item.query.sender.text };
           if (item.call.action !== 'lock') {
             context.report({ node: item.node, messageId: 'pooledUnlock', data });
@@ -50,12 +49,6 @@ export default createRule<Options, MessageId>({
 });
 
 type Context = Readonly<TSESLint.RuleContext<MessageId, Options>>;
-
-/** `SELECT pg_advisory_lock(1); ...; SELECT pg_advisory_unlock(1)` in one text runs on one connection. */
-function lockedAndUnlockedInOneText(item: AdvisoryLockItem): boolean {
-  const calls = (item.query.statements ?? []).flatMap((statement) => statement.advisoryLocks);
-  return calls.some((call) => call.scope === 'session' && call.action === 'lock') && calls.some((call) => call.scope === 'session' && call.action !== 'lock');
-}
 
 function matchingUnlock(model: SqlModel, lock: AdvisoryLockItem): AdvisoryLockItem | undefined {
   return within(model.advisoryLocks, lock.function.range, (item) => item.node).find((candidate) => candidate.call.scope === 'session' && candidate.call.action === 'unlock'

@@ -1,3 +1,8 @@
+import * as assert from 'node:assert/strict';
+import * as typescriptParser from '@typescript-eslint/parser';
+import { type ESLint, Linter } from 'eslint';
+import { describe, it } from 'mocha';
+import plugin from '../../../eslint-plugin/src/index.js';
 import { RuleTester } from '../support/rule-tester.js';
 import rule from '../../../eslint-plugin/src/rules/require-release-check.js';
 
@@ -51,9 +56,52 @@ const valid = [
   // The lock out of sight (kysely's migrator releases in its own method, on the connection it keeps).
   `import { sql } from 'kysely';
    class Adapter { async releaseMigrationLock(db) { await sql\`select pg_advisory_unlock(\${sql.lit(1)})\`.execute(db); } }`,
-  // Through a pool: no-pooled-advisory-lock reports it, and its fix makes the answer always true.
+  // Dedicated connections: a session lock lives as long as its session, and a dropped session makes
+  // the unlock throw (no reconnect), so the answer on the connection that locked is always true.
+  // pg Client, a checked-out client, postgres.js sql.reserve().
+  `import pg from 'pg';
+   async function run(id) { const client = new pg.Client(); await client.connect();
+     await client.query('SELECT pg_advisory_lock($1)', [id]);
+     try { await work(); } finally { await client.query('SELECT pg_advisory_unlock($1)', [id]); await client.end(); } }`,
   `import pg from 'pg'; const pool = new pg.Pool();
-   async function run(id) { const c = await pool.connect(); await c.query('SELECT pg_advisory_lock($1)', [id]); await pool.query('SELECT pg_advisory_unlock($1)', [id]); c.release(); }`,
+   async function run(id) { const client = await pool.connect();
+     try { await client.query('SELECT pg_advisory_lock($1)', [id]); await work(); await client.query('SELECT pg_advisory_unlock($1)', [id]); } finally { client.release(); } }`,
+  `import postgres from 'postgres'; const sql = postgres();
+   async function run(id) { const reserved = await sql.reserve();
+     try { await reserved\`SELECT pg_advisory_lock(\${id})\`; await work(); await reserved\`SELECT pg_advisory_unlock(\${id})\`; } finally { reserved.release(); } }`,
+  // Inside a transaction callback the handle is the transaction's one connection.
+  `import postgres from 'postgres'; const sql = postgres();
+   async function run(id) { await sql.begin(async (tx) => { await tx\`SELECT pg_advisory_lock(\${id})\`; await work(tx); await tx\`SELECT pg_advisory_unlock(\${id})\`; }); }`,
+  `import knex from 'knex'; const db = knex({ client: 'pg' });
+   async function run(id) { await db.transaction(async (trx) => { await trx.raw('SELECT pg_advisory_lock(?)', [id]); await work(trx); await trx.raw('SELECT pg_advisory_unlock(?)', [id]); }); }`,
+  `import { PrismaClient } from '@prisma/client'; const prisma = new PrismaClient();
+   async function run(id) { await prisma.$transaction(async (tx) => { await tx.$queryRaw\`SELECT pg_advisory_lock(\${id})\`; await work(tx); await tx.$queryRaw\`SELECT pg_advisory_unlock(\${id})\`; }); }`,
+  `import { DataSource } from 'typeorm'; const dataSource = new DataSource({ type: 'postgres' });
+   async function run(id) { await dataSource.transaction(async (manager) => { await manager.query('SELECT pg_advisory_lock($1)', [id]); await work(manager); await manager.query('SELECT pg_advisory_unlock($1)', [id]); }); }`,
+  `import { Kysely, sql } from 'kysely'; const db = new Kysely({ dialect });
+   async function run(id) { await db.transaction().execute(async (trx) => { await sql\`SELECT pg_advisory_lock(\${id})\`.execute(trx); await sql\`SELECT pg_advisory_unlock(\${id})\`.execute(trx); }); }`,
+  // Sequelize: a query bound to a transaction runs on that transaction's connection.
+  `import { Sequelize } from 'sequelize'; const sequelize = new Sequelize('postgres://');
+   async function run(id) { await sequelize.transaction(async (transaction) => {
+     await sequelize.query('SELECT pg_advisory_lock(:id)', { replacements: { id }, transaction });
+     await sequelize.query('SELECT pg_advisory_unlock(:id)', { replacements: { id }, transaction }); }); }`,
+  // Through a pool, with the boolean read: checked.
+  `import pg from 'pg'; const pool = new pg.Pool();
+   async function unlock(id) { const { rows } = await pool.query('SELECT pg_advisory_unlock($1) AS unlocked', [id]); if (!rows[0].unlocked) console.warn('not held'); }`,
+  // Lock and unlock in one text run on one connection, whatever the pool.
+  `import pg from 'pg'; const pool = new pg.Pool();
+   async function run(id) { await pool.query('SELECT pg_advisory_lock(1); UPDATE jobs SET done = true; SELECT pg_advisory_unlock(1)'); }`,
+  // A one-connection pool on one path and a reserved connection (which does not reconnect) on another:
+  // not known to reconnect.
+  `import postgres from 'postgres'; const sql = postgres();
+   let db = await sql.reserve();
+   export function useOneConnection() { db = postgres(url, { max: 1 }); }
+   async function unlock(id) { await db\`SELECT pg_advisory_unlock(\${id})\`; }`,
+  // Lookalikes: an in-process mutex's unlock, a pooled pg_advisory_unlock_all (it answers nothing).
+  `import { Mutex } from 'async-mutex'; const mutex = new Mutex();
+   async function run() { const release = await mutex.acquire(); try { await work(); } finally { release(); } }`,
+  `import pg from 'pg'; const pool = new pg.Pool();
+   async function reset() { await pool.query('SELECT pg_advisory_unlock_all()'); }`,
   // pg_advisory_unlock_all answers nothing; the xact lock frees itself.
   `import pg from 'pg'; async function run(client) { await client.query('SELECT pg_advisory_unlock_all()'); }`,
   // Lock table: the affected-row count is read.
@@ -151,6 +199,152 @@ async function run(id: number) {
 }`,
     errors: [{ messageId: 'resultNeverRead' as const, line: 8, data: { name: 'rows', release: 'pg_advisory_unlock', failure: 'false' } }],
   },
+  // Through a pool, whichever library: the unlock may run on another pooled connection than the lock
+  // and answer false (no-pooled-advisory-lock reports the same line for the pool itself).
+  {
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function unlock(id: number) {
+  await pool.query('SELECT pg_advisory_unlock($1)', [id]);
+}`,
+    errors: [{ messageId: 'resultDropped' as const, line: 4, column: 9, data: { release: 'pg_advisory_unlock', failure: 'false' } }],
+  },
+  {
+    // pg's Pool with max: 1 closes its idle client after 10 s: a pool like any other.
+    code: `import { Pool } from 'pg';
+const pool = new Pool({ max: 1 });
+async function run(id: number) {
+  const lockClient = await pool.connect();
+  await lockClient.query('SELECT pg_advisory_lock($1)', [id]);
+  await pool.query('SELECT pg_advisory_unlock($1)', [id]);
+  lockClient.release();
+}`,
+    errors: [{ messageId: 'resultDropped' as const, line: 6, column: 9 }],
+  },
+  {
+    // postgres.js: the shared sql instance, unlock in finally (codebuff's usage lock).
+    code: `import postgres from 'postgres';
+const sql = postgres(process.env.DATABASE_URL!);
+export async function withUsageLock<T>(userId: number, work: () => Promise<T>): Promise<T | null> {
+  const [row] = await sql\`SELECT pg_try_advisory_lock(\${userId}) AS acquired\`;
+  if (row?.acquired !== true) return null;
+  try {
+    return await work();
+  } finally {
+    await sql\`SELECT pg_advisory_unlock(\${userId})\`;
+  }
+}`,
+    errors: [{ messageId: 'resultDropped' as const, line: 9, column: 11 }],
+  },
+  {
+    // knex (unleash's scheduler lock): the _shared variant too.
+    code: `import type { Knex } from 'knex';
+export class SchedulerLock {
+  constructor(private readonly db: Knex) {}
+  async unlock(id: number): Promise<void> {
+    await this.db.raw('SELECT pg_advisory_unlock(?)', [id]);
+  }
+  async unlockShared(id: number): Promise<void> {
+    const result = await this.db.raw('SELECT pg_advisory_unlock_shared(?) AS unlocked', [id]);
+  }
+}`,
+    errors: [
+      { messageId: 'resultDropped' as const, line: 5, column: 11, data: { release: 'pg_advisory_unlock', failure: 'false' } },
+      { messageId: 'resultNeverRead' as const, line: 8, column: 26, data: { name: 'result', release: 'pg_advisory_unlock_shared', failure: 'false' } },
+    ],
+  },
+  {
+    // Prisma: a raw query through the client's pool.
+    code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function releaseLeaderLock(key: number): Promise<void> {
+  await prisma.$queryRawUnsafe(\`SELECT pg_advisory_unlock(\${key})\`);
+}`,
+    errors: [{ messageId: 'resultDropped' as const, line: 4, column: 9 }],
+  },
+  {
+    // TypeORM: the DataSource, and its EntityManager (\`dataSource.manager\`), both pooled.
+    code: `import { DataSource } from 'typeorm';
+export class DbLockService {
+  constructor(private readonly dataSource: DataSource) {}
+  async unlock(lockId: number) {
+    await this.dataSource.query('SELECT pg_advisory_unlock($1)', [lockId]);
+  }
+  async unlockThroughManager(lockId: number) {
+    await this.dataSource.manager.query('SELECT pg_advisory_unlock($1)', [lockId]);
+  }
+}`,
+    errors: [{ messageId: 'resultDropped' as const, line: 5, column: 11 }, { messageId: 'resultDropped' as const, line: 8, column: 11 }],
+  },
+  {
+    // Sequelize, CommonJS (tamanu's scheduled task).
+    code: `const { Sequelize } = require('sequelize');
+const sequelize = new Sequelize('postgres://');
+async function runIfFree(lockId) {
+  const [[{ locked }]] = await sequelize.query('SELECT pg_try_advisory_lock(:id) AS locked', { replacements: { id: lockId } });
+  if (!locked) return false;
+  try {
+    await work();
+    return true;
+  } finally {
+    await sequelize.query('SELECT pg_advisory_unlock(:id)', { replacements: { id: lockId } });
+  }
+}`,
+    errors: [{ messageId: 'resultDropped' as const, line: 10, column: 11 }],
+  },
+  {
+    // kysely: a builder template executed on the pooled instance (monolayer's migration lock).
+    code: `import { sql, type Kysely } from 'kysely';
+export class MigrationLock {
+  constructor(private db: Kysely<Record<string, never>>) {}
+  async release() {
+    await sql\`select pg_advisory_unlock(\${sql.lit(42)})\`.execute(this.db);
+  }
+}`,
+    errors: [{ messageId: 'resultDropped' as const, line: 5, column: 11 }],
+  },
+  {
+    // drizzle: db.execute on the pooled instance (clearcost's run lock).
+    code: `import { drizzle } from 'drizzle-orm/node-postgres';
+import { sql } from 'drizzle-orm';
+const db = drizzle(process.env.DATABASE_URL!);
+export async function releaseRunLock(key: string): Promise<void> {
+  await db.execute(sql\`SELECT pg_advisory_unlock(hashtext(\${key}))\`);
+}`,
+    errors: [{ messageId: 'resultDropped' as const, line: 5, column: 9 }],
+  },
+  // One-connection pools reconnect: when the connection drops, the next query opens a new session,
+  // where the lock is not held, and the unlock answers false (test/proofs/unlock-after-reconnect.test.ts).
+  {
+    // postgres.js with max: 1 (codebuff's leader election): one session while it lives.
+    code: `import postgres from 'postgres';
+export async function tryAcquireAdvisoryLock(lockId: number) {
+  const connection = postgres(process.env.DATABASE_URL!, { max: 1, idle_timeout: 0, max_lifetime: 0 });
+  const [row] = await connection\`SELECT pg_try_advisory_lock(\${lockId}) AS acquired\`;
+  if (row?.acquired !== true) return null;
+  return {
+    async release() {
+      await connection\`SELECT pg_advisory_unlock(\${lockId})\`;
+      await connection.end();
+    },
+  };
+}`,
+    errors: [{ messageId: 'resultDropped' as const, line: 8, column: 13 }],
+  },
+  {
+    // pg's Pool with max: 1 that never idles its client out.
+    code: `import { Pool } from 'pg';
+const pool = new Pool({ max: 1, idleTimeoutMillis: 0 });
+async function run(id: number) {
+  await pool.query('SELECT pg_advisory_lock($1)', [id]);
+  try {
+    await work();
+  } finally {
+    await pool.query('SELECT pg_advisory_unlock($1)', [id]);
+  }
+}`,
+    errors: [{ messageId: 'resultDropped' as const, line: 8, column: 11 }],
+  },
   {
     // Lock table: the owner-checked DELETE and heartbeat UPDATE whose affected rows are never read.
     code: `import pg from 'pg';
@@ -169,3 +363,123 @@ async function heartbeat(name: string, owner: string) {
 ];
 
 ruleTester.run('require-release-check', rule, { valid, invalid });
+
+// A dropped unlock through a pool is reported by both rules: no-pooled-advisory-lock for the pool,
+// this rule for the answer nobody reads. no-pooled-advisory-lock's suggestion moves lock, work and
+// unlock onto one connection (a checked-out client, a reserved connection, or a transaction with the
+// xact lock, which needs no unlock); applied through ESLint's Linter, both findings must be gone.
+describe('require-release-check after no-pooled-advisory-lock\'s suggestion, per library', () => {
+  const fixAndRelint: readonly { readonly library: string; readonly code: string }[] = [
+    {
+      library: 'pg',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function run(id: number) {
+  await pool.query('SELECT pg_advisory_lock($1)', [id]);
+  await doWork(id);
+  await pool.query('SELECT pg_advisory_unlock($1)', [id]);
+}`,
+    },
+    {
+      library: 'postgres.js',
+      code: `import postgres from 'postgres';
+const sql = postgres();
+export async function run(id: number) {
+  const [row] = await sql\`SELECT pg_try_advisory_lock(\${id}) AS acquired\`;
+  if (row?.acquired !== true) return;
+  try {
+    await doWork(id);
+  } finally {
+    await sql\`SELECT pg_advisory_unlock(\${id})\`;
+  }
+}`,
+    },
+    {
+      library: 'knex',
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function run(id: number) {
+  await db.raw('SELECT pg_advisory_lock(?)', [id]);
+  await doWork(id);
+  await db.raw('SELECT pg_advisory_unlock(?)', [id]);
+}`,
+    },
+    {
+      library: 'Prisma',
+      code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function run(id: number) {
+  await prisma.$queryRaw\`SELECT pg_advisory_lock(\${id})\`;
+  try {
+    await doWork(id);
+  } finally {
+    await prisma.$queryRaw\`SELECT pg_advisory_unlock(\${id})\`;
+  }
+}`,
+    },
+    {
+      library: 'TypeORM',
+      code: `import { DataSource } from 'typeorm';
+const dataSource = new DataSource({ type: 'postgres' });
+export async function run(id: number) {
+  await dataSource.manager.query('SELECT pg_advisory_lock($1)', [id]);
+  await doWork(id);
+  await dataSource.manager.query('SELECT pg_advisory_unlock($1)', [id]);
+}`,
+    },
+    {
+      library: 'Sequelize',
+      code: `import { Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://');
+export async function run(id: number) {
+  await sequelize.query('SELECT pg_advisory_lock(:id)', { replacements: { id } });
+  await doWork(id);
+  await sequelize.query('SELECT pg_advisory_unlock(:id)', { replacements: { id } });
+}`,
+    },
+    {
+      library: 'kysely',
+      code: `import { Kysely, sql } from 'kysely';
+const db = new Kysely<Database>({ dialect });
+export async function run(id: number) {
+  await sql\`SELECT pg_advisory_lock(\${id})\`.execute(db);
+  await doWork(id);
+  await sql\`SELECT pg_advisory_unlock(\${id})\`.execute(db);
+}`,
+    },
+    {
+      library: 'drizzle',
+      code: `import { drizzle } from 'drizzle-orm/node-postgres';
+import { sql } from 'drizzle-orm';
+const db = drizzle(process.env.DATABASE_URL!);
+export async function run(id: number) {
+  await db.execute(sql\`SELECT pg_advisory_lock(\${id})\`);
+  await doWork(id);
+  await db.execute(sql\`SELECT pg_advisory_unlock(\${id})\`);
+}`,
+    },
+  ];
+
+  const lint = (code: string): Linter.LintMessage[] => new Linter({ configType: 'flat' }).verify(code, [{
+    files: ['**/*.ts'],
+    languageOptions: { parser: typescriptParser as unknown as Linter.Parser },
+    plugins: { locksmith: plugin as unknown as ESLint.Plugin },
+    rules: { 'locksmith/require-release-check': 'error', 'locksmith/no-pooled-advisory-lock': 'error' },
+  }], 'unlock.ts');
+
+  for (const { library, code } of fixAndRelint) {
+    it(`${library}: both rules report the unlock, and neither does once the suggestion is applied`, () => {
+      const before = lint(code);
+      assert.deepEqual(before.filter((message) => message.fatal), []);
+      const unlockLine = code.split('\n').findIndex((line) => line.includes('pg_advisory_unlock')) + 1;
+      const atUnlock = before.filter((message) => message.line === unlockLine).map((message) => message.ruleId).sort();
+      assert.deepEqual(atUnlock, ['locksmith/no-pooled-advisory-lock', 'locksmith/require-release-check']);
+      const suggestion = before.find((message) => message.messageId === 'pooledLock')?.suggestions?.[0];
+      assert.ok(suggestion, `no-pooled-advisory-lock offers no suggestion:\n${code}`);
+      const [from, to] = suggestion.fix.range;
+      const fixed = code.slice(0, from) + suggestion.fix.text + code.slice(to);
+      const after = lint(fixed);
+      assert.deepEqual(after.map((message) => `${message.line}:${message.column} ${String(message.ruleId)}: ${message.message}`), [], fixed);
+    });
+  }
+});

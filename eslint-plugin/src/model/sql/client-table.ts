@@ -48,6 +48,15 @@ export const CHECKOUT_METHODS: Readonly<Record<string, SqlLibrary>> = {
   createQueryRunner: 'typeorm',
 };
 
+/**
+ * Members of a pool that send through the same pool: TypeORM's `dataSource.manager` is the
+ * DataSource's EntityManager, each query on a pooled connection. (An `EntityManager` by type alone
+ * may be a transaction's, so the type name says nothing.)
+ */
+export const POOLED_MEMBERS: Readonly<Record<string, SqlLibrary>> = {
+  manager: 'typeorm',
+};
+
 /** Methods that run a callback whose first parameter is a handle inside one transaction. */
 export const TRANSACTION_CALLBACK_METHODS: Readonly<Record<string, readonly SqlLibrary[]>> = {
   begin: ['postgres'],

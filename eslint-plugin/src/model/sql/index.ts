@@ -114,6 +114,32 @@ export function isTrailingBarrier(item: AdvisoryLockItem): boolean {
   return !/lock|mutex|acquire|guard|exclusive/iu.test(functionName(fn) ?? 'lock');
 }
 
+/**
+ * A session-level advisory lock or unlock sent through a pool, outside any transaction: each query
+ * runs on whichever connection is free, so the unlock can land on another connection than the lock
+ * (and answer `false`), and the lock stays with a pooled connection nobody owns. Not a text that
+ * locks and unlocks itself (one query, one connection), nor a query bound to a transaction
+ * (Sequelize's `{ transaction }`), which runs on that transaction's one connection.
+ */
+export function isPooledSessionCall(item: AdvisoryLockItem): boolean {
+  return item.call.scope === 'session' && item.query.sender.kind === 'pool' && !item.query.inTransaction && !lockedAndUnlockedInOneText(item);
+}
+
+/**
+ * A session-level advisory call through a one-connection pool that reconnects (postgres.js or pg
+ * with `max: 1`): every query shares one session while it lives, but when the connection drops the
+ * pool opens a fresh one, where the lock is no longer held and the unlock answers `false`.
+ */
+export function isReconnectingSessionCall(item: AdvisoryLockItem): boolean {
+  return item.call.scope === 'session' && item.query.sender.reconnects === true && !item.query.inTransaction;
+}
+
+/** `SELECT pg_advisory_lock(1); ...; SELECT pg_advisory_unlock(1)` in one text runs on one connection. */
+function lockedAndUnlockedInOneText(item: AdvisoryLockItem): boolean {
+  const calls = (item.query.statements ?? []).flatMap((statement) => statement.advisoryLocks);
+  return calls.some((call) => call.scope === 'session' && call.action === 'lock') && calls.some((call) => call.scope === 'session' && call.action !== 'lock');
+}
+
 export function getSqlModel(context: Context): SqlModel {
   return sqlModelOf(context.sourceCode, context.filename);
 }

@@ -11,6 +11,7 @@ import { resolveImport } from '../project/resolve.js';
 import {
   CHECKOUT_METHODS,
   POOL_NAMES,
+  POOLED_MEMBERS,
   SQL_BUILDER_PACKAGES,
   SQL_PACKAGES,
   SQL_TYPE_NAMES,
@@ -26,6 +27,12 @@ export interface SqlHandle {
   readonly library: SqlLibrary;
   /** The handle belongs to one explicit transaction (a transaction callback's parameter, `knex.transaction()`). */
   readonly inTransaction: boolean;
+  /**
+   * A one-connection pool (`postgres(url, { max: 1 })`, `new Pool({ max: 1, idleTimeoutMillis: 0 })`):
+   * one session at a time, but when that connection drops the pool opens a new one, without the
+   * session's advisory locks. Set only there; a dedicated client fails instead of reconnecting.
+   */
+  readonly reconnects?: boolean;
 }
 
 export interface SqlSender extends SqlHandle {
@@ -82,6 +89,11 @@ export class SenderResolver {
           const declared = this.declaredMemberHandle(expression, name);
           if (declared) return declared;
           return handleByName(name);
+        }
+        const pooledLibrary = name !== undefined && Object.hasOwn(POOLED_MEMBERS, name) ? POOLED_MEMBERS[name] : undefined;
+        if (pooledLibrary !== undefined) {
+          const owning = this.handle(expression.object, depth + 1);
+          if (owning.kind === 'pool' && owning.library === pooledLibrary && !owning.inTransaction) return owning;
         }
         return UNKNOWN;
       }
@@ -237,8 +249,8 @@ export class SenderResolver {
     const callee = skipTypeWrappers(expression.callee);
     const factory = this.factoryOf(callee, expression.type === AST_NODE_TYPES.NewExpression ? 'new' : 'call');
     if (factory) {
-      const kind = factory.kind === 'pool' && isSingleSessionPool(factory.library, expression) ? 'connection' : factory.kind;
-      return { kind, library: factory.library, inTransaction: false };
+      if (factory.kind === 'pool' && isSingleSessionPool(factory.library, expression)) return { kind: 'connection', library: factory.library, inTransaction: false, reconnects: true };
+      return { kind: factory.kind, library: factory.library, inTransaction: false };
     }
     if (expression.type === AST_NODE_TYPES.CallExpression && depth < 6) {
       // `getPool().query(...)`, `const db = getDb()`: a factory of the project's own, by what it returns.
@@ -343,7 +355,8 @@ function combineHandles(handles: readonly SqlHandle[]): SqlHandle {
   for (const handle of handles) {
     if (handle.kind === 'unknown' && handle.library === 'unknown') continue;
     if (found && (found.kind !== handle.kind || found.library !== handle.library || found.inTransaction !== handle.inTransaction)) return UNKNOWN;
-    found = handle;
+    // A one-connection pool only when every origin is one (a plain client on one path fails instead).
+    found = found && found.reconnects !== handle.reconnects ? { kind: handle.kind, library: handle.library, inTransaction: handle.inTransaction } : handle;
   }
   return found ?? UNKNOWN;
 }

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as typescriptParser from '@typescript-eslint/parser';
 import { Linter, type Rule } from 'eslint';
 import { describe, it } from 'mocha';
-import { getSqlModel, type SqlModel } from '../../../../eslint-plugin/src/model/sql/index.js';
+import { getSqlModel, isPooledSessionCall, isReconnectingSessionCall, type SqlModel } from '../../../../eslint-plugin/src/model/sql/index.js';
 
 function modelOf(code: string): SqlModel {
   let captured: SqlModel | undefined;
@@ -124,6 +124,52 @@ describe('SQL model', () => {
       }`);
     // The SELECT is never handed to the parser (it would describe it as ['select']).
     assert.deepEqual(model.queries.map((query) => query.statements?.map((statement) => statement.kind)), [undefined, ['begin'], ['select', 'commit']]);
+  });
+
+  it('a pooled session call: through any pool, outside a transaction, not locked and unlocked in one text', () => {
+    const model = modelOf(`import { Pool } from 'pg';
+      import { DataSource } from 'typeorm';
+      import { Sequelize } from 'sequelize';
+      const pool = new Pool(); const dataSource = new DataSource({ type: 'postgres' }); const sequelize = new Sequelize('postgres://');
+      async function f(id: number, transaction: unknown) {
+        await pool.query('SELECT pg_advisory_unlock($1)', [id]);
+        await pool.query('SELECT pg_advisory_xact_lock($1)', [id]);
+        await pool.query('SELECT pg_advisory_lock(1); UPDATE t SET a = 1; SELECT pg_advisory_unlock(1)');
+        await dataSource.manager.query('SELECT pg_advisory_unlock_shared($1)', [id]);
+        await sequelize.query('SELECT pg_advisory_unlock(:id)', { replacements: { id }, transaction });
+        const client = await pool.connect();
+        await client.query('SELECT pg_advisory_unlock($1)', [id]);
+      }`);
+    assert.deepEqual(model.advisoryLocks.map((item) => `${item.call.functionName} ${item.query.sender.text} ${isPooledSessionCall(item)}`), [
+      'pg_advisory_unlock pool true',
+      'pg_advisory_xact_lock pool false',
+      'pg_advisory_lock pool false',
+      'pg_advisory_unlock pool false',
+      'pg_advisory_unlock_shared dataSource.manager true',
+      'pg_advisory_unlock sequelize false',
+      'pg_advisory_unlock client false',
+    ]);
+  });
+
+  it('one-connection pools that reconnect: postgres.js max 1, pg max 1 without idling out; not their checkouts or transactions', () => {
+    const model = modelOf(`import postgres from 'postgres';
+      import { Pool, Client } from 'pg';
+      const one = postgres(url, { max: 1 }); const idles = postgres(url, { max: 1, idle_timeout: 20 });
+      const pgOne = new Pool({ max: 1, idleTimeoutMillis: 0 }); const client = new Client();
+      async function f(id: number) {
+        await one\`SELECT pg_advisory_unlock(\${id})\`;
+        await idles\`SELECT pg_advisory_unlock(\${id})\`;
+        await pgOne.query('SELECT pg_advisory_unlock($1)', [id]);
+        await client.query('SELECT pg_advisory_unlock($1)', [id]);
+        await one.begin(async (tx) => { await tx\`SELECT pg_advisory_unlock(\${id})\`; });
+      }`);
+    assert.deepEqual(model.advisoryLocks.map((item) => `${item.query.sender.text} ${item.query.sender.kind} ${isReconnectingSessionCall(item)} ${isPooledSessionCall(item)}`), [
+      'one connection true false',
+      'idles pool false true',
+      'pgOne connection true false',
+      'client connection false false',
+      'tx connection false false',
+    ]);
   });
 
   it('a file with no SQL gets an empty model', () => {
