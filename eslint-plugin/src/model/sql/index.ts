@@ -170,7 +170,8 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
   const senders = new SenderResolver(sourceCode, imports, filename);
   // The file's calls and tagged templates come from the walk the Redis half shares (collectNodes).
   const collected = collectNodes(sourceCode);
-  const calls: (TSESTree.CallExpression | TSESTree.TaggedTemplateExpression)[] = [...collected.calls, ...collected.taggedTemplates]
+  // Filtered before sorting: a large ORM file has tens of thousands of calls, a handful of them SQL.
+  const calls: (TSESTree.CallExpression | TSESTree.TaggedTemplateExpression)[] = [...collected.calls.filter(isSqlCallCandidate), ...collected.taggedTemplates]
     .sort((left, right) => left.range[0] - right.range[0]);
   for (const { name, value } of collected.memberInitializers) senders.noteMemberInitializer(name, value);
 
@@ -178,7 +179,6 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
   const ormWrites: OrmWriteFacts[] = [];
   const markers: TransactionMarker[] = [];
   for (const call of calls) {
-    if (call.type === AST_NODE_TYPES.CallExpression && !isSqlCallCandidate(call)) continue;
     const query = findQuery(call, sourceCode, imports, senders);
     if (query) {
       const text = query.sql.text;
