@@ -4,6 +4,7 @@
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, methodCallParts, propertyName, skipTypeWrappers } from '../util/ast.js';
+import { callerArguments } from './parameter-callers.js';
 
 /**
  * - `literal`: `'1'`, `'locked'`, `true`, `1`;
@@ -199,10 +200,14 @@ function classifyStateProperty(sourceCode: SourceCode, object: TSESTree.Identifi
   return isComputedValue(property.value) ? 'process' : undefined;
 }
 
-/** A binding: a module-level one holds one value per process; a local one is followed to its value. */
+/**
+ * A binding: a module-level one holds one value per process; a local one is followed to its value;
+ * a parameter of a function only this file calls, to what every caller passes.
+ */
 function classifyBinding(sourceCode: SourceCode, identifier: TSESTree.Identifier, depth: number): SharedTokenKind | undefined {
   const variable = findVariable(sourceCode, identifier);
   const definition = variable?.defs[0];
+  if (definition?.type === TSESLint.Scope.DefinitionType.Parameter) return classifyParameter(sourceCode, identifier, depth);
   if (!variable || variable.defs.length !== 1 || definition?.node.type !== AST_NODE_TYPES.VariableDeclarator) return undefined;
   const declarator = definition.node;
   if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) return undefined;
@@ -216,6 +221,34 @@ function classifyBinding(sourceCode: SourceCode, identifier: TSESTree.Identifier
     return isComputedValue(declarator.init) ? 'process' : undefined;
   }
   return classify(sourceCode, declarator.init, depth + 1, false);
+}
+
+/**
+ * A parameter is shared when every caller passes a shared value (`this.applyLock(key, stamp)` with
+ * `stamp` a timestamp at each call): one caller minting a unique token, too many callers, or a
+ * function that escapes the file leave it unknown. Callers are followed within the same depth bound,
+ * so a chain of private helpers ends too.
+ */
+function classifyParameter(sourceCode: SourceCode, parameter: TSESTree.Identifier, depth: number): SharedTokenKind | undefined {
+  const variable = findVariable(sourceCode, parameter);
+  if (!variable) return undefined;
+  // Each parameter is followed once per file: callers that pass parameters of other helpers (or of
+  // the same one, recursively) would otherwise multiply the work by the callers at every level.
+  if (parameterKinds.has(variable)) return parameterKinds.get(variable) ?? undefined;
+  parameterKinds.set(variable, null);
+  const passed = callerArguments(sourceCode, parameter);
+  const kind = passed ? combine(passed.map((argument) => classify(sourceCode, argument, depth + 1, false))) : undefined;
+  parameterKinds.set(variable, kind ?? null);
+  return kind;
+}
+
+/** What each followed parameter holds; `null` while it is being followed (a cycle) or when unknown. */
+const parameterKinds = new WeakMap<TSESLint.Scope.Variable, SharedTokenKind | null>();
+
+/** The value is a parameter of its function: what it holds is chosen by the callers. */
+export function isParameterValue(sourceCode: SourceCode, value: TSESTree.Node): boolean {
+  const expression = skipTypeWrappers(value);
+  return expression.type === AST_NODE_TYPES.Identifier && findVariable(sourceCode, expression)?.defs[0]?.type === TSESLint.Scope.DefinitionType.Parameter;
 }
 
 /**

@@ -6,8 +6,9 @@ import { getLockModel } from '../model/index.js';
 import { commandNode, within } from '../model/indexes.js';
 import { releasesOfSameKey } from '../model/queries.js';
 import { isExportedLockHelper, isInLockFunction, isLockAcquisition } from '../model/lock-acquisitions.js';
+import { callerArguments } from '../model/parameter-callers.js';
 import type { Acquisition, Expiry, RedisModel, Release } from '../model/redis-model.js';
-import { sharedTokenKind, type SharedTokenKind } from '../model/token-origin.js';
+import { isParameterValue, sharedTokenKind, type SharedTokenKind } from '../model/token-origin.js';
 import { contains, findVariable, propertyName, skipTypeWrappers, valueCarrier } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
 import { MAX_RELATED, relatedData } from '../util/related.js';
@@ -45,23 +46,36 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const { redis: model, settings } = getLockModel(context);
+        // A helper whose caller chooses the token (`acquireLock(key, token)`): the caller's value is the finding.
+        const helperValues = new Set<TSESTree.Node>();
+        const reportedAtCalls = new Set<TSESTree.Node>();
         for (const acquisition of model.acquisitions) {
-          if (!acquisition.value) continue;
-          // A helper whose caller chooses the token (`acquireLock(key, token)`): the caller's value is the finding.
-          if (acquisition.library === 'helper') {
-            reportHelperToken(context, model, acquisition, acquisition.value);
-            continue;
-          }
-          if (acquisition.library !== 'redis') continue;
+          if (acquisition.library !== 'helper' || !acquisition.value) continue;
+          helperValues.add(acquisition.value);
+          if (reportHelperToken(context, model, acquisition, acquisition.value)) reportedAtCalls.add(acquisition.value);
+        }
+        for (const acquisition of model.acquisitions) {
+          if (!acquisition.value || acquisition.library !== 'redis') continue;
+          const passed = callerArguments(context.sourceCode, acquisition.value);
+          // A parameter followed to calls of a lock helper already reported there: once is enough.
+          if (passed?.some((argument) => reportedAtCalls.has(argument))) continue;
           const kind = sharedTokenKind(context.sourceCode, acquisition.value);
           if (kind === undefined || !isLockAcquisition(context.sourceCode, model, settings.lockKeyPattern, acquisition)) continue;
-          const related = eventsOfSameLock(model, settings.lockKeyPattern, acquisition);
+          // In a lock helper (its calls are acquisitions of their own) a release that takes its key as a
+          // parameter (`releaseLock(key, token)`) frees whatever its callers name: it is judged where it
+          // is called, so only releases and renewals of a key written out count here.
+          const related = passed?.some((argument) => helperValues.has(argument))
+            ? writtenKeyEvents(context.sourceCode, model, settings.lockKeyPattern)
+            : eventsOfSameLock(context.sourceCode, model, settings.lockKeyPattern, acquisition);
           // An exported `acquireLock(key)` that stores a value its callers cannot choose: their
           // release, in other modules, cannot tell holders apart either. No suggestion: a token
           // minted here would not reach it (the helper's signature has to change).
           const helperForOthers = related.count === 0 && isExportedLockHelper(context.sourceCode, settings.lockKeyPattern, acquisition);
           if (related.count === 0 && !helperForOthers) continue;
-          const fix = !helperForOthers && related.allInside(acquisition.owner) ? randomTokenFix(context.sourceCode, model, acquisition) : undefined;
+          // A parameter's value is its callers' choice: a token minted here would leave them passing one in vain.
+          const fix = !helperForOthers && related.allInside(acquisition.owner) && !isParameterValue(context.sourceCode, acquisition.value)
+            ? randomTokenFix(context.sourceCode, model, acquisition)
+            : undefined;
           context.report({
             node: acquisition.value,
             messageId: MESSAGE_BY_KIND[kind],
@@ -82,10 +96,10 @@ export default createRule<Options, MessageId>({
  * The token a caller hands to a lock helper, when the same lock is released or renewed in this
  * module (through the helper's release or the client): no suggestion, the helper's signature decides.
  */
-function reportHelperToken(context: Readonly<TSESLint.RuleContext<MessageId, Options>>, model: RedisModel, acquisition: Acquisition, value: TSESTree.Node): void {
+function reportHelperToken(context: Readonly<TSESLint.RuleContext<MessageId, Options>>, model: RedisModel, acquisition: Acquisition, value: TSESTree.Node): boolean {
   const kind = sharedTokenKind(context.sourceCode, value);
   const releases = kind === undefined ? [] : releasesOfSameKey(model, acquisition);
-  if (kind === undefined || releases.length === 0) return;
+  if (kind === undefined || releases.length === 0) return false;
   context.report({
     node: value,
     messageId: MESSAGE_BY_KIND[kind],
@@ -94,6 +108,7 @@ function reportHelperToken(context: Readonly<TSESLint.RuleContext<MessageId, Opt
       ...relatedData(...releases.slice(0, MAX_RELATED).map((event) => ({ message: 'This release or renewal cannot tell holders apart by the value', node: event.node }))),
     },
   });
+  return true;
 }
 
 /**
@@ -102,11 +117,17 @@ function reportHelperToken(context: Readonly<TSESLint.RuleContext<MessageId, Opt
  * once a minute") may store anything. A suggestion is offered only when all of them are in the
  * acquisition's function: a token minted there could not reach a release anywhere else.
  */
-function eventsOfSameLock(model: RedisModel, lockKeyPattern: RegExp, acquisition: Acquisition): SameLockEvents {
-  const groups = eventGroups(model, lockKeyPattern);
+function eventsOfSameLock(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, lockKeyPattern: RegExp, acquisition: Acquisition): SameLockEvents {
+  const groups = eventGroups(sourceCode, model, lockKeyPattern);
   if (acquisition.keySignature === undefined) return sameLockEvents([groups.all], groups.order);
   const keyOnly = groups.keyOnly.get(acquisition.keySignature);
   return sameLockEvents(keyOnly ? [groups.base, keyOnly] : [groups.base], groups.order);
+}
+
+/** The releases and renewals that may be any lock's and name their key, not take it as a parameter. */
+function writtenKeyEvents(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, lockKeyPattern: RegExp): SameLockEvents {
+  const groups = eventGroups(sourceCode, model, lockKeyPattern);
+  return sameLockEvents([groups.writtenKey], groups.order);
 }
 
 /** Releases and renewals, as a list in the model's order (releases first) with its extent. */
@@ -129,6 +150,8 @@ interface EventGroups {
   readonly all: EventGroup;
   /** Those that may be any lock's: no key signature, a lock-like key, or in a lock helper. */
   readonly base: EventGroup;
+  /** Of `base`, those whose key is written out, not a parameter of their function. */
+  readonly writtenKey: EventGroup;
   /** By key signature, the others: events that are only the lock of the same key. */
   readonly keyOnly: ReadonlyMap<string, EventGroup>;
   readonly order: ReadonlyMap<Release | Expiry, number>;
@@ -140,7 +163,7 @@ const eventGroupsByModel = new WeakMap<RedisModel, EventGroups>();
  * The releases and renewals that may be an acquisition's own lock fall in groups shared by every
  * acquisition of the file (computed once): those that may be any lock's, and those of one key.
  */
-function eventGroups(model: RedisModel, lockKeyPattern: RegExp): EventGroups {
+function eventGroups(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, lockKeyPattern: RegExp): EventGroups {
   const cached = eventGroupsByModel.get(model);
   if (cached) return cached;
   const emptyGroup = (): EventGroup => ({ events: [], start: Infinity, end: -Infinity });
@@ -149,13 +172,14 @@ function eventGroups(model: RedisModel, lockKeyPattern: RegExp): EventGroups {
     group.start = Math.min(group.start, event.node.range[0]);
     group.end = Math.max(group.end, event.node.range[1]);
   };
-  const groups = { all: emptyGroup(), base: emptyGroup(), keyOnly: new Map<string, EventGroup>(), order: new Map<Release | Expiry, number>() };
+  const groups = { all: emptyGroup(), base: emptyGroup(), writtenKey: emptyGroup(), keyOnly: new Map<string, EventGroup>(), order: new Map<Release | Expiry, number>() };
   for (const event of [...model.releases, ...model.expiries]) {
     if (event.library !== 'redis') continue;
     groups.order.set(event, groups.order.size);
     add(groups.all, event);
     if (event.keySignature === undefined || (event.key !== undefined && model.isLockKey(event.key)) || isInLockFunction(event.node, lockKeyPattern)) {
       add(groups.base, event);
+      if (event.key !== undefined && !isParameterValue(sourceCode, event.key)) add(groups.writtenKey, event);
       continue;
     }
     let keyGroup = groups.keyOnly.get(event.keySignature);

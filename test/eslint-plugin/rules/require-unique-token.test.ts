@@ -593,6 +593,47 @@ async function lock(resource: string) {
 export { lock };`,
     errors: [{ messageId: 'hostValue', line: 5, suggestions: [] }],
   },
+  {
+    // node-redis, a private method whose two callers both pass a clock read: the parameter is followed
+    // to them. No suggestion: the callers choose the value.
+    code: `import { createClient } from 'redis';
+export class Lock {
+  private client = createClient();
+  private key(name: string) { return \`lock:\${name}\`; }
+  private async applyLock(key: string, payload: string) { return this.client.setNX(key, payload); }
+  async acquireLock(name: string) {
+    const key = this.key(name);
+    const payload = JSON.stringify({ lockedSince: new Date().toISOString() });
+    return (await this.applyLock(key, payload)) || this.applyLock(key, payload);
+  }
+  async releaseLock(name: string) { await this.client.del(this.key(name)); }
+}`,
+    errors: [{ messageId: 'timestampValue', line: 5, column: 89, suggestions: [] }],
+  },
+  {
+    // ioredis, a module-private function whose callers pass a constant and a literal; the locks are
+    // released by key names written out.
+    code: `const Redis = require('ioredis');
+const redis = new Redis();
+const OWNER = 'worker';
+function applyLock(key, value) { return redis.set(key, value, 'NX', 'PX', 30000); }
+async function lockReport(id) { return applyLock(\`report:\${id}\`, OWNER); }
+async function lockExport(id) { return applyLock(\`export:\${id}\`, '1'); }
+async function unlockReport(id) { await redis.del(\`report:\${id}\`); }
+module.exports = { lockReport, lockExport, unlockReport };`,
+    errors: [{ messageId: 'sharedValue', line: 4, column: 56, suggestions: [] }],
+  },
+  {
+    // A \`#private\` method called on \`this\` with the pid, through an arrow that keeps \`this\`.
+    code: `import Redis from 'ioredis';
+export class LeaseLock {
+  redis = new Redis();
+  #applyLock(key, value) { return this.redis.set(key, value, 'NX', 'PX', 30000); }
+  acquire(name) { return [name].map((each) => this.#applyLock(\`lease:\${each}\`, process.pid)); }
+  release(name) { return this.redis.del(\`lease:\${name}\`); }
+}`,
+    errors: [{ messageId: 'hostValue', line: 4, suggestions: [] }],
+  },
 ];
 
 ruleTester.run('require-unique-token', rule, {
@@ -675,6 +716,53 @@ ruleTester.run('require-unique-token', rule, {
     // The key is a parameter of a callback inside the helper, not of the helper.
     `import Redis from 'ioredis'; const redis = new Redis();
      export async function lockAll() { await Promise.all(['a', 'b'].map((name) => redis.set('lock:' + name, '1', 'NX', 'PX', 1000))); }`,
+    // A private method one of whose callers mints a token: the parameter is not always shared.
+    `import { createClient } from 'redis';
+     export class Lock { private client = createClient();
+       private key(name: string) { return \`lock:\${name}\`; }
+       private async applyLock(key: string, payload: string) { return this.client.setNX(key, payload); }
+       async acquireLock(name: string) { const key = this.key(name); return (await this.applyLock(key, String(Date.now()))) || this.applyLock(key, crypto.randomUUID()); }
+       async releaseLock(name: string) { await this.client.del(this.key(name)); } }`,
+    // The same lock helper whose only release takes its key as a parameter: that release frees whatever
+    // its callers (in other modules) name, so which lock it is, and whether its value matters, is theirs.
+    `const Redis = require('ioredis');
+     const redis = new Redis(); const OWNER = 'worker';
+     function applyLock(key, value) { return redis.set(key, value, 'NX', 'PX', 30000); }
+     async function lockReport(id) { return applyLock(\`report:\${id}\`, OWNER); }
+     async function lockExport(id) { return applyLock(\`export:\${id}\`, '1'); }
+     async function unlock(key) { await redis.del(key); }
+     module.exports = { lockReport, lockExport, unlock };`,
+    // A public method: callers in other modules may pass a token.
+    `import { createClient } from 'redis';
+     export class Lock { private client = createClient();
+       private key(name: string) { return \`lock:\${name}\`; }
+       async applyLock(key: string, payload: string) { return this.client.setNX(key, payload); }
+       async acquireLock(name: string) { const key = this.key(name); return (await this.applyLock(key, String(Date.now()))) || this.applyLock(key, String(Date.now())); }
+       async releaseLock(name: string) { await this.client.del(this.key(name)); } }`,
+    // A private method read other than as a call on \`this\` (bound and handed out): its other callers are unseen.
+    `import { createClient } from 'redis';
+     export class Lock { private client = createClient();
+       private key(name: string) { return \`lock:\${name}\`; }
+       private async applyLock(key: string, payload: string) { return this.client.setNX(key, payload); }
+       async acquireLock(name: string) { const key = this.key(name); return (await this.applyLock(key, String(Date.now()))) || this.applyLock(key, String(Date.now())); }
+       handler() { return this.applyLock.bind(this); }
+       async releaseLock(name: string) { await this.client.del(this.key(name)); } }`,
+    // A module-private function that escapes (exported by name): its other callers are unseen.
+    `const Redis = require('ioredis'); const redis = new Redis();
+     function applyLock(key, value) { return redis.set(key, value, 'NX', 'PX', 30000); }
+     async function lockReport(id) { return applyLock(\`report:\${id}\`, '1'); }
+     async function unlock(key) { await redis.del(key); }
+     module.exports = { applyLock, lockReport, unlock };`,
+    // An exported function.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     export function applyLock(key, value) { return redis.set(key, value, 'NX', 'PX', 30000); }
+     export async function lockReport(id) { return applyLock(\`report:\${id}\`, '1'); }
+     export async function unlock(key) { await redis.del(key); }`,
+    // More callers than followed (9 > 8): the parameter is not followed.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     function applyLock(key, value) { return redis.set(key, value, 'NX', 'PX', 30000); }
+     export async function unlock(key) { await redis.del(key); }
+     export function run(id) { ${Array.from({ length: 9 }, (_, index) => `applyLock(\`report:\${id}\`, '${index}');`).join(' ')} }`,
   ],
   invalid,
 });
