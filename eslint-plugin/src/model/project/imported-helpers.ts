@@ -53,12 +53,14 @@ export function importedHelperCandidates(sourceCode: SourceCode, imports: Import
   if (known) return known;
   const candidates = new Map<string, Candidate>();
   if (LOCK_TEXT.test(sourceCode.text)) {
-    const callsLockMethod = LOCK_METHOD_CALL.test(sourceCode.text);
+    // Scanned for at most once, and only when a project class is imported: most files import none.
+    let callsLockMethod: boolean | undefined;
     for (const [local, binding] of imports) {
       if (NOT_A_HELPER.test(local)) continue;
       const lockNamed = LOCK_NAME.test(local) || (binding.imported !== '*' && binding.imported !== 'default' && LOCK_NAME.test(binding.imported));
       if (lockNamed && calledInText(sourceCode.text, local)) candidates.set(local, { binding, classOnly: false });
-      else if (callsLockMethod && binding.imported !== '*' && CLASS_NAME.test(local) && !isPackage(binding.source)) {
+      else if (binding.imported !== '*' && CLASS_NAME.test(local) && !isPackage(binding.source)
+        && (callsLockMethod ??= LOCK_METHOD_CALL.test(sourceCode.text))) {
         candidates.set(local, { binding, classOnly: true });
       }
     }
