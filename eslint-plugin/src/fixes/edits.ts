@@ -3,7 +3,7 @@
 // replacement spanning the file between them.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { isFunctionLike, valueCarrier } from '../util/ast.js';
+import { forEachChild, isFunctionLike, valueCarrier } from '../util/ast.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -105,11 +105,7 @@ export function isExpressionAvailableAt(sourceCode: SourceCode, expression: TSES
       if (node.computed) visit(node.property);
       return;
     }
-    for (const key of sourceCode.visitorKeys[node.type] ?? []) {
-      const child = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(child)) for (const item of child) { if (item && typeof (item as TSESTree.Node).type === 'string') visit(item as TSESTree.Node); }
-      else if (child && typeof (child as TSESTree.Node).type === 'string') visit(child as TSESTree.Node);
-    }
+    forEachChild(node, sourceCode.visitorKeys, visit);
   };
   visit(expression);
   return available;

@@ -2,7 +2,7 @@
 // only makes sense for a lock (a missing TTL, a shared value, a check-then-set).
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, findVariable, type FunctionLike, isFunctionLike, propertyName } from '../util/ast.js';
+import { contains, findVariable, forEachChild, type FunctionLike, isFunctionLike, propertyName } from '../util/ast.js';
 import { isReleasedInModule } from './indexes.js';
 import { looksLikeLockKey, matchesLockPattern } from './keys.js';
 import type { Acquisition, RedisModel } from './redis-model.js';
@@ -133,17 +133,12 @@ function readsParameter(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTre
     }
     // A function in the key (`keys.map((k) => …)`) has parameters of its own.
     if (isFunctionLike(current)) return;
-    for (const key of sourceCode.visitorKeys[current.type] ?? []) {
+    forEachChild(current, sourceCode.visitorKeys, (child, key) => {
       // `a.b`, `{ b: … }`: `b` is a property name, not a read.
-      if (current.type === AST_NODE_TYPES.MemberExpression && key === 'property' && !current.computed) continue;
-      if (current.type === AST_NODE_TYPES.Property && key === 'key' && !current.computed) continue;
-      const child = (current as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(child)) {
-        for (const item of child) if (item && typeof (item as TSESTree.Node).type === 'string') visit(item as TSESTree.Node);
-      } else if (child && typeof (child as TSESTree.Node).type === 'string') {
-        visit(child as TSESTree.Node);
-      }
-    }
+      if (current.type === AST_NODE_TYPES.MemberExpression && key === 'property' && !current.computed) return;
+      if (current.type === AST_NODE_TYPES.Property && key === 'key' && !current.computed) return;
+      visit(child);
+    });
   };
   visit(node);
   return found;

@@ -9,7 +9,7 @@ import { isExportedLockHelper, isInLockFunction, isLockAcquisition } from '../mo
 import { callerArguments } from '../model/parameter-callers.js';
 import type { Acquisition, Expiry, RedisModel, Release } from '../model/redis-model.js';
 import { isParameterValue, sharedTokenKind, type SharedTokenKind } from '../model/token-origin.js';
-import { contains, findVariable, propertyName, skipTypeWrappers, valueCarrier } from '../util/ast.js';
+import { contains, findVariable, forEachChild, propertyName, skipTypeWrappers, valueCarrier } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
 import { MAX_RELATED, relatedData } from '../util/related.js';
 
@@ -359,14 +359,7 @@ function namedValueReads(sourceCode: Readonly<TSESLint.SourceCode>, value: TSEST
     }
     // Functions other than arrows have their own `this`.
     if (node !== owner && (node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.FunctionDeclaration)) return;
-    for (const key of sourceCode.visitorKeys[node.type] ?? []) {
-      const child = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(child)) {
-        for (const item of child) if (item && typeof (item as TSESTree.Node).type === 'string') visit(item as TSESTree.Node);
-      } else if (child && typeof (child as TSESTree.Node).type === 'string') {
-        visit(child as TSESTree.Node);
-      }
-    }
+    forEachChild(node, sourceCode.visitorKeys, visit);
   };
   visit(owner);
   return reads;

@@ -74,6 +74,22 @@ export function expressionStatementOf(expression: TSESTree.Node): TSESTree.Expre
   return carrier.parent?.type === AST_NODE_TYPES.ExpressionStatement ? carrier.parent : undefined;
 }
 
+/** Calls `visit` with each child node of `node` (by the parser's visitor keys) and the key it sits under. */
+export function forEachChild(
+  node: TSESTree.Node,
+  visitorKeys: Readonly<Record<string, readonly string[] | undefined>>,
+  visit: (child: TSESTree.Node, key: string) => void,
+): void {
+  for (const key of visitorKeys[node.type] ?? []) {
+    const child = (node as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(child)) {
+      for (const item of child) if (item && typeof (item as TSESTree.Node).type === 'string') visit(item as TSESTree.Node, key);
+    } else if (child && typeof (child as TSESTree.Node).type === 'string') {
+      visit(child as TSESTree.Node, key);
+    }
+  }
+}
+
 export function propertyName(member: TSESTree.MemberExpression): string | undefined {
   if (!member.computed && member.property.type === AST_NODE_TYPES.Identifier) return member.property.name;
   if (member.property.type === AST_NODE_TYPES.Literal && typeof member.property.value === 'string') return member.property.value;
