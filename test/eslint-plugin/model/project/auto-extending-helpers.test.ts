@@ -5,56 +5,33 @@
 // callers in another module are linted with the `strict` preset, untyped, and the rules agree.
 
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { Linter } from 'eslint';
-import * as typescriptParser from '@typescript-eslint/parser';
 import { after, before, describe, it } from 'mocha';
-import plugin from '../../../../eslint-plugin/src/index.js';
-import { clearModules, loadModule } from '../../../../eslint-plugin/src/model/project/modules.js';
-import { clearResolutions } from '../../../../eslint-plugin/src/model/project/resolve.js';
+import { loadModule } from '../../../../eslint-plugin/src/model/project/modules.js';
 import { buildRedisModel } from '../../../../eslint-plugin/src/model/redis-model.js';
 import { readSharedSettings } from '../../../../eslint-plugin/src/model/settings.js';
+import { TempProject } from './temp-project.js';
 
-let root = '';
+let project: TempProject;
 
-function write(relative: string, lines: readonly string[]): string {
-  const file = path.join(root, relative);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, [...lines, ''].join('\n'));
-  return file;
-}
 
 /** name → library, autoExtending, lossHandled of the module's helpers. */
 function summaries(relative: string): Map<string, string> {
-  const module = loadModule(path.join(root, relative), 'helper');
+  const module = loadModule(path.join(project.root, relative), 'helper');
   assert.ok(module, relative);
   const settings = readSharedSettings({ settings: {} } as unknown as Parameters<typeof readSharedSettings>[0]);
   const model = buildRedisModel(module.sourceCode, module.filePath, null, settings);
   return new Map([...model.lockHelpers.values()].map((summary) => [summary.name ?? '', `${summary.role} ${summary.library} ${summary.autoExtending ? 'auto' : 'fixed'}${summary.lossHandled ? ' handled' : ''}`]));
 }
 
-function lint(relative: string, lines: readonly string[]): string[] {
-  const file = write(relative, lines);
-  const text = fs.readFileSync(file, 'utf8');
-  const linter = new Linter({ configType: 'flat', cwd: root });
-  const config = [
-    plugin.configs.strict as unknown as Linter.Config,
-    { files: ['**/*.ts'], languageOptions: { parser: typescriptParser as unknown as Linter.Parser } },
-  ];
-  const messages = linter.verify(text, config, { filename: file });
-  for (const message of messages) assert.notEqual(message.fatal, true, message.message);
-  return messages.map((message) => `${message.line} ${message.ruleId ?? ''}`).sort();
-}
 
 describe('project lock helpers: auto-extending locks', () => {
   before(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-auto-extending-'));
-    write('package.json', [JSON.stringify({ name: 'app', type: 'module' })]);
-    write('src/db.ts', ["import { Pool } from 'pg';", 'export const pool = new Pool();']);
+    project = new TempProject('locksmith-auto-extending-');
+    project.write('package.json', [JSON.stringify({ name: 'app', type: 'module' })]);
+    project.write('src/db.ts', ["import { Pool } from 'pg';", 'export const pool = new Pool();']);
     // Redlock in a static getter's lazy singleton; one helper hands its callback to `using`, one wraps it.
-    write('src/mutex-lock.ts', [
+    project.write('src/mutex-lock.ts', [
       "import Redis from 'ioredis';",
       "import Redlock, { type Lock, type RedlockAbortSignal } from 'redlock';",
       'export class MutexLock {',
@@ -75,7 +52,7 @@ describe('project lock helpers: auto-extending locks', () => {
       '}',
     ]);
     // redis-semaphore Mutexes in a class field's client: refreshing, refreshing with onLockLost, not refreshing.
-    write('src/semaphore.ts', [
+    project.write('src/semaphore.ts', [
       "import Redis from 'ioredis';",
       "import { Mutex, type LockOptions } from 'redis-semaphore';",
       'export default class Semaphore {',
@@ -103,11 +80,7 @@ describe('project lock helpers: auto-extending locks', () => {
     ]);
   });
 
-  after(() => {
-    clearModules();
-    clearResolutions();
-    fs.rmSync(root, { recursive: true, force: true });
-  });
+  after(() => { project.remove(); });
 
   it('summarises the library and the auto-extension of each helper', () => {
     assert.deepEqual(summaries('src/mutex-lock.ts'), new Map([
@@ -125,7 +98,7 @@ describe('project lock helpers: auto-extending locks', () => {
   });
 
   it('reports work under a helper\'s Redlock routine that never reads the signal, and its unfenced write', () => {
-    assert.deepEqual(lint('src/update.ts', [
+    assert.deepEqual(project.lint('src/update.ts', [
       "import { MutexLock } from './mutex-lock';",
       "import { pool } from './db';",
       'export async function update(id: string): Promise<void> {',
@@ -137,7 +110,7 @@ describe('project lock helpers: auto-extending locks', () => {
   });
 
   it('stays silent on loss when the routine checks the signal, or when the helper wraps the routine', () => {
-    assert.deepEqual(lint('src/checked.ts', [
+    assert.deepEqual(project.lint('src/checked.ts', [
       "import { MutexLock } from './mutex-lock';",
       "import { pool } from './db';",
       'export async function checked(id: string): Promise<void> {',
@@ -153,7 +126,7 @@ describe('project lock helpers: auto-extending locks', () => {
   });
 
   it('reports a refreshing helper Mutex whose loss nobody handles, and still wants its release in finally', () => {
-    assert.deepEqual(lint('src/probe.ts', [
+    assert.deepEqual(project.lint('src/probe.ts', [
       "import Semaphore from './semaphore';",
       "import { pool } from './db';",
       'export async function probe(id: string): Promise<void> {',
@@ -165,7 +138,7 @@ describe('project lock helpers: auto-extending locks', () => {
   });
 
   it('stays silent on loss for a helper with onLockLost, one that does not refresh, and work that checks isAcquired', () => {
-    assert.deepEqual(lint('src/quiet.ts', [
+    assert.deepEqual(project.lint('src/quiet.ts', [
       "import Semaphore from './semaphore';",
       "import { pool } from './db';",
       'export async function watched(id: string): Promise<void> {',

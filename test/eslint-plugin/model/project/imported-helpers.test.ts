@@ -7,43 +7,18 @@
 // written to a temporary directory and the caller is linted with the `strict` preset, untyped.
 
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { Linter } from 'eslint';
-import * as typescriptParser from '@typescript-eslint/parser';
 import { after, before, describe, it } from 'mocha';
-import plugin from '../../../../eslint-plugin/src/index.js';
-import { clearModules } from '../../../../eslint-plugin/src/model/project/modules.js';
-import { clearResolutions } from '../../../../eslint-plugin/src/model/project/resolve.js';
+import { TempProject } from './temp-project.js';
 
-let root = '';
+let project: TempProject;
 
-function write(relative: string, text: string): string {
-  const file = path.join(root, relative);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text);
-  return file;
-}
 
-function lint(relative: string, lines: readonly string[]): string[] {
-  const text = [...lines, ''].join('\n');
-  const file = write(relative, text);
-  const linter = new Linter({ configType: 'flat', cwd: root });
-  const config = [
-    plugin.configs.strict as unknown as Linter.Config,
-    { files: ['**/*.ts'], languageOptions: { parser: typescriptParser as unknown as Linter.Parser } },
-  ];
-  const messages = linter.verify(text, config, { filename: file });
-  for (const message of messages) assert.notEqual(message.fatal, true, message.message);
-  return messages.map((message) => `${message.line} ${message.ruleId ?? ''}`).sort();
-}
 
 describe('project lock helpers: class methods and PostgreSQL helpers other modules export', () => {
   before(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-helpers-'));
-    write('package.json', JSON.stringify({ name: 'app', type: 'module' }));
-    write('src/redis/redis-lock.service.ts', [
+    project = new TempProject('locksmith-helpers-');
+    project.write('package.json', JSON.stringify({ name: 'app', type: 'module' }));
+    project.write('src/redis/redis-lock.service.ts', [
       "import { Injectable } from '@nestjs/common';",
       "import Redis from 'ioredis';",
       '@Injectable()',
@@ -59,7 +34,7 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
       '}',
       '',
     ].join('\n'));
-    write('src/redis/redlock.service.ts', [
+    project.write('src/redis/redlock.service.ts', [
       "import Redis from 'ioredis';",
       "import Redlock from 'redlock';",
       'export class RedlockService {',
@@ -73,7 +48,7 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
       '}',
       '',
     ].join('\n'));
-    write('src/redis/mutex.ts', [
+    project.write('src/redis/mutex.ts', [
       "import { Mutex } from 'redis-semaphore';",
       "import Redis from 'ioredis';",
       'const redis = new Redis();',
@@ -91,7 +66,7 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
       '}',
       '',
     ].join('\n'));
-    write('src/redis/semaphore.ts', [
+    project.write('src/redis/semaphore.ts', [
       "import Redis from 'ioredis';",
       "import { Mutex } from 'redis-semaphore';",
       'const redis = new Redis();',
@@ -107,7 +82,7 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
       '}',
       '',
     ].join('\n'));
-    write('src/redis/locks.ts', [
+    project.write('src/redis/locks.ts', [
       "import Redis from 'ioredis';",
       'const redis = new Redis();',
       'export class Locks {',
@@ -120,8 +95,8 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
       '',
     ].join('\n'));
     // PostgreSQL helpers: session advisory locks through a pool, a lock table, a transaction-level lock.
-    write('src/db/pool.ts', "import pg from 'pg';\nexport const pool = new pg.Pool();\n");
-    write('src/db/run-lock.ts', [
+    project.write('src/db/pool.ts', "import pg from 'pg';\nexport const pool = new pg.Pool();\n");
+    project.write('src/db/run-lock.ts', [
       "import { pool } from './pool';",
       'export async function acquireRunLock(key: string): Promise<boolean> {',
       "  const { rows } = await pool.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [key]);",
@@ -148,7 +123,7 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
       '}',
       '',
     ].join('\n'));
-    write('src/db/job-locks.ts', [
+    project.write('src/db/job-locks.ts', [
       "import { pool } from './pool';",
       'export async function claimJob(name: string, owner: string, ttlMs: number) {',
       "  const { rows } = await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at WHERE job_locks.expires_at < now() RETURNING name', [name, owner, new Date(Date.now() + ttlMs)]);",
@@ -160,7 +135,7 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
       '',
     ].join('\n'));
     // Lookalikes: a rate limiter and a cache whose methods are named like lock methods.
-    write('src/redis/rate-limiter.ts', [
+    project.write('src/redis/rate-limiter.ts', [
       "import Redis from 'ioredis';",
       'export class RateLimiter {',
       '  constructor(private readonly redis: Redis) {}',
@@ -175,7 +150,7 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
       '}',
       '',
     ].join('\n'));
-    write('src/redis/cache.service.ts', [
+    project.write('src/redis/cache.service.ts', [
       "import Redis from 'ioredis';",
       'export class CacheService {',
       '  constructor(private readonly redis: Redis) {}',
@@ -190,14 +165,10 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
     ].join('\n'));
   });
 
-  after(() => {
-    fs.rmSync(root, { recursive: true, force: true });
-    clearModules();
-    clearResolutions();
-  });
+  after(() => { project.remove(); });
 
   it('an injected service: its dropped try is unchecked, its release off the success path, its body judged once in its own module', () => {
-    const found = lint('src/orders/order.service.ts', [
+    const found = project.lint('src/orders/order.service.ts', [
       "import { Injectable } from '@nestjs/common';",
       "import { RedisLockService } from '../redis/redis-lock.service';",
       '@Injectable()',
@@ -216,7 +187,7 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
   });
 
   it("a service method handing back Redlock's lock: `lock.release()` is its release, the writes under it are in its critical section", () => {
-    const found = lint('src/stock/stock.service.ts', [
+    const found = project.lint('src/stock/stock.service.ts', [
       "import { DataSource } from 'typeorm';",
       "import { RedlockService } from '../redis/redlock.service';",
       'export class StockService {',
@@ -246,7 +217,7 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
   });
 
   it('an instance the caller makes (`new JobMutex(id)`) and a static method (`Locks.acquire`)', () => {
-    const found = lint('src/jobs/run.ts', [
+    const found = project.lint('src/jobs/run.ts', [
       "import { JobMutex } from '../redis/mutex';",
       "import { Locks } from '../redis/locks';",
       'export async function runIfIdle(jobId: string) {',
@@ -277,7 +248,7 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
   });
 
   it('PostgreSQL helpers: an advisory try-lock, a lock-table claim, a transaction-level lock that ends inside its helper', () => {
-    const found = lint('src/jobs/import.ts', [
+    const found = project.lint('src/jobs/import.ts', [
       "import { pool } from '../db/pool';",
       "import { acquireRunLock, releaseRunLock, withXactLock, listLocks } from '../db/run-lock';",
       "import { claimJob, releaseJob } from '../db/job-locks';",
@@ -315,7 +286,7 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
   });
 
   it("a helper's handle stored into a `let` inside a `try`, released by passing it to the class's release", () => {
-    const found = lint('src/jobs/probe.ts', [
+    const found = project.lint('src/jobs/probe.ts', [
       "import Semaphore from '../redis/semaphore';",
       'export async function probe(id: string) {',
       '  let mutex = null;',
@@ -341,7 +312,7 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
   });
 
   it('lookalikes stay silent: a rate limiter and a cache with lock-like method names, a class from a package', () => {
-    const found = lint('src/api/handler.ts', [
+    const found = project.lint('src/api/handler.ts', [
       "import Redlock from 'redlock';",
       "import { RateLimiter } from '../redis/rate-limiter';",
       "import { CacheService } from '../redis/cache.service';",
