@@ -2,7 +2,7 @@
 // (a module-private function, a `private` or `#private` method), the argument at each call site.
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { findVariable, isFunctionLike, propertyName, skipTypeWrappers, type FunctionLike } from '../util/ast.js';
+import { findVariable, forEachChild, isFunctionLike, propertyName, skipTypeWrappers, type FunctionLike } from '../util/ast.js';
 
 /** More call sites than this and the parameter is not followed: its value is the callers' many choices. */
 export const MAX_FOLLOWED_CALLERS = 8;
@@ -130,16 +130,12 @@ function memberMentions(sourceCode: SourceCode, classBody: TSESTree.ClassBody): 
         byName.set(name, list);
       }
     }
-    for (const key of sourceCode.visitorKeys[node.type] ?? []) {
-      const value = (node as unknown as Record<string, unknown>)[key];
-      for (const child of Array.isArray(value) ? value as unknown[] : [value]) {
-        if (!isNode(child)) continue;
-        // A method's body keeps the instance's `this`; a nested `function` (or class) has its own.
-        const keepsThis = ownThis && !((child.type === AST_NODE_TYPES.FunctionExpression || child.type === AST_NODE_TYPES.FunctionDeclaration) && node.type !== AST_NODE_TYPES.MethodDefinition && node.type !== AST_NODE_TYPES.PropertyDefinition)
-          && child.type !== AST_NODE_TYPES.ClassBody;
-        visit(child, keepsThis);
-      }
-    }
+    forEachChild(node, sourceCode.visitorKeys, (child) => {
+      // A method's body keeps the instance's `this`; a nested `function` (or class) has its own.
+      const keepsThis = ownThis && !((child.type === AST_NODE_TYPES.FunctionExpression || child.type === AST_NODE_TYPES.FunctionDeclaration) && node.type !== AST_NODE_TYPES.MethodDefinition && node.type !== AST_NODE_TYPES.PropertyDefinition)
+        && child.type !== AST_NODE_TYPES.ClassBody;
+      visit(child, keepsThis);
+    });
   };
   for (const element of classBody.body) visit(element, true);
   mentionsByClass.set(classBody, byName);
@@ -150,8 +146,4 @@ function memberKeyName(key: TSESTree.Node): string | undefined {
   if (key.type === AST_NODE_TYPES.Identifier || key.type === AST_NODE_TYPES.PrivateIdentifier) return key.name;
   if (key.type === AST_NODE_TYPES.Literal && typeof key.value === 'string') return key.value;
   return undefined;
-}
-
-function isNode(value: unknown): value is TSESTree.Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }

@@ -138,7 +138,8 @@ const DOT = 46;
 const QUESTION = 63;
 const MAX_PACKAGE_LENGTH = Math.max(...[...CLIENT_PACKAGE_NAMES].map((name) => name.length));
 
-function isIdentifierCode(code: number): boolean {
+/** A character of a JavaScript identifier (ASCII): what the text screens expand a match to. */
+export function isIdentifierCode(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
 }
 

@@ -2,6 +2,8 @@
 // lookup (imported-helpers.ts) and the screen that decides whether a module is worth parsing
 // (modules.ts), which must not parse a module to learn it imports no helper.
 
+import { isIdentifierCode } from '../redis-gate.js';
+
 // Names a helper (or the object holding helpers) is imported by. `block`/`clock` are no locks, nor
 // a token's claims (`getClaims`); `claimJob`/`tryClaim` take a lock row.
 export const LOCK_NAME = /(?:^|[^bBcC])[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader|^claim|[a-z]Claim(?!s)/u;
@@ -34,10 +36,6 @@ function callFollows(text: string, position: number): boolean {
     if (cursor === start) return false;
   }
   return text.charCodeAt(cursor) === 40;
-}
-
-function isIdentifierCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
 }
 
 // The import clauses of a text, without parsing it: `import a, { b as c } from '…'`, `import * as d
