@@ -32,10 +32,7 @@ export function autoExtensionOf(sourceCode: SourceCode, acquisition: Acquisition
     return helper.autoExtending && (helper.library === 'redlock' || helper.library === 'redis-semaphore')
       ? { library: helper.library, lossHandled: helper.lossHandled } : undefined;
   }
-  if (acquisition.library === 'redlock') {
-    return AUTO_EXTENDING_LOCKS.redlock.methods.includes(methodCallParts(acquisition.node)?.method ?? '') && acquisition.node.arguments.length >= 3
-      ? { library: 'redlock', lossHandled: false } : undefined;
-  }
+  if (acquisition.library === 'redlock') return isRoutineCall(acquisition.node) ? { library: 'redlock', lossHandled: false } : undefined;
   if (acquisition.library !== 'redis-semaphore') return undefined;
   const receiver = methodCallParts(acquisition.node)?.receiver;
   if (!receiver) return undefined;
@@ -44,6 +41,22 @@ export function autoExtensionOf(sourceCode: SourceCode, acquisition: Acquisition
   if (made?.type !== AST_NODE_TYPES.NewExpression) return undefined;
   const refresh = semaphoreRefresh(sourceCode, made);
   return refresh === 'on' || refresh === 'handled' ? { library: 'redis-semaphore', lossHandled: refresh === 'handled' } : undefined;
+}
+
+/**
+ * The work an acquisition runs as its routine: the last argument of Redlock's `using(resources,
+ * duration, [settings,] routine)`, or a with-lock helper's callback argument (its summary says which).
+ */
+export function routineArgument(acquisition: Acquisition): TSESTree.Node | undefined {
+  const call = acquisition.node;
+  const helper = acquisition.helper;
+  if (helper) return helper.callbackParameter === undefined ? undefined : call.arguments[helper.callbackParameter];
+  return acquisition.library === 'redlock' && isRoutineCall(call) ? call.arguments.at(-1) : undefined;
+}
+
+/** `redlock.using(resources, duration, [settings,] routine)`: the lock extended while the routine runs. */
+function isRoutineCall(call: TSESTree.CallExpression): boolean {
+  return AUTO_EXTENDING_LOCKS.redlock.methods.includes(methodCallParts(call)?.method ?? '') && call.arguments.length >= 3;
 }
 
 /**

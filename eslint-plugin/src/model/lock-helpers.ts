@@ -17,7 +17,7 @@ import { enclosingFunction, type FunctionLike, isFunctionLike, methodCallParts, 
 import { eventNode, within } from './indexes.js';
 import { keySignature, looksLikeLockKey } from './keys.js';
 import { functionName, isInLockFunction } from './lock-acquisitions.js';
-import { autoExtensionOf } from './auto-extension.js';
+import { autoExtensionOf, routineArgument } from './auto-extension.js';
 import type { Acquisition, Expiry, LockLibraryKind, RedisCommand, Release } from './redis-model.js';
 
 export type HelperRole = 'acquire' | 'release' | 'extend' | 'with-lock';
@@ -204,7 +204,7 @@ function summarize(
     // back, or their callback run as the routine itself (a wrapped routine never sees the signal).
     const reachesCallers = role === 'acquire' ? returns.kind === 'handle' : routine !== undefined;
     return {
-      library: acquisition.helper?.library ?? (acquisition.library === 'helper' ? 'redis' : acquisition.library),
+      library: lockLibraryOf(acquisition),
       autoExtending: extension !== undefined && reachesCallers,
       lossHandled: extension?.lossHandled === true && reachesCallers,
       role,
@@ -227,7 +227,7 @@ function summarize(
   if (!event || body.calledParameters.length > 0) return undefined;
   if (doesWorkAfter(body, fn, eventNodes, name) && !RELEASE_NAME.test(name ?? '')) return undefined;
   return {
-    library: event.helper?.library ?? (event.library === 'helper' ? 'redis' : event.library),
+    library: lockLibraryOf(event),
     autoExtending: false,
     lossHandled: false,
     role: release ? 'release' : 'extend',
@@ -413,15 +413,14 @@ function readBody(sourceCode: SourceCode, fn: FunctionLike, parameters: readonly
   return { calls, news, returns, nested, calledParameters };
 }
 
-/**
- * The parameter passed straight on as the acquisition's routine: Redlock's `using(resources,
- * duration, [settings,] routine)` last argument, or a with-lock helper's callback argument.
- */
+/** The library whose lock an event takes or frees, through the helpers it calls (a helper of Redis commands: `redis`). */
+function lockLibraryOf(event: Acquisition | Release | Expiry): LockHelperSummary['library'] {
+  return event.helper?.library ?? (event.library === 'helper' ? 'redis' : event.library);
+}
+
+/** The parameter passed straight on as the acquisition's routine (auto-extension.ts's routineArgument). */
 function routineParameter(sourceCode: SourceCode, acquisition: Acquisition, parameters: readonly ParameterBinding[]): number | undefined {
-  const call = acquisition.node;
-  let argument: TSESTree.Node | undefined;
-  if (acquisition.library === 'redlock' && method(call) === 'using' && call.arguments.length >= 3) argument = call.arguments.at(-1);
-  else if (acquisition.helper?.role === 'with-lock' && acquisition.helper.callbackParameter !== undefined) argument = call.arguments[acquisition.helper.callbackParameter];
+  const argument = routineArgument(acquisition);
   if (!argument) return undefined;
   const ref = parameterRead(sourceCode, argument, parameters);
   return ref && ref.property === undefined ? ref.index : undefined;

@@ -7,7 +7,7 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains, type FunctionLike, isFunctionLike } from '../util/ast.js';
-import { autoExtensionOf } from './auto-extension.js';
+import { autoExtensionOf, routineArgument } from './auto-extension.js';
 import { AUTO_EXTENDING_LOCKS, REDIS_WRITE_COMMANDS } from './client-table.js';
 import { within } from './indexes.js';
 import type { Acquisition, RedisModel } from './redis-model.js';
@@ -31,8 +31,7 @@ const SEMAPHORE = AUTO_EXTENDING_LOCKS['redis-semaphore'];
  * costlier walk below.
  */
 export function hasAutoExtendingLocks(sourceCode: SourceCode, redis: RedisModel): boolean {
-  return redis.acquisitions.some((acquisition) => (acquisition.library === 'redlock' || acquisition.library === 'redis-semaphore' || acquisition.helper?.autoExtending === true)
-    && autoExtensionOf(sourceCode, acquisition) !== undefined);
+  return redis.acquisitions.some((acquisition) => autoExtensionOf(sourceCode, acquisition) !== undefined);
 }
 
 /**
@@ -43,7 +42,6 @@ export function hasAutoExtendingLocks(sourceCode: SourceCode, redis: RedisModel)
 export function locksIgnoringLoss(sourceCode: SourceCode, redis: RedisModel, sql: SqlModel): LockLossIgnored[] {
   const found: LockLossIgnored[] = [];
   const candidates = redis.acquisitions.flatMap((acquisition) => {
-    if (acquisition.library !== 'redlock' && acquisition.library !== 'redis-semaphore' && acquisition.helper?.autoExtending !== true) return [];
     const extension = autoExtensionOf(sourceCode, acquisition);
     // A loss the code handles (`onLockLost`) leaves nothing for the work to check.
     return extension && !extension.lossHandled ? [{ acquisition, library: extension.library }] : [];
@@ -76,12 +74,9 @@ interface Work {
  * inline routine and its signal's uses.
  */
 function redlockRoutine(acquisition: Acquisition): Work | undefined {
-  const call = acquisition.node;
-  const helper = acquisition.helper;
-  const last = helper ? (helper.callbackParameter === undefined ? undefined : call.arguments[helper.callbackParameter])
-    : call.arguments.length >= 3 ? call.arguments.at(-1) : undefined;
-  if (!last || !isFunctionLike(last)) return undefined;
-  const routine: FunctionLike = last;
+  const argument = routineArgument(acquisition);
+  if (!argument || !isFunctionLike(argument)) return undefined;
+  const routine: FunctionLike = argument;
   const body = routine.body;
   const signal = routine.params[0];
   return {
