@@ -78,12 +78,8 @@ function isExported(sourceCode: Readonly<TSESLint.SourceCode>, fn: FunctionLike)
   const parent = fn.parent;
   if (parent.type === AST_NODE_TYPES.ExportNamedDeclaration || parent.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
   if (parent.type === AST_NODE_TYPES.AssignmentExpression) return parent.right === fn && isExportsTarget(parent.left);
-  if (parent.type === AST_NODE_TYPES.Property && parent.value === fn) {
-    // `module.exports = { acquireLock: async (key) => … }`
-    const object = parent.parent;
-    return object.type === AST_NODE_TYPES.ObjectExpression && object.parent.type === AST_NODE_TYPES.AssignmentExpression
-      && object.parent.right === object && isExportsTarget(object.parent.left);
-  }
+  // `module.exports = { acquireLock: async (key) => … }`
+  if (parent.type === AST_NODE_TYPES.Property && parent.value === fn) return isExportedObjectProperty(parent);
   let binding: TSESTree.Identifier | undefined;
   if (fn.type === AST_NODE_TYPES.FunctionDeclaration) binding = fn.id ?? undefined;
   else if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === fn && parent.id.type === AST_NODE_TYPES.Identifier) {
@@ -96,11 +92,15 @@ function isExported(sourceCode: Readonly<TSESLint.SourceCode>, fn: FunctionLike)
     const use = reference.identifier.parent;
     if (use.type === AST_NODE_TYPES.ExportSpecifier || use.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
     if (use.type === AST_NODE_TYPES.AssignmentExpression) return use.right === reference.identifier && isExportsTarget(use.left);
-    if (use.type !== AST_NODE_TYPES.Property || use.value !== reference.identifier) return false;
-    const object = use.parent;
-    return object.type === AST_NODE_TYPES.ObjectExpression && object.parent.type === AST_NODE_TYPES.AssignmentExpression
-      && object.parent.right === object && isExportsTarget(object.parent.left);
+    return use.type === AST_NODE_TYPES.Property && use.value === reference.identifier && isExportedObjectProperty(use);
   });
+}
+
+/** A property of the object assigned to `module.exports` (or `exports.name`). */
+function isExportedObjectProperty(property: TSESTree.Property): boolean {
+  const object = property.parent;
+  return object.type === AST_NODE_TYPES.ObjectExpression && object.parent.type === AST_NODE_TYPES.AssignmentExpression
+    && object.parent.right === object && isExportsTarget(object.parent.left);
 }
 
 /** `module.exports`, `module.exports.name`, `exports.name`. */
