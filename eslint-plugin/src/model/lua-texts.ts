@@ -28,7 +28,8 @@ export function luaTextsOf(sourceCode: Readonly<TSESLint.SourceCode>, filename: 
   if (cached) return cached;
   const texts: LuaText[] = [];
   const seen = new Set<TSESTree.Node>();
-  if (REDIS_CALL.test(sourceCode.text)) {
+  // `includes` first: a plain substring search skips most texts faster than the pattern can.
+  if (sourceCode.text.includes('redis') && REDIS_CALL.test(sourceCode.text)) {
     for (const token of sourceCode.ast.tokens) {
       if ((token.type !== AST_TOKEN_TYPES.String && token.type !== AST_TOKEN_TYPES.Template) || !REDIS_CALL.test(token.value)) continue;
       const literal = sourceCode.getNodeByRangeIndex(token.range[0]);

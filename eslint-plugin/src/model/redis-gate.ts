@@ -1,5 +1,7 @@
 // A cheap look at a file that tells whether it can hold a Redis lock at all. Most files in a project
-// never touch Redis; for them the lock model is empty without walking the AST.
+// never touch Redis; for them the lock model is empty without walking the AST. The same scan of the
+// text notes whether any lock word appears (LOCK_WORDS), which the file screen (screen.ts) asks of
+// every file without Redis: one pass over the text instead of two.
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { CLIENT_LIKE_NAME, CLIENT_PACKAGES, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS } from './client-table.js';
@@ -20,6 +22,17 @@ const REDIS_SPECIFIC_METHODS: ReadonlySet<string> = new Set([
 // `kv`, the one two-letter word, is scanned for apart: in the same alternation it keeps the regex
 // engine from skipping ahead by four characters, which costs the scan of every file a tenth.
 const SCREEN_WORDS = /redis|redlock|valkey|upstash|cluster|setnx|expire|eval|sendcommand|send_command|callbuffer|multi|pipeline|definecommand|definescript|scriptload|unlink|setex|getdel|getset|getex|incrby|pttl|persist|fcall|delex|delifeq|client|conn/gi;
+
+// Every lock a file without Redis can hold is named in its text: an advisory-lock function
+// (`pg_advisory_lock`), a lock table (named for locks, `job_locks`, `shedlock`, `leases`, or holding
+// an expiry column, `expires_at`, `locked_until`), or a lock helper it calls (`withLock`,
+// `acquireMutex`, `leader.elect`, `claimJob`: every word imported-helpers.ts's text screen admits).
+// A file that sends SQL but names none of these (an ORM's query builder, a migration, a repository)
+// holds nothing any rule reports. screen.test.ts holds every lock table word and expiry column to it.
+export const LOCK_WORDS = /lock|mutex|semaphore|lease|leader|acquire|release|claim|advisory|expir|until/i;
+// The Redis words and the lock words in one alternation: scanning with it until the first lock word
+// costs about what the Redis words alone cost, and saves a second pass over the text.
+const SCREEN_AND_LOCK_WORDS = new RegExp(`${SCREEN_WORDS.source}|${LOCK_WORDS.source}`, 'gi');
 const SCREEN_SHORT_WORDS = /kv/gi;
 // Commands spelled in capitals (`'SET'`, `client.call('DEL', …)`), as whole words. One case-sensitive
 // scan, its word boundaries checked by hand: `\b` in the pattern, or a substring search per command
@@ -38,13 +51,17 @@ export function mayUseRedis(sourceCode: Readonly<TSESLint.SourceCode>, helperNam
   for (const name of helperNames) {
     if (text.includes(name)) return true;
   }
-  // The scan does not depend on the helper names: the screen and the Redis model both ask, once.
-  let known = wordScans.get(sourceCode.ast);
-  if (known === undefined) {
-    known = textMayUseRedis(text);
-    wordScans.set(sourceCode.ast, known);
-  }
-  return known;
+  return scanOf(sourceCode).redis;
+}
+
+/**
+ * Whether a lock word (LOCK_WORDS) appears in the file; asked of files without a sign of Redis,
+ * whose scan went through the whole text. For a file with Redis the scan may have stopped before
+ * the first lock word: then the answer comes from a scan of its own.
+ */
+export function mayNameLock(sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  const scan = scanOf(sourceCode);
+  return scan.redis ? LOCK_WORDS.test(sourceCode.text) : scan.lockWord;
 }
 
 /** The word scan alone, for a text not parsed (yet): another module the model may read. */
@@ -52,8 +69,50 @@ export function textMayUseRedis(text: string): boolean {
   return anyWordIsASignal(text, SCREEN_WORDS) || anyWordIsASignal(text, SCREEN_SHORT_WORDS) || anyCommandIsASignal(text);
 }
 
+interface WordScan {
+  readonly redis: boolean;
+  /** Meaningful only when `redis` is false: a Redis file's scan stops at its first signal. */
+  readonly lockWord: boolean;
+}
+
+// The scan does not depend on the helper names: the screen and the Redis model both ask, once.
 // Keyed by the Program, not the SourceCode: oxlint's JS plugins may hand every file of a thread one SourceCode.
-const wordScans = new WeakMap<TSESTree.Program, boolean>();
+const wordScans = new WeakMap<TSESTree.Program, WordScan>();
+
+function scanOf(sourceCode: Readonly<TSESLint.SourceCode>): WordScan {
+  let known = wordScans.get(sourceCode.ast);
+  if (known === undefined) {
+    const text = sourceCode.text;
+    const words = wordsScan(text);
+    known = words.redis || anyWordIsASignal(text, SCREEN_SHORT_WORDS) || anyCommandIsASignal(text) ? { redis: true, lockWord: words.lockWord } : words;
+    wordScans.set(sourceCode.ast, known);
+  }
+  return known;
+}
+
+/**
+ * The Redis word scan (anyWordIsASignal with SCREEN_WORDS) that also notes a lock word on the way:
+ * with both vocabularies until the first lock word, then with the Redis words alone. A lock word
+ * always lies inside the identifier a match is widened to, or is a match itself.
+ */
+function wordsScan(text: string): WordScan {
+  let lockWord = false;
+  let pattern = SCREEN_AND_LOCK_WORDS;
+  pattern.lastIndex = 0;
+  while (pattern.test(text)) {
+    let end = pattern.lastIndex;
+    let start = end - 1;
+    while (start > 0 && isIdentifierCode(text.charCodeAt(start - 1))) start--;
+    while (end < text.length && isIdentifierCode(text.charCodeAt(end))) end++;
+    if (!lockWord && LOCK_WORDS.test(text.slice(start, end))) {
+      lockWord = true;
+      pattern = SCREEN_WORDS;
+    }
+    pattern.lastIndex = end;
+    if (isSignal(text, start, end)) return { redis: true, lockWord };
+  }
+  return { redis: false, lockWord };
+}
 
 /**
  * Whether the identifier around any match of `pattern` (global, letters and `_` only) is a signal.

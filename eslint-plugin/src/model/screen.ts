@@ -3,23 +3,17 @@
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { collectImports } from './imports.js';
-import { callsImportedHelper, mayImportHelper } from './project/imported-helpers.js';
-import { mayUseRedis } from './redis-gate.js';
+import { callsImportedHelper } from './project/imported-helpers.js';
+import { mayNameLock, mayUseRedis } from './redis-gate.js';
 import { readSharedSettings, type SharedSettings } from './settings.js';
 import { mayContainSql } from './sql/prefilter.js';
 import { getTypeOracle } from './type-oracle.js';
 
 const answers = new WeakMap<TSESTree.Program, boolean>();
 
-// Every lock a file without Redis can hold is named in its text: an advisory-lock function
-// (`pg_advisory_lock`), a lock table (named for locks, `job_locks`, `shedlock`, `leases`, or holding
-// an expiry column, `expires_at`, `locked_until`), or a lock helper it calls (`withLock`,
-// `acquireMutex`, `leader.elect`, `claimJob`: every word imported-helpers.ts's text screen admits).
-// A file that sends SQL but names none of these (an ORM's query builder, a migration, a repository)
-// holds nothing any rule reports, so neither the SQL screen's import table nor its string scan is
-// needed for it. One case-insensitive scan, no `u` flag (it
-// folds Unicode cases and scans slower). screen.test.ts holds every lock table word and expiry column to it.
-export const LOCK_WORDS = /lock|mutex|semaphore|lease|leader|acquire|release|claim|advisory|expir|until/i;
+// LOCK_WORDS (redis-gate.ts): what a file without Redis must name to hold a lock; the same scan of
+// the text looks for both.
+export { LOCK_WORDS } from './redis-gate.js';
 
 interface HelperScreen {
   readonly names: ReadonlySet<string>;
@@ -52,10 +46,11 @@ export function fileMayHoldLocks(context: Readonly<TSESLint.RuleContext<string, 
     // With types any receiver may turn out to be a Redis client, whatever the text says.
     || getTypeOracle(context) !== null
     || mayUseRedis(sourceCode, helpers.names)
-    || (LOCK_WORDS.test(sourceCode.text) && (
+    || (mayNameLock(sourceCode) && (
       mayContainSql(sourceCode.text, program)
-      // A file whose only lock is a call to a helper another module exports (its summary says so).
-      || (mayImportHelper(sourceCode.text) && callsImportedHelper(sourceCode, context.filename, collectImports(program), settings))));
+      // A file whose only lock is a call to a helper another module exports (its summary says so);
+      // its own text screen (LOCK_TEXT) comes first, memoised with the candidates.
+      || callsImportedHelper(sourceCode, context.filename, collectImports(program), settings)));
   answers.set(program, answer);
   return answer;
 }
