@@ -1,17 +1,28 @@
 // The SQL module: the PostgreSQL parser behind domain questions. Nothing else imports the parser.
 
-import { describeStatement, VERSION_COLUMNS, type SqlStatementFacts } from './facts.js';
+import { describeStatement, transactionControlFacts, VERSION_COLUMNS, type SqlStatementFacts } from './facts.js';
 import { parseSql } from './parse.js';
 
 export type { AdvisoryLockCall, ColumnComparison, OnConflictFacts, SqlStatementFacts, StatementKind } from './facts.js';
 export { VERSION_COLUMNS };
-export { isValidSql, looksLikeSql, parseSql } from './parse.js';
+export { looksLikeSql, parseSql } from './parse.js';
 export { buildSqlText, type SqlSourcePart, type SqlText } from './sql-text.js';
 
 const described = new WeakMap<object, readonly SqlStatementFacts[]>();
 
+// A text that is one bare transaction-control statement, in every spelling PostgreSQL accepts. The
+// parser is not asked: it is the slow part, its first calls in a process are the slowest (tens of
+// milliseconds), and it rejects `COMMIT WORK`, `END` and `ABORT`, which end a transaction all the same.
+const TRANSACTION_CONTROL = /^(\s*)(start\s+transaction|(begin|commit|end|rollback|abort)(?:\s+(?:work|transaction))?)\s*;?\s*$/iu;
+const CONTROL_KIND: Readonly<Record<string, 'begin' | 'commit' | 'rollback'>> = {
+  start: 'begin', begin: 'begin', commit: 'commit', end: 'commit', rollback: 'rollback', abort: 'rollback',
+};
+const controlFacts = new Map<string, readonly SqlStatementFacts[]>();
+
 /** Facts for every statement of `text`, or `undefined` when the text does not parse. */
 export function describeSql(text: string): readonly SqlStatementFacts[] | undefined {
+  const control = TRANSACTION_CONTROL.exec(text);
+  if (control) return transactionControl(text, control);
   const statements = parseSql(text);
   if (!statements) return undefined;
   let facts = described.get(statements);
@@ -20,6 +31,11 @@ export function describeSql(text: string): readonly SqlStatementFacts[] | undefi
     described.set(statements, facts);
   }
   return facts;
+}
+
+/** Whether `text` is PostgreSQL the model can read: what the tests use to prove a suggestion's SQL is valid. */
+export function isValidSql(text: string): boolean {
+  return describeSql(text) !== undefined;
 }
 
 /** The WHERE compares one of `columns` with a parameter using `<` (the fence check). */
@@ -50,4 +66,17 @@ export function isUnguardedUpsert(statement: SqlStatementFacts): boolean {
 export function hasExpiryGuard(statement: SqlStatementFacts, columns: readonly string[]): boolean {
   const where = statement.onConflict?.where;
   return where?.some((comparison) => columns.includes(comparison.column) && (comparison.comparedWithClock || comparison.parameter !== undefined)) ?? false;
+}
+
+function transactionControl(text: string, match: RegExpExecArray): readonly SqlStatementFacts[] {
+  let facts = controlFacts.get(text);
+  if (!facts) {
+    const start = match[1]!.length;
+    const keyword = match[2]!.split(/\s/u, 1)[0]!.toLowerCase();
+    facts = [transactionControlFacts(CONTROL_KIND[keyword]!, { start, end: start + match[2]!.length })];
+    // Bounded as the parser's cache is: few distinct spellings exist, but texts come from user code.
+    if (controlFacts.size >= 1000) controlFacts.clear();
+    controlFacts.set(text, facts);
+  }
+  return facts;
 }

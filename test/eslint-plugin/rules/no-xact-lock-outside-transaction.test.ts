@@ -39,6 +39,50 @@ async function run(id: number) {
     }],
   },
   {
+    // `END` (like `COMMIT WORK` and `ABORT`) ends the transaction as `COMMIT` does: the lock after it autocommits.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+async function run(id: number) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('UPDATE jobs SET state = 1 WHERE id = $1', [id]);
+    await client.query('END');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [id]);
+    await client.query('UPDATE jobs SET state = 2 WHERE id = $1', [id]);
+  } finally {
+    client.release();
+  }
+}`,
+    errors: [{
+      messageId: 'xactLockOutsideTransaction', line: 9, column: 11,
+      suggestions: [{
+        messageId: 'wrapInTransaction',
+        output: `import { Pool } from 'pg';
+const pool = new Pool();
+async function run(id: number) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('UPDATE jobs SET state = 1 WHERE id = $1', [id]);
+    await client.query('END');
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [id]);
+      await client.query('UPDATE jobs SET state = 2 WHERE id = $1', [id]);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
+}`,
+      }],
+    }],
+  },
+  {
     // pg PoolClient checked out here, but no BEGIN: autocommit still ends the lock at once.
     code: `import { Pool } from 'pg';
 const pool = new Pool();

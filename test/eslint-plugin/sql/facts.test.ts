@@ -9,6 +9,7 @@ import {
   isUnguardedUpsert,
   parseSql,
 } from '../../../eslint-plugin/src/sql/index.js';
+import { describeStatement } from '../../../eslint-plugin/src/sql/facts.js';
 
 function only(text: string) {
   const statements = describeSql(text);
@@ -22,6 +23,26 @@ describe('sql facts', () => {
     assert.equal(parseSql('UPDATE t SET'), undefined);
     assert.equal(describeSql('SELECT pg_advisory_lock(1'), undefined);
     assert.equal(parseSql('SELECT 1'), parseSql('SELECT 1'));
+  });
+
+  it('bare transaction control is read without the parser, with the facts the parser gives', () => {
+    for (const text of ['BEGIN', '  begin ; ', 'begin work', 'BEGIN TRANSACTION', 'START TRANSACTION', 'COMMIT', 'ROLLBACK;']) {
+      assert.deepEqual(describeSql(text), parseSql(text)!.map(describeStatement), text);
+    }
+    // PostgreSQL's other spellings, which the parser rejects, end (or open) a transaction all the same.
+    assert.deepEqual(['COMMIT WORK', 'commit transaction', 'END', 'end transaction', 'ABORT', 'rollback work'].map((text) => only(text).kind),
+      ['commit', 'commit', 'commit', 'commit', 'rollback', 'rollback']);
+    // Options and anything after the statement go to the parser.
+    assert.equal(only('begin isolation level serializable').kind, 'begin');
+    assert.deepEqual(describeSql('BEGIN; SELECT pg_advisory_xact_lock(1)')?.map((statement) => statement.kind), ['begin', 'select']);
+  });
+
+  it('texts the parser rejects are turned away before it: ROLLBACK TO a savepoint, a table given as a parameter', () => {
+    for (const text of ['ROLLBACK TO SAVEPOINT typeorm_1', 'rollback to $1', 'ROLLBACK TRANSACTION TO SAVEPOINT x', 'insert into $1 (a) values ($2)', 'DELETE FROM $1 WHERE true', 'update $1 set a = $2']) {
+      assert.equal(describeSql(text), undefined, text);
+    }
+    // `FROM $1` alone is no write target: EXTRACT(EPOCH FROM $1) is valid SQL.
+    assert.ok(describeSql('SELECT extract(epoch from $1::timestamptz)'));
   });
 
   it('advisory lock calls: name, scope, mode, action', () => {
