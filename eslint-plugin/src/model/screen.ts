@@ -6,7 +6,7 @@ import { collectImports } from './imports.js';
 import { callsImportedHelper } from './project/imported-helpers.js';
 import { mayNameLock, mayUseRedis } from './redis-gate.js';
 import { readSharedSettings, type SharedSettings } from './settings.js';
-import { mayContainSql } from './sql/prefilter.js';
+import { mayContainSql, mayHoldSqlLock } from './sql/prefilter.js';
 import { getTypeOracle } from './type-oracle.js';
 
 const answers = new WeakMap<TSESTree.Program, boolean>();
@@ -47,7 +47,9 @@ export function fileMayHoldLocks(context: Readonly<TSESLint.RuleContext<string, 
     || getTypeOracle(context) !== null
     || mayUseRedis(sourceCode, helpers.names)
     || (mayNameLock(sourceCode) && (
-      mayContainSql(sourceCode.text, program)
+      // A file that sends SQL holds a PostgreSQL lock only where it names one (mayHoldSqlLock); the
+      // writes a Redis or helper lock protects are seen through the other branches.
+      (mayContainSql(sourceCode.text, program) && mayHoldSqlLock(sourceCode.text))
       // A file whose only lock is a call to a helper another module exports (its summary says so);
       // its own text screen (LOCK_TEXT) comes first, memoised with the candidates.
       || callsImportedHelper(sourceCode, context.filename, collectImports(program), settings)));

@@ -21,6 +21,7 @@ import { isFunctionLike, type FunctionLike, skipTypeWrappers } from '../../util/
 import { CLIENT_PACKAGES } from '../client-table.js';
 import { collectImports, type ImportBinding, type ImportTable } from '../imports.js';
 import { SQL_PACKAGES } from '../sql/client-table.js';
+import { mayHoldSqlLock } from '../sql/prefilter.js';
 import { textMayUseRedis } from '../redis-gate.js';
 import { moduleHost } from './host.js';
 import { callsImportedLockName } from './lock-names.js';
@@ -35,8 +36,6 @@ export const MAX_DEPTH = 5;
 const REEXPORT = /export\s*(?:\*|\{[^}]*\}\s*from)|module\.exports\s*=\s*require/u;
 const PACKAGE_NAMES = [...Object.keys(CLIENT_PACKAGES), ...Object.keys(SQL_PACKAGES)];
 const LOCK_WORDS = /[lL]ock|[mM]utex|[sS]emaphore|[lL]ease/u;
-// A PostgreSQL lock helper: an advisory lock function or a statement on a lock table.
-const SQL_LOCK_WORDS = /advisory_|(?:INTO|FROM|UPDATE)\s+\w*lock/iu;
 
 /** What the model asks of a module, and the text screen that must pass before it is parsed. */
 export type ModulePurpose = 'client' | 'helper';
@@ -61,7 +60,7 @@ function passesScreen(text: string, purpose: ModulePurpose): boolean {
   // A helper takes its lock through Redis (the Redis model's own word scan), through SQL, or through
   // a helper it imports. A lock word beside `client` is not enough: an ORM's 100 KB query builder
   // (`setLockMode`, `this.client`) has both, and parsing it costs more than linting the file that asked.
-  return LOCK_WORDS.test(text) && (SQL_LOCK_WORDS.test(text) || textMayUseRedis(text) || callsImportedLockName(text));
+  return LOCK_WORDS.test(text) && (mayHoldSqlLock(text) || textMayUseRedis(text) || callsImportedLockName(text));
 }
 
 type ExportTarget =

@@ -12,6 +12,19 @@ const SQL_STRING = /['"`]\s*(?:select\s|insert\s+into\b|update\s+["\w.]+(?:\s+(?
 
 const POOL_NAME_PATTERNS: readonly RegExp[] = [...POOL_NAMES.keys()];
 
+// What a file (or module) that takes a PostgreSQL lock always names: an advisory-lock function, a
+// lock table after INTO/FROM/UPDATE/TABLE/JOIN/USING or in quotes (`'job_locks'`, `"shedlock"`,
+// `${prefix}_locks`; LOCK_TABLE_WORDS), or an expiry column (EXPIRY_COLUMNS: the mark of a table
+// locked by owner and expiry). An ORM's own source names row locks everywhere (`lockMode`,
+// `FOR UPDATE`, `setLock`) but none of these. prefilter.test.ts holds the vocabularies to it. No `u`
+// flag, as for SQL_STRING: a whole-text scan.
+export const SQL_LOCK_SIGNS = /advisory|(?:into|from|update|table|join|using)\s+[`"'[]?[\w.${}]*?(?:lock|mutex|lease)|['"`][\w.]*?(?:lock|mutex|lease)\w*['"`]|expir|_until\b/i;
+
+/** False only when the text names no PostgreSQL lock (SQL_LOCK_SIGNS): then no SQL rule has anything to report in it. */
+export function mayHoldSqlLock(text: string): boolean {
+  return SQL_LOCK_SIGNS.test(text);
+}
+
 const answers = new WeakMap<TSESTree.Program, boolean>();
 
 /**

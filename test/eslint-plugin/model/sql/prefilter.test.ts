@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import { Linter } from 'eslint';
 import type { TSESLint } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
-import { SQL_BUILDER_PACKAGES, SQL_PACKAGES } from '../../../../eslint-plugin/src/model/sql/client-table.js';
-import { mayContainSql } from '../../../../eslint-plugin/src/model/sql/prefilter.js';
+import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS, SQL_BUILDER_PACKAGES, SQL_PACKAGES } from '../../../../eslint-plugin/src/model/sql/client-table.js';
+import { mayContainSql, mayHoldSqlLock } from '../../../../eslint-plugin/src/model/sql/prefilter.js';
 
 function screen(code: string, sourceType: 'module' | 'commonjs' = 'module'): boolean {
   let answer: boolean | undefined;
@@ -52,5 +52,25 @@ describe('mayContainSql', () => {
     assert.equal(screen(`import { cache } from './cache';\nconst value = cache.get('key');\nexport default value;`), false);
     // SQL words outside a statement's start and outside an import are not SQL.
     assert.equal(screen(`const { select } = require('./menu');\nselect('update the pool');`, 'commonjs'), false);
+  });
+});
+
+describe('mayHoldSqlLock', () => {
+  it('admits every lock table word and expiry column the SQL model knows, in the places SQL names them', () => {
+    for (const word of LOCK_TABLE_WORDS) {
+      for (const text of [`INSERT INTO ${word} (name) VALUES ($1)`, `delete from "app_${word}" where name = $1`, `const TABLE = '${word}';`, `\`UPDATE \${schema}.job_${word} SET owner = $1\``]) {
+        assert.equal(mayHoldSqlLock(text), true, text);
+      }
+    }
+    for (const column of EXPIRY_COLUMNS) assert.equal(mayHoldSqlLock(`UPDATE jobs SET ${column} = now() WHERE id = $1`), true, column);
+    for (const text of ['SELECT pg_advisory_xact_lock($1)', 'select pg_try_advisory_lock(hashtext($1))']) assert.equal(mayHoldSqlLock(text), true, text);
+  });
+
+  it('turns away an ORM that only names row locks', () => {
+    for (const text of [
+      "if (lockMode === LockMode.PESSIMISTIC_WRITE) sql += ' FOR UPDATE';",
+      'qb.setLock(mode); this.lockTables = [];',
+      "return this.knex.client.formatter(this.builder).columnize(columns) + ' for share';",
+    ]) assert.equal(mayHoldSqlLock(text), false, text);
   });
 });
