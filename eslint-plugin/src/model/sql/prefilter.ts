@@ -13,16 +13,20 @@ const SQL_STRING = /['"`]\s*(?:select\s|insert\s+into\b|update\s+["\w.]+(?:\s+(?
 const POOL_NAME_PATTERNS: readonly RegExp[] = [...POOL_NAMES.keys()];
 
 // What a file (or module) that takes a PostgreSQL lock always names: an advisory-lock function, a
-// lock table after INTO/FROM/UPDATE/TABLE/JOIN/USING or in quotes (`'job_locks'`, `"shedlock"`,
-// `${prefix}_locks`; LOCK_TABLE_WORDS), or an expiry column (EXPIRY_COLUMNS: the mark of a table
-// locked by owner and expiry). An ORM's own source names row locks everywhere (`lockMode`,
-// `FOR UPDATE`, `setLock`) but none of these. prefilter.test.ts holds the vocabularies to it. No `u`
-// flag, as for SQL_STRING: a whole-text scan.
-export const SQL_LOCK_SIGNS = /advisory|(?:into|from|update|table|join|using)\s+[`"'[]?[\w.${}]*?(?:lock|mutex|lease)|['"`][\w.]*?(?:lock|mutex|lease)\w*['"`]|expir|_until\b/i;
+// lock table (LOCK_TABLE_WORDS) right after INTO/FROM/UPDATE/TABLE/JOIN/USING (`job_locks`,
+// `${prefix}_locks`, `${this.lockTable}`) or as a quoted name that ends in one (`'job_locks'`,
+// `"shedlock"`, `'Lock'`), or an expiry column (EXPIRY_COLUMNS: the mark of a table locked by owner
+// and expiry). An ORM's own source names row locks everywhere (`lockMode`, `'lockTables'`,
+// `"LOCK"`, `FOR UPDATE`) but none of these. prefilter.test.ts holds the vocabularies to them.
+// No `u` flag, as for SQL_STRING: whole-text scans.
+const ADVISORY_OR_LOCK_TABLE = /advisory|(?:into|from|update|table|join|using)\s+[`"'[]?(?:\$\{[^}]*?(?:lock|mutex|lease)|(?:\$\{[^}]*\})?[\w.]*?(?:lock|mutex|lease))/i;
+// Case-sensitive: a camelCase hump (`'shouldLock'`) or SQL's keyword in capitals (`"LOCK"`) is no table name.
+const QUOTED_LOCK_TABLE = /['"`](?:[\w.]*[_.])?(?:[lL]ocks?|[mM]utex(?:es)?|[lL]eases?|shedlock)['"`]/;
+const EXPIRY_COLUMN = /\b(?:expires_at|expire_at|expiry|expiration|expires)\b|_until\b/i;
 
-/** False only when the text names no PostgreSQL lock (SQL_LOCK_SIGNS): then no SQL rule has anything to report in it. */
+/** False only when the text names no PostgreSQL lock: then no SQL rule has anything to report in it. */
 export function mayHoldSqlLock(text: string): boolean {
-  return SQL_LOCK_SIGNS.test(text);
+  return ADVISORY_OR_LOCK_TABLE.test(text) || QUOTED_LOCK_TABLE.test(text) || EXPIRY_COLUMN.test(text);
 }
 
 const answers = new WeakMap<TSESTree.Program, boolean>();

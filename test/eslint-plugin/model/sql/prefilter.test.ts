@@ -58,12 +58,15 @@ describe('mayContainSql', () => {
 describe('mayHoldSqlLock', () => {
   it('admits every lock table word and expiry column the SQL model knows, in the places SQL names them', () => {
     for (const word of LOCK_TABLE_WORDS) {
-      for (const text of [`INSERT INTO ${word} (name) VALUES ($1)`, `delete from "app_${word}" where name = $1`, `const TABLE = '${word}';`, `\`UPDATE \${schema}.job_${word} SET owner = $1\``]) {
+      for (const text of [`INSERT INTO ${word} (name) VALUES ($1)`, `delete from "app_${word}" where name = $1`, `const TABLE = '${word}';`, `const TABLE = 'job_${word}';`,
+        `\`UPDATE \${schema}.job_${word} SET owner = $1\``, `\`DELETE FROM \${prefix}_${word} WHERE name = $1\``]) {
         assert.equal(mayHoldSqlLock(text), true, text);
       }
     }
     for (const column of EXPIRY_COLUMNS) assert.equal(mayHoldSqlLock(`UPDATE jobs SET ${column} = now() WHERE id = $1`), true, column);
-    for (const text of ['SELECT pg_advisory_xact_lock($1)', 'select pg_try_advisory_lock(hashtext($1))']) assert.equal(mayHoldSqlLock(text), true, text);
+    for (const text of ['SELECT pg_advisory_xact_lock($1)', 'select pg_try_advisory_lock(hashtext($1))', "sequelize.define('Lock', attributes)", '`INSERT INTO ${this.lockTable} (name) VALUES ($1)`']) {
+      assert.equal(mayHoldSqlLock(text), true, text);
+    }
   });
 
   it('turns away an ORM that only names row locks', () => {
@@ -71,6 +74,9 @@ describe('mayHoldSqlLock', () => {
       "if (lockMode === LockMode.PESSIMISTIC_WRITE) sql += ' FOR UPDATE';",
       'qb.setLock(mode); this.lockTables = [];',
       "return this.knex.client.formatter(this.builder).columnize(columns) + ' for share';",
+      "const options = ['lockMode', 'lockTables', 'shouldLock']; if (mode) sql += \" LOCK\"; set('lock_timeout', 1);",
+      'const sql = `select ${distinct} from ${tableSql}${joinsSql}${whereSql}${lockingClausesSql}`;',
+      'this.cacheExpirationTime = options.lockedAt;',
     ]) assert.equal(mayHoldSqlLock(text), false, text);
   });
 });
