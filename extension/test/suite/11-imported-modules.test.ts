@@ -50,7 +50,9 @@ describe('imported modules', function () {
 
     const editor = await vscode.window.showTextDocument(helper, { preview: false });
     const whole = new vscode.Range(editor.document.positionAt(0), editor.document.positionAt(editor.document.getText().length));
-    assert.ok(await editor.edit((builder) => builder.replace(whole, THROWS_WHEN_HELD)), 'the helper was edited');
+    assert.ok(await editor.edit((builder) => {
+      builder.replace(whole, THROWS_WHEN_HELD);
+    }), 'the helper was edited');
     assert.ok(editor.document.isDirty, 'the edit is not saved');
     await waitForDiagnostics(importer, (all) => !all.some(ofRule('require-acquire-check')), 'no finding once the unsaved helper throws when the lock is held');
 
