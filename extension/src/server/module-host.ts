@@ -243,19 +243,26 @@ export class EditorModuleHost implements ModuleHost {
   }
 }
 
-/** Which open documents read which paths in their last lint: who to lint again when a path's content changes. */
+/**
+ * Which open documents read which paths while open: who to lint again when a path's content changes.
+ * The paths accumulate until the document closes. A lint reads a module's imports only when it
+ * summarises that module (`acquireLock` in locks.ts calling `tryLock` in base.ts); later lints reuse
+ * the summary and read locks.ts alone, yet base.ts changing must still reach the document.
+ */
 export class ImportIndex {
-  private readonly readsOf = new Map<string, ReadonlySet<string>>();
+  private readonly readsOf = new Map<string, Set<string>>();
   private readonly readersOf = new Map<string, Set<string>>();
 
-  /** The paths `uri`'s last lint read, except its own. */
-  set(uri: string, reads: ReadonlySet<string>, ownPath: string | undefined): void {
-    this.forget(uri);
-    const kept = new Set(reads);
-    if (ownPath !== undefined) kept.delete(ownPath);
-    if (kept.size === 0) return;
-    this.readsOf.set(uri, kept);
-    for (const filePath of kept) {
+  /** Adds the paths a lint of `uri` read, except its own. */
+  add(uri: string, reads: ReadonlySet<string>, ownPath: string | undefined): void {
+    let kept = this.readsOf.get(uri);
+    for (const filePath of reads) {
+      if (filePath === ownPath || kept?.has(filePath) === true) continue;
+      if (kept === undefined) {
+        kept = new Set();
+        this.readsOf.set(uri, kept);
+      }
+      kept.add(filePath);
       let readers = this.readersOf.get(filePath);
       if (readers === undefined) {
         readers = new Set();
@@ -263,6 +270,11 @@ export class ImportIndex {
       }
       readers.add(uri);
     }
+  }
+
+  /** Every path `uri` read since it was opened. */
+  readsOfDocument(uri: string): ReadonlySet<string> {
+    return this.readsOf.get(uri) ?? new Set();
   }
 
   forget(uri: string): void {
@@ -276,7 +288,7 @@ export class ImportIndex {
     }
   }
 
-  /** The documents whose last lint read `filePath`. */
+  /** The documents that read `filePath`. */
   readersOfPath(filePath: string): string[] {
     return [...(this.readersOf.get(filePath) ?? [])];
   }

@@ -17,7 +17,7 @@ import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ProjectConfigError, ProjectConfigLookup, type ProjectConfig } from 'eslint-plugin-locksmith/project-config';
 import { clearPackageTypes } from 'eslint-plugin-locksmith/parsing';
-import { clearResolutions, setModuleHost } from 'eslint-plugin-locksmith/module-host';
+import { clearResolutions, forgetModule, setModuleHost } from 'eslint-plugin-locksmith/module-host';
 import { URI } from './uri';
 import {
   LintTextRequest,
@@ -59,7 +59,7 @@ export function startServer(connection: Connection): { dispose(): void } {
   // or in a virtual workspace from what the client fetched (module-host.ts).
   let files = new EditorModuleHost(documents);
   const previousHost = setModuleHost(files);
-  /** Which open documents read which other files in their last lint. */
+  /** Which open documents read which other files. */
   const importIndex = new ImportIndex();
   const states = new Map<string, LintState>();
   const settingsCache = new Map<string, Promise<Settings>>();
@@ -133,7 +133,7 @@ export function startServer(connection: Connection): { dispose(): void } {
   /** Lints an open document, noting which other files it read (and fetching the virtual ones it lacked). */
   function lintOpenDocument(document: TextDocument, settings: Settings): ReturnType<typeof lintText> {
     const recorded = files.record(() => lintDocumentText(document, settings));
-    importIndex.set(document.uri, recorded.reads, files.pathOf(document.uri));
+    importIndex.add(document.uri, recorded.reads, files.pathOf(document.uri));
     if (recorded.wanted.length > 0) void fetchFiles(recorded.wanted);
     return recorded.result;
   }
@@ -165,12 +165,19 @@ export function startServer(connection: Connection): { dispose(): void } {
     lintReaders(requests.map((request) => request.path));
   }
 
-  /** Lints again the open documents whose last lint read one of `paths` (an imported module changed). */
+  /**
+   * Lints again the open documents that read one of `paths` (an imported module changed). The other
+   * modules they read are forgotten first: a summary of one may rest on a changed module it imports,
+   * and the model keeps summaries per module version. So an edit costs a parse of what its importers
+   * read, never more.
+   */
   function lintReaders(paths: readonly string[], except?: string): void {
     const readers = new Set(paths.flatMap((filePath) => importIndex.readersOfPath(filePath)));
     for (const uri of readers) {
+      if (uri === except) continue;
+      for (const filePath of importIndex.readsOfDocument(uri)) forgetModule(filePath);
       const reader = documents.get(uri);
-      if (reader !== undefined && uri !== except) schedule(reader);
+      if (reader !== undefined) schedule(reader);
     }
   }
 

@@ -174,7 +174,9 @@ describe('the server\'s module host', () => {
     assert.deepEqual(recorded.wanted, [], 'nothing is fetched for a file: workspace');
 
     const index = new ImportIndex();
-    index.set('file:///job.ts', recorded.reads, importer);
+    index.add('file:///job.ts', recorded.reads, importer);
+    index.add('file:///job.ts', new Set([importer]), importer);
+    assert.deepEqual([...index.readsOfDocument('file:///job.ts')], [...recorded.reads].filter((read) => read !== importer), 'a later lint that read less keeps what the first read');
     assert.deepEqual(index.readersOfPath(helperPath), ['file:///job.ts']);
     assert.deepEqual(index.readersOfPath(importer), [], 'a document is not its own reader');
     index.forget('file:///job.ts');
@@ -316,6 +318,30 @@ describe('the server with imported modules', function () {
     await diagnosticsBecome(importer, []);
     await client.sendNotification('textDocument/didClose', { textDocument: { uri: helper } });
     await diagnosticsBecome(importer, ['require-acquire-check']);
+    await client.sendNotification('textDocument/didClose', { textDocument: { uri: importer } });
+  });
+
+  it('lints an open importer again when a module its helper imports changes, though later lints reuse the helper\'s summary', async () => {
+    const root = path.join(dir, 'transitive');
+    fs.mkdirSync(root);
+    // locks.ts wraps base.ts's tryLock: the importer reads base.ts only when locks.ts is summarised.
+    const base = RETURNS_ANSWER.replace('acquireLock', 'tryLock');
+    fs.writeFileSync(path.join(root, 'base.ts'), base);
+    fs.writeFileSync(path.join(root, 'locks.ts'), `import { tryLock } from './base';\n\nexport async function acquireLock(key: string, token: string): Promise<boolean> {\n  return tryLock(key, token);\n}\n`);
+    const importer = pathToFileURL(path.join(root, 'job.ts')).toString();
+    const baseUri = pathToFileURL(path.join(root, 'base.ts')).toString();
+
+    await client.sendNotification('textDocument/didOpen', { textDocument: { uri: importer, languageId: 'typescript', version: 1, text: IMPORTER } });
+    await diagnosticsBecome(importer, ['require-acquire-check']);
+    await client.sendNotification('textDocument/didChange', { textDocument: { uri: importer, version: 2 }, contentChanges: [{ text: `// edited\n${IMPORTER}` }] });
+    await diagnosticsBecome(importer, ['require-acquire-check']);
+
+    await client.sendNotification('textDocument/didOpen', { textDocument: { uri: baseUri, languageId: 'typescript', version: 1, text: base } });
+    await client.sendNotification('textDocument/didChange', { textDocument: { uri: baseUri, version: 2 }, contentChanges: [{ text: THROWS_WHEN_HELD.replace('acquireLock', 'tryLock') }] });
+    await diagnosticsBecome(importer, []);
+    await client.sendNotification('textDocument/didChange', { textDocument: { uri: baseUri, version: 3 }, contentChanges: [{ text: base }] });
+    await diagnosticsBecome(importer, ['require-acquire-check']);
+    await client.sendNotification('textDocument/didClose', { textDocument: { uri: baseUri } });
     await client.sendNotification('textDocument/didClose', { textDocument: { uri: importer } });
   });
 
