@@ -16,6 +16,7 @@ import {
   APPLY_PREFERRED_FIXES_COMMAND,
   LintTextRequest,
   PreferredFixesRequest,
+  ReadFilesRequest,
   RulesRequest,
   SETTINGS_SECTION,
   ServerInfoRequest,
@@ -23,6 +24,9 @@ import {
   type LintTextParams,
   type LintTextResult,
   type PreferredFixesParams,
+  type ClientFeatures,
+  type ReadFileResult,
+  type ReadFilesParams,
   type RuleInfo,
   type ServerInfo,
   type StatusParams,
@@ -38,6 +42,22 @@ const WORKSPACE_GLOB = '**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx,lua}';
 const WORKSPACE_EXCLUDE = '{**/node_modules/**,**/dist/**,**/out/**,**/.git/**}';
 /** The files the server reads its project configuration from (next to `projectConfigWatcher`'s glob). */
 const PROJECT_CONFIG_FILE_NAMES = new Set(['locksmith.json', 'package.json']);
+
+/** The files the server asks for (imports of a document in a virtual workspace), through the workspace's file system. */
+async function readFiles(params: ReadFilesParams): Promise<ReadFileResult[]> {
+  const decoder = new TextDecoder();
+  return Promise.all(params.uris.map(async (uri): Promise<ReadFileResult> => {
+    try {
+      const target = vscode.Uri.parse(uri, true);
+      const stat = await vscode.workspace.fs.stat(target);
+      if ((stat.type & vscode.FileType.File) === 0 || stat.size > params.maxBytes) return { uri, text: null };
+      return { uri, text: decoder.decode(await vscode.workspace.fs.readFile(target)) };
+    } catch {
+      // Missing or unreadable: the server treats it as absent.
+      return { uri, text: null };
+    }
+  }));
+}
 
 /** What the integration tests read back; not a public API. */
 export interface LocksmithApi {
@@ -102,8 +122,10 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
   const projectConfigWatcher = vscode.workspace.createFileSystemWatcher('**/{locksmith.json,package.json}');
   context.subscriptions.push(projectConfigWatcher);
   const clientOptions: LanguageClientOptions = {
-    // No scheme filter: virtual workspaces work too, since the server never reads the disk.
+    // No scheme filter: virtual workspaces work too. The server reads a file: document's imports from
+    // the disk and a virtual one's through this client (ReadFilesRequest), never running them.
     documentSelector: LANGUAGES.map((language) => ({ language })),
+    initializationOptions: { readFiles: true } satisfies ClientFeatures,
     // The server re-reads project configurations (locksmith.json, package.json "locksmith") when one changes.
     synchronize: { configurationSection: SETTINGS_SECTION, fileEvents: projectConfigWatcher },
     outputChannel: output,
@@ -145,6 +167,7 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
 
   context.subscriptions.push(
     client.onDidChangeState(renderStatus),
+    client.onRequest(ReadFilesRequest, (params: ReadFilesParams) => readFiles(params)),
     client.onNotification(StatusNotification, (status: StatusParams) => {
       fileStatus.set(status.uri, status);
       renderStatus();

@@ -16,6 +16,7 @@ import { toEslintRules, type ProjectConfig } from 'eslint-plugin-locksmith/proje
 import { lockSummaries, type LockSummary } from 'eslint-plugin-locksmith/lock-map';
 import { toSharedSettings, type RuleInfo, type Settings } from '../shared/settings';
 import { createReportCapture, type CapturedReports } from './related';
+import { isVirtualPath } from './module-host';
 
 export const RULE_PREFIX = 'locksmith/';
 
@@ -110,6 +111,8 @@ const javascriptParser = asLinterParser(createJavascriptParser({
 }));
 
 function languageOptions(extension: string, filePath: string, settings: Settings): Linter.LanguageOptions {
+  // A virtual document's path is absolute (its imports resolve under it) but names nothing on disk.
+  const onDisk = path.isAbsolute(filePath) && !isVirtualPath(filePath);
   const sourceType = extension === '.cjs' || extension === '.cts' ? 'commonjs' : 'module';
   if (!TYPESCRIPT_EXTENSIONS.has(extension)) {
     return {
@@ -118,11 +121,11 @@ function languageOptions(extension: string, filePath: string, settings: Settings
       sourceType,
       parser: javascriptParser,
       // Text with no file on disk (untitled, a virtual workspace) has no package.json to read.
-      parserOptions: { ecmaFeatures: { jsx: extension !== '.mjs' && extension !== '.cjs' }, packageScope: path.isAbsolute(filePath) },
+      parserOptions: { ecmaFeatures: { jsx: extension !== '.mjs' && extension !== '.cjs' }, packageScope: onDisk },
     };
   }
   const parserOptions: Linter.ParserOptions = { ecmaFeatures: { jsx: extension === '.tsx' } };
-  if (settings.typeAware && path.isAbsolute(filePath)) {
+  if (settings.typeAware && onDisk) {
     // The workspace's tsconfig is read, never executed: safe in untrusted workspaces too.
     parserOptions.projectService = true;
     parserOptions.tsconfigRootDir = path.dirname(filePath);

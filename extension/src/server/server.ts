@@ -17,11 +17,13 @@ import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ProjectConfigError, ProjectConfigLookup, type ProjectConfig } from 'eslint-plugin-locksmith/project-config';
 import { clearPackageTypes } from 'eslint-plugin-locksmith/parsing';
+import { clearResolutions, forgetModule, setModuleHost } from 'eslint-plugin-locksmith/module-host';
 import { URI } from './uri';
 import {
   LintTextRequest,
   LockMapRequest,
   PreferredFixesRequest,
+  ReadFilesRequest,
   SHOW_LOCK_MAP_COMMAND,
   RulesRequest,
   SETTINGS_SECTION,
@@ -29,12 +31,15 @@ import {
   SHOW_DOCUMENTATION_COMMAND,
   Settings,
   StatusNotification,
+  type ClientFeatures,
   type LintTextParams,
   type LintTextResult,
   type LockMapFile,
   type LockMapParams,
   type LockMapResult,
   type PreferredFixesParams,
+  type ReadFileResult,
+  type ReadFilesParams,
   type RuleInfo,
   type ServerInfo,
   type StatusParams,
@@ -42,12 +47,20 @@ import {
 } from '../shared/settings';
 import { LockMapIndex } from './lock-map';
 import { lintText, ruleIds, ruleInfo } from './lint';
+import { EditorModuleHost, ImportIndex, MAX_FETCHED_BYTES, VirtualFolders } from './module-host';
 import type { LockSummary } from 'eslint-plugin-locksmith/lock-map';
 import { fixAll, minimalEdit, type FixAllResult, type FixMode } from './fix-all';
 import { FIX_ALL_KIND, confirmedEdit, pinnedEdit, quickFixes, toDiagnostic, toProblems, toTextEdit, type FixAllData, type LintState, type Problem } from './problems';
 
-export function startServer(connection: Connection): void {
+/** Runs the server on `connection`; `dispose` gives the model back the host it had (tests run servers in process). */
+export function startServer(connection: Connection): { dispose(): void } {
   const documents = new TextDocuments(TextDocument);
+  // Imported modules are read from open documents first (unsaved edits count), then from the disk,
+  // or in a virtual workspace from what the client fetched (module-host.ts).
+  let files = new EditorModuleHost(documents);
+  const previousHost = setModuleHost(files);
+  /** Which open documents read which other files. */
+  const importIndex = new ImportIndex();
   const states = new Map<string, LintState>();
   const settingsCache = new Map<string, Promise<Settings>>();
   /** Last status sent per document, so the output gets one line per change of state, not per keystroke. */
@@ -112,7 +125,60 @@ export function startServer(connection: Connection): void {
 
   function lintDocumentText(document: TextDocument, settings: Settings, text = document.getText()): ReturnType<typeof lintText> {
     const project = projectConfigFor(document.uri);
-    return lintText({ text, filePath: URI.toFilePath(document.uri), languageId: document.languageId, settings, ...(project === undefined ? {} : { project }) });
+    // A virtual document gets its absolute virtual path, so that its relative imports resolve.
+    const filePath = files.pathOf(document.uri) ?? URI.toFilePath(document.uri);
+    return lintText({ text, filePath, languageId: document.languageId, settings, ...(project === undefined ? {} : { project }) });
+  }
+
+  /** Lints an open document, noting which other files it read (and fetching the virtual ones it lacked). */
+  function lintOpenDocument(document: TextDocument, settings: Settings): ReturnType<typeof lintText> {
+    const recorded = files.record(() => lintDocumentText(document, settings));
+    importIndex.add(document.uri, recorded.reads, files.pathOf(document.uri));
+    if (recorded.wanted.length > 0) void fetchFiles(recorded.wanted);
+    return recorded.result;
+  }
+
+  /**
+   * Fetches virtual files a lint asked for through the client (one request per lint), then lints
+   * again the open documents that asked for any file found. Each path is fetched once, so the rounds
+   * end: each goes one import deeper, and the model follows imports only so deep.
+   */
+  async function fetchFiles(paths: readonly string[]): Promise<void> {
+    const host = files;
+    const requests = host.beginFetch(paths);
+    if (requests.length === 0) return;
+    const texts = new Map<string, string | null>();
+    try {
+      const results = await connection.sendRequest<unknown>(ReadFilesRequest, { uris: requests.map((request) => request.uri), maxBytes: MAX_FETCHED_BYTES } satisfies ReadFilesParams);
+      // Another client's answer is checked, not trusted: anything but a text is absent.
+      for (const result of Array.isArray(results) ? results as unknown[] : []) {
+        const { uri, text } = (result ?? {}) as Partial<ReadFileResult>;
+        if (typeof uri === 'string') texts.set(uri, typeof text === 'string' ? text : null);
+      }
+    } catch (error) {
+      // Unanswered paths count as absent: the lint stays what it was without them.
+      log(`Reading ${requests.length} imported files through the client failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (host !== files || !host.endFetch(requests, texts)) return;
+    // Resolutions made while these files were unknown named nothing; they are made again.
+    clearResolutions();
+    lintReaders(requests.map((request) => request.path));
+  }
+
+  /**
+   * Lints again the open documents that read one of `paths` (an imported module changed). The other
+   * modules they read are forgotten first: a summary of one may rest on a changed module it imports,
+   * and the model keeps summaries per module version. So an edit costs a parse of what its importers
+   * read, never more.
+   */
+  function lintReaders(paths: readonly string[], except?: string): void {
+    const readers = new Set(paths.flatMap((filePath) => importIndex.readersOfPath(filePath)));
+    for (const uri of readers) {
+      if (uri === except) continue;
+      for (const filePath of importIndex.readsOfDocument(uri)) forgetModule(filePath);
+      const reader = documents.get(uri);
+      if (reader !== undefined) schedule(reader);
+    }
   }
 
   function reportStatus(uri: string, state: StatusParams['state'], detail?: string): void {
@@ -133,7 +199,7 @@ export function startServer(connection: Connection): void {
     if (settings.enable) {
       const started = performance.now();
       try {
-        const outcome = lintDocumentText(current, settings);
+        const outcome = lintOpenDocument(current, settings);
         if (outcome.kind === 'linted') {
           state.problems = toProblems(current, outcome.messages, outcome.reports);
           locks = outcome.locks;
@@ -199,7 +265,13 @@ export function startServer(connection: Connection): void {
 
   connection.onInitialize((params) => {
     canPullConfiguration = params.capabilities.workspace?.configuration === true;
-    initialSettings = Settings.from((params.initializationOptions as { settings?: unknown } | undefined)?.settings);
+    const options = params.initializationOptions as ({ settings?: unknown } & ClientFeatures) | undefined;
+    initialSettings = Settings.from(options?.settings);
+    // Virtual folders get paths (and imports) only when the client fetches their files for us.
+    if (options?.readFiles === true) {
+      files = new EditorModuleHost(documents, new VirtualFolders((params.workspaceFolders ?? []).map((folder) => folder.uri)));
+      setModuleHost(files);
+    }
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -222,6 +294,8 @@ export function startServer(connection: Connection): void {
     projectConfigs.clear();
     lockMap.clear();
     clearPackageTypes();
+    // A package.json names workspace packages and `imports`: what an import names may have changed.
+    clearResolutions();
     for (const uri of shownConfigErrors.keys()) void connection.sendDiagnostics({ uri, diagnostics: [] });
     shownConfigErrors.clear();
     for (const document of documents.all()) schedule(document);
@@ -234,17 +308,35 @@ export function startServer(connection: Connection): void {
     for (const document of documents.all()) schedule(document);
   });
 
+  // An open document is what its importers read (module-host.ts): opening one may make a module exist
+  // that an import named in vain, and its edits change what its importers' lints see.
+  documents.onDidOpen((change) => {
+    const filePath = files.opened(change.document.uri);
+    if (filePath === undefined) return;
+    clearResolutions();
+    lintReaders([filePath], change.document.uri);
+  });
+
   documents.onDidChangeContent(async (change) => {
     const settings = await settingsFor(change.document.uri);
     if (settings.run === 'onType' || !states.has(change.document.uri)) schedule(change.document);
+    const filePath = files.pathOf(change.document.uri);
+    if (settings.run === 'onType' && filePath !== undefined) lintReaders([filePath], change.document.uri);
   });
 
   documents.onDidSave(async (change) => {
     const settings = await settingsFor(change.document.uri);
-    if (settings.run === 'onSave') schedule(change.document);
+    if (settings.run !== 'onSave') return;
+    schedule(change.document);
+    const filePath = files.pathOf(change.document.uri);
+    if (filePath !== undefined) lintReaders([filePath], change.document.uri);
   });
 
   documents.onDidClose((change) => {
+    // Its importers read the disk (or a fresh fetch) again, which unsaved edits it dropped never reached.
+    const filePath = files.closed(change.document.uri);
+    importIndex.forget(change.document.uri);
+    if (filePath !== undefined) lintReaders([filePath], change.document.uri);
     states.delete(change.document.uri);
     lastStatus.delete(change.document.uri);
     settingsCache.delete(change.document.uri);
@@ -407,4 +499,9 @@ export function startServer(connection: Connection): void {
 
   documents.listen(connection);
   connection.listen();
+  return {
+    dispose() {
+      setModuleHost(previousHost);
+    },
+  };
 }

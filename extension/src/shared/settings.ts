@@ -187,6 +187,28 @@ export interface StatusParams {
 export const SHOW_DOCUMENTATION_COMMAND = 'locksmith.showDocumentation';
 
 /**
+ * Server to client: the text of files in a virtual workspace (a non-`file:` workspace folder), read
+ * with `vscode.workspace.fs`, for the modules an open document imports. The server asks only when the
+ * client said it answers (`initializationOptions.readFiles`), a bounded batch per lint (module-host.ts).
+ * One result per URI, in order: `text` is null when the file is missing, not a file, unreadable, or
+ * larger than `maxBytes`.
+ */
+export const ReadFilesRequest = 'locksmith/readFiles';
+export interface ReadFilesParams {
+  uris: string[];
+  maxBytes: number;
+}
+export interface ReadFileResult {
+  uri: string;
+  text: string | null;
+}
+/** What the client tells the server it supports, in `initializationOptions`. */
+export interface ClientFeatures {
+  /** The client answers ReadFilesRequest. */
+  readFiles?: boolean;
+}
+
+/**
  * The lock map of the workspace (the Explorer's Locksmith view): the server lints each file it is
  * given (open documents from the editor's text, others from disk, read and never run) and returns
  * every lock each file takes, from the plugin's lock model. Files unchanged since the last request

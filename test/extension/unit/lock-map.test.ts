@@ -37,6 +37,7 @@ const PLAIN = 'export const cache = new Map();\n';
 
 describe('lock map (locksmith/lockMap and CodeLens)', function () {
   let client: ProtocolConnection;
+  let server: { dispose(): void } | undefined;
   let root: string;
   const progress: { kind: string; message?: string }[] = [];
   let cancelNextProgress = false;
@@ -50,7 +51,7 @@ describe('lock map (locksmith/lockMap and CodeLens)', function () {
     for (let index = 0; index < 20; index++) fs.writeFileSync(path.join(root, `plain-${String(index).padStart(2, '0')}.js`), PLAIN);
     const clientToServer = new PassThrough();
     const serverToClient = new PassThrough();
-    startServer(createConnection(ProposedFeatures.all, new StreamMessageReader(clientToServer), new StreamMessageWriter(serverToClient)));
+    server = startServer(createConnection(ProposedFeatures.all, new StreamMessageReader(clientToServer), new StreamMessageWriter(serverToClient)));
     client = createProtocolConnection(new StreamMessageReader(serverToClient), new StreamMessageWriter(clientToServer));
     client.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
     client.onRequest('client/registerCapability', () => null);
@@ -76,6 +77,7 @@ describe('lock map (locksmith/lockMap and CodeLens)', function () {
 
   after(() => {
     client.dispose();
+    server?.dispose();
     fs.rmSync(root, { recursive: true, force: true });
   });
 

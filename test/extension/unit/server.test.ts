@@ -40,6 +40,7 @@ async function work(): Promise<void> {}
 
 describe('language server protocol', function () {
   let client: ProtocolConnection;
+  let server: { dispose(): void } | undefined;
   const published: PublishDiagnosticsParams[] = [];
   const waiters: (() => void)[] = [];
   let settings: Record<string, unknown> = {};
@@ -64,7 +65,7 @@ describe('language server protocol', function () {
     if (!ruleIds().includes('no-unsafe-release')) this.skip();
     const clientToServer = new PassThrough();
     const serverToClient = new PassThrough();
-    startServer(createConnection(ProposedFeatures.all, new StreamMessageReader(clientToServer), new StreamMessageWriter(serverToClient)));
+    server = startServer(createConnection(ProposedFeatures.all, new StreamMessageReader(clientToServer), new StreamMessageWriter(serverToClient)));
     client = createProtocolConnection(new StreamMessageReader(serverToClient), new StreamMessageWriter(clientToServer));
     client.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => settings));
     client.onRequest('client/registerCapability', () => null);
@@ -81,6 +82,8 @@ describe('language server protocol', function () {
 
   after(() => {
     client.dispose();
+    // The model reads other modules through the host the server installed: give it back.
+    server?.dispose();
   });
 
   it('publishes findings for an opened document, tagged with its version', async () => {

@@ -392,3 +392,12 @@ function mayBeProjectModule(source: string): boolean {
 export function clearModules(): void {
   modules.clear();
 }
+
+/**
+ * Forgets one parsed module, with what was memoised on it. A module's lock model is kept per its own
+ * version, but its helpers may call another module's: the editor forgets the modules read beside
+ * one that changed, so their summaries are made again from the new text.
+ */
+export function forgetModule(filePath: string): void {
+  modules.delete(filePath);
+}
