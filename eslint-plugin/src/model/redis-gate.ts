@@ -211,7 +211,8 @@ function isWordCode(code: number): boolean {
   return isIdentifierCode(code) && code !== 36;
 }
 
-function previousSignificantCode(text: string, index: number): number {
+/** The code of the last character before `index` that is not a space or line break; -1 at the start. */
+export function previousSignificantCode(text: string, index: number): number {
   let position = index - 1;
   while (position >= 0) {
     const code = text.charCodeAt(position);
@@ -221,7 +222,8 @@ function previousSignificantCode(text: string, index: number): number {
   return -1;
 }
 
-function nextSignificantCode(text: string, index: number): number {
+/** The code of the first character from `index` on that is not a space or line break; -1 at the end. */
+export function nextSignificantCode(text: string, index: number): number {
   let position = index;
   while (position < text.length) {
     const code = text.charCodeAt(position);

@@ -12,7 +12,7 @@ import { buildRedisModel, type RedisModel } from '../redis-model.js';
 import type { SharedSettings } from '../settings.js';
 import { summarizeSqlLockHelpers } from '../sql/lock-helpers.js';
 import { sqlModelOf } from '../sql/index.js';
-import { calledInText, LOCK_NAME, LOCK_TEXT, NOT_A_HELPER } from './lock-names.js';
+import { calledInText, callsLockNamedMethod, LOCK_NAME, LOCK_TEXT, NOT_A_HELPER, usedAsClassInText } from './lock-names.js';
 import { exportedFunction, importedValue, loadModule, type ExportedValue, type ProjectModule } from './modules.js';
 import { resolveImport } from './resolve.js';
 
@@ -28,11 +28,8 @@ export function mayImportHelper(text: string): boolean {
   return LOCK_TEXT.test(text);
 }
 
-// A method named for taking a lock called somewhere in the text (`.acquireLock(`, `.tryLock(`,
-// `.acquire(`; not `.getBlock(` nor `.release(`): only then can a class imported by any name
-// (`RedisService`) hold a helper it reaches.
-const LOCK_METHOD_CALL = /\.\s*[\w$]*?(?:(?<![bBcC])[lL]ock|[mM]utex|[aA]cquire|(?<![rR]e)[lL]ease)[\w$]*\s*\(/u;
-const CLASS_NAME = /^[A-Z][\w$]*$/u;
+// A class is named in PascalCase, with a lower-case letter somewhere (`DELAY_TIME` is a constant).
+const CLASS_NAME = /^[A-Z][\w$]*[a-z][\w$]*$/u;
 
 interface Candidate {
   readonly binding: ImportBinding;
@@ -60,7 +57,7 @@ export function importedHelperCandidates(sourceCode: SourceCode, imports: Import
       const lockNamed = LOCK_NAME.test(local) || (binding.imported !== '*' && binding.imported !== 'default' && LOCK_NAME.test(binding.imported));
       if (lockNamed && calledInText(sourceCode.text, local)) candidates.set(local, { binding, classOnly: false });
       else if (binding.imported !== '*' && CLASS_NAME.test(local) && !isPackage(binding.source)
-        && (callsLockMethod ??= LOCK_METHOD_CALL.test(sourceCode.text))) {
+        && (callsLockMethod ??= callsLockNamedMethod(sourceCode.text)) && usedAsClassInText(sourceCode.text, local)) {
         candidates.set(local, { binding, classOnly: true });
       }
     }

@@ -2,7 +2,7 @@
 // lookup (imported-helpers.ts) and the screen that decides whether a module is worth parsing
 // (modules.ts), which must not parse a module to learn it imports no helper.
 
-import { isIdentifierCode } from '../redis-gate.js';
+import { isIdentifierCode, nextSignificantCode, previousSignificantCode } from '../redis-gate.js';
 
 // Names a helper (or the object holding helpers) is imported by. `block`/`clock` are no locks, nor
 // a token's claims (`getClaims`); `claimJob`/`tryClaim` take a lock row.
@@ -37,6 +37,57 @@ function callFollows(text: string, position: number): boolean {
   }
   return text.charCodeAt(cursor) === 40;
 }
+
+// A word that makes a method name one of taking a lock (`acquireLock`, `tryLock`, `acquire`,
+// `lease`), not `getBlock`, `release` nor `clock`.
+const LOCK_METHOD_WORD = /(?<![bBcC])[lL]ock|[mM]utex|[aA]cquire|(?<![rR]e)[lL]ease/gu;
+
+/**
+ * A method named for taking a lock is called somewhere in the text (`.acquireLock(`, `. tryLock (`):
+ * only then can a class imported by any name (`RedisService`) hold a helper it reaches. Anchored on
+ * the lock words, which are rarer than the dots a pattern starting at `.` would try at.
+ */
+export function callsLockNamedMethod(text: string): boolean {
+  const pattern = LOCK_METHOD_WORD;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    let start = match.index;
+    while (start > 0 && isIdentifierCode(text.charCodeAt(start - 1))) start--;
+    let end = match.index + match[0].length;
+    while (end < text.length && isIdentifierCode(text.charCodeAt(end))) end++;
+    pattern.lastIndex = end;
+    if (previousSignificantCode(text, start) === DOT && nextSignificantCode(text, end) === OPEN_PAREN) return true;
+  }
+  return false;
+}
+
+/**
+ * The ways a lock-named method of an imported class is reached (lock-helpers.ts `receiverClassOf`),
+ * read from the text: an instance made here (`new Name`), a value typed as the class (`: Name`, a
+ * NestJS constructor parameter), or a lock-named static method called on it (`Name.acquire(`). An
+ * enum or a class whose members are only read (`LockMode.PESSIMISTIC_WRITE`) is none of these.
+ */
+export function usedAsClassInText(text: string, name: string): boolean {
+  for (let index = text.indexOf(name); index !== -1; index = text.indexOf(name, index + name.length)) {
+    const end = index + name.length;
+    if (isIdentifierCode(text.charCodeAt(index - 1)) || isIdentifierCode(text.charCodeAt(end))) continue;
+    const before = previousSignificantCode(text, index);
+    if (before === COLON || (before === LOWER_W && /\bnew\s*$/u.test(text.slice(Math.max(0, index - 8), index)))) return true;
+    if (nextSignificantCode(text, end) === DOT && staticLockCallFollows(text, end)) return true;
+  }
+  return false;
+}
+
+/** `.acquire(` / `. tryLock (` right after a class name. */
+function staticLockCallFollows(text: string, position: number): boolean {
+  const member = /^\s*\.\s*([\w$]+)\s*\(/u.exec(text.slice(position, position + 80));
+  return member !== null && LOCK_NAME.test(member[1]!);
+}
+
+const DOT = 46;
+const OPEN_PAREN = 40;
+const COLON = 58;
+const LOWER_W = 119;
 
 // The import clauses of a text, without parsing it: `import a, { b as c } from '…'`, `import * as d
 // from '…'`, `const { e, f: g } = require('…')`, `const h = require('…')`. A missed spelling only

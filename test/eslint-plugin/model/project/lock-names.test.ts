@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { callsImportedLockName } from '../../../../eslint-plugin/src/model/project/lock-names.js';
+import { callsImportedLockName, callsLockNamedMethod, usedAsClassInText } from '../../../../eslint-plugin/src/model/project/lock-names.js';
 
 describe('callsImportedLockName (the module screen for wrappers of another module\'s helper)', () => {
   it('sees a lock-named import that is called, in every import spelling', () => {
@@ -17,5 +17,30 @@ describe('callsImportedLockName (the module screen for wrappers of another modul
     assert.equal(callsImportedLockName(`import type { LockOptions } from './locks';\nexport function f(o: LockOptions) { return o; }`), false);
     assert.equal(callsImportedLockName(`import { LockTimeoutError } from './errors';\nthrow LockTimeoutError('x');`), false);
     assert.equal(callsImportedLockName(`import { client } from './db';\nexport function lock() { return client.query('select 1'); }`), false);
+  });
+});
+
+describe('callsLockNamedMethod and usedAsClassInText (the screen for lock methods of imported classes)', () => {
+  it('sees a lock-named method call, however spaced, and not a block, a release or a plain read', () => {
+    for (const text of ['await this.redisService.acquireLock(key);', 'mutex . tryLock ( )', 'svc.acquire(k)', 'await this.locks.blockLock(k)', 'leases.lease(k)']) {
+      assert.equal(callsLockNamedMethod(text), true, text);
+    }
+    for (const text of ['chain.getBlock(n)', 'conn.release()', 'clock.now()', 'qb.lockMode = mode; foo(lock)', 'a.lockOwner', 'lease.renew()']) {
+      assert.equal(callsLockNamedMethod(text), false, text);
+    }
+  });
+
+  it('sees a class made, typed or called statically for a lock, as receiverClassOf reaches it', () => {
+    assert.equal(usedAsClassInText('const mutex = new ReleaseMutex(t); await mutex.tryLock();', 'ReleaseMutex'), true);
+    assert.equal(usedAsClassInText('constructor(private readonly redisService: RedisService) {}', 'RedisService'), true);
+    assert.equal(usedAsClassInText('await Semaphore.acquire(key);', 'Semaphore'), true);
+    assert.equal(usedAsClassInText('this.lock = new\n  JobLock(id);', 'JobLock'), true);
+  });
+
+  it('stays false for enums, constants and classes used otherwise', () => {
+    assert.equal(usedAsClassInText('qb.setLockMode(LockMode.PESSIMISTIC_WRITE);', 'LockMode'), false);
+    assert.equal(usedAsClassInText("span.setAttribute(TelemetryAttributes.JobId, id); Utils.isObject(x);", 'TelemetryAttributes'), false);
+    assert.equal(usedAsClassInText('Utils.isObject(x); renewUtils(y);', 'Utils'), false);
+    assert.equal(usedAsClassInText('class Worker extends QueueBase {}', 'QueueBase'), false);
   });
 });
