@@ -72,8 +72,10 @@ export function usedAsClassInText(text: string, name: string): boolean {
     const end = index + name.length;
     if (isIdentifierCode(text.charCodeAt(index - 1)) || isIdentifierCode(text.charCodeAt(end))) continue;
     const before = previousSignificantCode(text, index);
-    if (before === COLON || (before === LOWER_W && /\bnew\s*$/u.test(text.slice(Math.max(0, index - 8), index)))) return true;
-    if (nextSignificantCode(text, end) === DOT && staticLockCallFollows(text, end)) return true;
+    const after = nextSignificantCode(text, end);
+    // `: Name` as a type, not the value after a ternary's or a property's colon (`: Utils.merge(…)`).
+    if ((before === COLON && after !== DOT && after !== OPEN_PAREN) || (before === LOWER_W && /\bnew\s*$/u.test(text.slice(Math.max(0, index - 8), index)))) return true;
+    if (after === DOT && staticLockCallFollows(text, end)) return true;
   }
   return false;
 }

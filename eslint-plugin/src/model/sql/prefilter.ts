@@ -21,8 +21,11 @@ const POOL_NAME_PATTERNS: readonly RegExp[] = [...POOL_NAMES.keys()];
 // No `u` flag, as for SQL_STRING: whole-text scans.
 const ADVISORY_OR_LOCK_TABLE = /advisory|(?:into|from|update|table|join|using)\s+[`"'[]?(?:\$\{[^}]*?(?:lock|mutex|lease)|(?:\$\{[^}]*\})?[\w.]*?(?:lock|mutex|lease))/i;
 // Case-sensitive: a camelCase hump (`'shouldLock'`) or SQL's keyword in capitals (`"LOCK"`) is no table name.
-const QUOTED_LOCK_TABLE = /['"`](?:[\w.]*[_.])?(?:[lL]ocks?|[mM]utex(?:es)?|[lL]eases?|shedlock)['"`]/;
-const EXPIRY_COLUMN = /\b(?:expires_at|expire_at|expiry|expiration|expires)\b|_until\b/i;
+// At most a schema before it: a dotted name of four parts (`'bullmq.worker.extend.locks'`) is a metric, not a table.
+const QUOTED_LOCK_TABLE = /['"`](?:\w+\.)?(?:\w*_)?(?:[lL]ocks?|[mM]utex(?:es)?|[lL]eases?|shedlock)['"`]/;
+// A bare `expires`/`expiry`/`expiration` counts where SQL puts a column (compared, listed, set), not in a
+// sentence ("the lock expires.").
+const EXPIRY_COLUMN = /\b(?:expires_at|expire_at)\b|_until\b|\b(?:expires|expiry|expiration)["'`]?\s*(?:[=<>,)]|is\b)/i;
 
 /** False only when the text names no PostgreSQL lock: then no SQL rule has anything to report in it. */
 export function mayHoldSqlLock(text: string): boolean {

@@ -42,5 +42,6 @@ describe('callsLockNamedMethod and usedAsClassInText (the screen for lock method
     assert.equal(usedAsClassInText("span.setAttribute(TelemetryAttributes.JobId, id); Utils.isObject(x);", 'TelemetryAttributes'), false);
     assert.equal(usedAsClassInText('Utils.isObject(x); renewUtils(y);', 'Utils'), false);
     assert.equal(usedAsClassInText('class Worker extends QueueBase {}', 'QueueBase'), false);
+    assert.equal(usedAsClassInText('const merged = options ? options : Utils.merge(a, b); const o = { helper: Utils.copy(x) };', 'Utils'), false);
   });
 });

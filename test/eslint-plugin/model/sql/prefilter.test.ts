@@ -64,6 +64,7 @@ describe('mayHoldSqlLock', () => {
       }
     }
     for (const column of EXPIRY_COLUMNS) assert.equal(mayHoldSqlLock(`UPDATE jobs SET ${column} = now() WHERE id = $1`), true, column);
+    for (const text of ['INSERT INTO jobs (name, owner, expires) VALUES ($1, $2, $3)', 'DELETE FROM jobs WHERE "expiry" < now()', "const TABLE = 'app.job_locks';"]) assert.equal(mayHoldSqlLock(text), true, text);
     for (const text of ['SELECT pg_advisory_xact_lock($1)', 'select pg_try_advisory_lock(hashtext($1))', "sequelize.define('Lock', attributes)", '`INSERT INTO ${this.lockTable} (name) VALUES ($1)`']) {
       assert.equal(mayHoldSqlLock(text), true, text);
     }
@@ -77,6 +78,7 @@ describe('mayHoldSqlLock', () => {
       "const options = ['lockMode', 'lockTables', 'shouldLock']; if (mode) sql += \" LOCK\"; set('lock_timeout', 1);",
       'const sql = `select ${distinct} from ${tableSql}${joinsSql}${whereSql}${lockingClausesSql}`;',
       'this.cacheExpirationTime = options.lockedAt;',
+      '// Renew before the lock expires.\nconst name = "bullmq.worker.jobs.to.extend.locks";',
     ]) assert.equal(mayHoldSqlLock(text), false, text);
   });
 });
