@@ -16,7 +16,7 @@ import {
   type SqlStatementFacts,
 } from '../../sql/index.js';
 import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS, OWNER_COLUMNS, SQL_CALL_METHODS, TRANSACTION_BOUNDARY_METHODS, type SqlLibrary } from './client-table.js';
-import { readKnexStatement, type KnexStatement } from './knex-statements.js';
+import { knexTableName, readKnexStatement, type KnexStatement } from './knex-statements.js';
 import { findOrmWrite, ormWriteIsFenced, ormWriteIsIdempotent, type OrmWriteFacts } from './orm-writes.js';
 import { findQuery, objectProperty, type FoundQuery } from './queries.js';
 import { mayContainSql } from './prefilter.js';
@@ -253,7 +253,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
   for (const write of ormWrites) {
     if (write.library !== 'knex' || write.table === undefined) continue;
     const builder = readKnexStatement(write, sourceCode);
-    if (!builder || !builder.columnsKnown) tablesWrittenUnread.add(write.table.toLowerCase());
+    if (!builder || !builder.columnsKnown) tablesWrittenUnread.add(knexTableName(write.table));
     if (!builder) continue;
     builders.set(write, builder);
     const statement = builder.facts;
@@ -311,10 +311,10 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
   }
   let builderEvents = false;
   for (const write of ormWrites) {
-    if (write.library === 'knex' && write.table !== undefined && isLockTable(write.table.toLowerCase())) {
+    const builder = builders.get(write);
+    if (write.library === 'knex' && write.table !== undefined && isLockTable(knexTableName(write.table))) {
       // A lock table's own statements are its acquisitions and releases, not writes under a lock; a
       // chain the reader cannot follow is neither (what it does to the row is unknown).
-      const builder = builders.get(write);
       if (builder) {
         lockTableEvent({ node: builder.node, function: enclosingFunction(builder.node), range: builder.node.range, query: undefined, builder, statement: builder.facts, table: builder.table });
         builderEvents = true;
@@ -323,7 +323,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
     }
     // A knex chain read whole also sees what follows the write call (`.onConflict('id').ignore()`,
     // `.update(...).where('fence', '<', f)`), which the call's own chain does not reach.
-    const facts = builders.get(write)?.facts;
+    const facts = builder?.facts;
     writes.push({
       node: write.node,
       function: enclosingFunction(write.node),

@@ -139,7 +139,7 @@ export function readKnexStatement(write: OrmWriteFacts, sourceCode: Readonly<TSE
   const statementWhere = kind === 'insert' ? [] : where;
   const facts: SqlStatementFacts = {
     kind,
-    table: write.table.toLowerCase(),
+    table: knexTableName(write.table),
     tableAlias: undefined,
     advisoryLocks: [],
     insertColumns,
@@ -164,6 +164,11 @@ export function readKnexStatement(write: OrmWriteFacts, sourceCode: Readonly<TSE
     whereInsertAt: undefined,
   };
   return { node: outer, table: facts.table!, facts, parameters, columnsKnown };
+}
+
+/** The table a chain writes as the SQL path names it: lower case, the schema dropped (`knex('public.locks')`). */
+export function knexTableName(table: string): string {
+  return table.slice(table.lastIndexOf('.') + 1).toLowerCase();
 }
 
 /** `where('name', v)`, `where('expires_at', '<', v)`, `where({ name, owner })`; undefined for any other form. */

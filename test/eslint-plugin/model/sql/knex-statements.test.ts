@@ -99,6 +99,15 @@ describe('knex builder statements', () => {
     assert.deepEqual([...model.tablesWrittenUnread], ['locks']);
   });
 
+  it('a schema-qualified table is named as the SQL path names it', () => {
+    const { model } = modelOf(`${header}async function f(name: string) {
+      await db('public.job_locks').insert({ name });
+      await db('public.job_locks').where({ name }).del();
+    }`);
+    assert.deepEqual(model.lockTableAcquisitions.map((acquisition) => acquisition.table), ['job_locks']);
+    assert.deepEqual(model.lockTableReleases.map((release) => release.table), ['job_locks']);
+  });
+
   it('a table not named for locks is one when its statements show an owner and an expiry column', () => {
     const { model } = modelOf(`${header}async function claim(jobId: string, worker: string, until: Date) {
       await db('job_claims').insert({ job_id: jobId, locked_by: worker, locked_until: until });
