@@ -24,7 +24,9 @@ export function ownerComparisonFix(
   event: LockTableRelease,
   acquisition: LockTableAcquisition | undefined,
 ): OwnerComparison | undefined {
-  if (!acquisition) return undefined;
+  // Only raw SQL text is edited: a knex chain would need a builder call (`.andWhere(...)`), and a SQL
+  // condition spliced into a chain is not code. No suggestion for those (the rule pages say so).
+  if (!acquisition || !acquisition.query || !event.query) return undefined;
   const column = acquisition.statement.insertColumns.find((candidate) => OWNER_COLUMNS.includes(candidate) && acquisition.statement.insertParameters.has(candidate));
   if (column === undefined) return undefined;
   const owner = acquisition.query.parameters[acquisition.statement.insertParameters.get(column)! - 1];
@@ -33,7 +35,8 @@ export function ownerComparisonFix(
   const whereEnd = event.statement.whereEnd;
   if (ownerText === undefined || whereEnd === undefined) return undefined;
   const at = event.query.sql.toSourceOffset(whereEnd);
-  const binding = bindParameter(sourceCode, event.query, ownerText, whereEnd);
+  const query = event.query;
+  const binding = bindParameter(sourceCode, query, ownerText, whereEnd);
   if (at === undefined || !binding) return undefined;
   const condition = ` AND ${column} = ${binding.placeholder}`;
   return {

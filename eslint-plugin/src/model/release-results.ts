@@ -110,7 +110,8 @@ function checkableReleases(redis: RedisModel, sql: SqlModel): CheckableRelease[]
   }
   for (const release of [...sql.lockTableReleases, ...sql.lockTableRenewals]) {
     // One that does not compare the owner cannot fail for a lost lock (no-unsafe-release reports it).
-    if (!release.ownerCompared || release.query.statements?.length !== 1) continue;
+    // A knex chain is one statement; its promise resolves to the affected row count, the answer itself.
+    if (!release.ownerCompared || (release.query && release.query.statements?.length !== 1)) continue;
     const verb = release.kind === 'delete' ? `DELETE FROM ${release.table}` : `UPDATE ${release.table}`;
     releases.push({ node: release.node, owner: release.function, label: verb, failure: 'no row affected', column: '', shape: 'whole' });
   }

@@ -61,7 +61,8 @@ function guardFix(context: Context, model: SqlModel, acquisition: LockTableAcqui
   const seen = [...statement.insertColumns, ...(statement.onConflict?.setColumns ?? []), ...(model.tableColumns.get(acquisition.table) ?? [])];
   const expiry = EXPIRY_COLUMNS.find((column) => seen.includes(column));
   const end = statement.onConflict?.setListEnd;
-  if (expiry === undefined || end === undefined) return undefined;
+  // A knex chain has no SQL text to insert the guard into (its `setListEnd` is undefined too): no suggestion.
+  if (expiry === undefined || end === undefined || !acquisition.query) return undefined;
   const at = acquisition.query.sql.toSourceOffset(end);
   if (at === undefined || at > context.sourceCode.text.length) return undefined;
   return { at, text: renderTakeoverGuard(statement.tableAlias ?? acquisition.table, expiry) };

@@ -159,6 +159,17 @@ function lockRowsWithoutExpiry(model: SqlModel): { acquisition: LockTableAcquisi
 }
 
 function hasExpiry(model: SqlModel, table: string): boolean {
+  // knex chains, judged as their SQL would be: an expiry column anywhere in the statement, or a
+  // comparison with the clock or of a time-named column. A chain the reader cannot follow (`insert(row)`
+  // of a row built elsewhere, a `whereRaw`) may hold either.
+  if (model.tablesWrittenUnread.has(table)) return true;
+  for (const event of [...model.lockTableAcquisitions, ...model.lockTableReleases, ...model.lockTableRenewals]) {
+    if (!event.builder || event.table !== table) continue;
+    const statement = event.statement;
+    const comparisons = [...statement.where, ...(statement.onConflict?.where ?? [])];
+    if ([...statement.insertColumns, ...statement.setColumns, ...comparisons.map((comparison) => comparison.column)].some((column) => EXPIRY_COLUMNS.includes(column))) return true;
+    if (comparisons.some((comparison) => comparison.comparedWithClock || TIME_COLUMN.test(comparison.column))) return true;
+  }
   const expiryWord = new RegExp(`\\b(?:${EXPIRY_COLUMNS.join('|')})\\b`, 'iu');
   const tableWord = new RegExp(`\\b${table.replace(/[^\w]/gu, '')}\\b`, 'iu');
   for (const query of model.queries) {

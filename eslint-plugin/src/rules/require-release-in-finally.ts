@@ -181,7 +181,7 @@ const sqlItemNode = (item: { readonly node: TSESTree.Node }): TSESTree.Node => i
 
 interface SqlLookups {
   readonly advisoryByQuery: ReadonlyMap<SqlModel['advisoryLocks'][number]['query'], readonly AdvisoryLockItem[]>;
-  readonly releaseQueries: ReadonlySet<SqlModel['lockTableReleases'][number]['query']>;
+  readonly releaseQueries: ReadonlySet<NonNullable<SqlModel['lockTableReleases'][number]['query']>>;
 }
 
 const sqlLookupsByModel = new WeakMap<SqlModel, SqlLookups>();
@@ -195,7 +195,9 @@ function sqlLookups(model: SqlModel): SqlLookups {
     if (list) list.push(item);
     else advisoryByQuery.set(item.query, [item]);
   }
-  const lookups = { advisoryByQuery, releaseQueries: new Set(model.lockTableReleases.map((release) => release.query)) };
+  // knex chains carry no query (and cannot free the row they take in the same statement).
+  const releaseQueries = new Set(model.lockTableReleases.flatMap((release) => (release.query ? [release.query] : [])));
+  const lookups = { advisoryByQuery, releaseQueries };
   sqlLookupsByModel.set(model, lookups);
   return lookups;
 }
@@ -205,7 +207,7 @@ function sqlLookups(model: SqlModel): SqlLookups {
  * later in the same function body, through any client (the row outlives connections).
  */
 function lockRowReleasesOf(model: SqlModel, acquisition: LockTableAcquisition): LockStep[] | undefined {
-  if (sqlLookups(model).releaseQueries.has(acquisition.query)) return undefined;
+  if (acquisition.query && sqlLookups(model).releaseQueries.has(acquisition.query)) return undefined;
   return within(model.lockTableReleases, acquisition.function.range, sqlItemNode)
     .filter((release) => release.table === acquisition.table && release.range[0] > acquisition.range[1]
       // A release names its row (`WHERE name = $1`); a sweep of expired rows or a reset is not this row's release.

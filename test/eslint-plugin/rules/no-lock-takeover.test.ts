@@ -259,4 +259,27 @@ ruleTester.run('no-lock-takeover', rule, {
   invalid,
 });
 
+// knex's `.onConflict(...).merge()` is `ON CONFLICT ... DO UPDATE`; `.merge().where(...)` its guard.
+// No suggestion for a chain: the guard would be a builder call, and only SQL text is edited.
+ruleTester.run('no-lock-takeover (knex query builder)', rule, {
+  valid: [
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     async function acquire(name: string, owner: string) {
+       await db('job_locks').insert({ name, owner, expires_at: new Date(Date.now() + 30000) }).onConflict('name').merge().where('job_locks.expires_at', '<', db.fn.now());
+       await db('job_locks').insert({ name, owner }).onConflict('name').ignore();
+     }`,
+    // A cache upsert is no lock.
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     async function put(key: string, value: string) { await db('cache').insert({ key, value, expires_at: new Date() }).onConflict('key').merge(); }`,
+  ],
+  invalid: [{
+    code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+async function acquire(name: string, owner: string) {
+  await db('job_locks').insert({ name, owner, expires_at: new Date(Date.now() + 30000) }).onConflict('name').merge();
+}`,
+    errors: [{ messageId: 'unguardedTakeover', line: 4, column: 9, suggestions: [] }],
+  }],
+});
+
 proveSuggestions('no-lock-takeover', rule, invalid);

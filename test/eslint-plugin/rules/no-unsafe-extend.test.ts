@@ -874,4 +874,25 @@ ruleTester.run('no-unsafe-extend (lock-table heartbeat)', rule, {
   ],
   invalid: rowRenewalInvalid,
 });
+
+// The lock-table heartbeat written with knex's query builder: reported without a suggestion (the
+// owner comparison would be a builder call; only SQL text is edited).
+ruleTester.run('no-unsafe-extend (knex query builder)', rule, {
+  valid: [
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     export async function take(name, owner) { await db('job_locks').insert({ name, owner, expires_at: new Date() }); }
+     export async function heartbeat(name, owner) { await db('job_locks').where({ name, owner }).update({ expires_at: new Date(Date.now() + 30000) }); }`,
+    // A session table's expiry extended by id: no owner anywhere, no lock.
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     export async function login(id) { await db('sessions').insert({ id, expires_at: new Date() }); }
+     export async function touch(id) { await db('sessions').where({ id }).update({ expires_at: new Date(Date.now() + 30000) }); }`,
+  ],
+  invalid: [{
+    code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function take(name, owner) { await db('job_locks').insert({ name, owner, expires_at: new Date() }); }
+export async function heartbeat(name) { await db('job_locks').where('name', name).update({ expires_at: new Date(Date.now() + 30000) }); }`,
+    errors: [{ messageId: 'unownedRowRenewal', line: 4, column: 47, suggestions: [] }],
+  }],
+});
 suggestionsClearFindings('no-unsafe-extend (lock-table heartbeat)', rule, rowRenewalInvalid);

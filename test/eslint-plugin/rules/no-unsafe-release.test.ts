@@ -491,6 +491,58 @@ ruleTester.run('no-unsafe-release (lock tables)', rule, {
 suggestionsClearFindings('no-unsafe-release', rule, pgInvalid);
 proveSuggestions('no-unsafe-release', rule, pgInvalid);
 
+// The lock-table form written with knex's query builder: the same facts, read from the chain. No
+// suggestion: the owner comparison would be a builder call, and only SQL text is edited.
+ruleTester.run('no-unsafe-release (knex query builder)', rule, {
+  valid: [
+    // The owner compared: an object where, a chained where, an UPDATE clearing the owner of this holder's row.
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     async function take(name: string, owner: string) { await db('locks').insert({ name, owner, expires_at: new Date(Date.now() + 30000) }); }
+     async function release(name: string, owner: string) { await db('locks').where({ name, owner }).del(); }
+     async function release2(name: string, owner: string) { await db('locks').where('name', name).andWhere('owner', owner).delete(); }
+     async function release3(name: string, owner: string) { await db('locks').update({ owner: null }).where({ name, owner }); }`,
+    // A sweep of expired rows; a release the reader cannot follow (whereRaw) is no finding.
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     async function take(name: string, owner: string) { await db('locks').insert({ name, owner }); }
+     async function sweep() { await db('locks').where('expires_at', '<', db.fn.now()).del(); }
+     async function release(name: string, owner: string) { await db('locks').whereRaw('name = ? and owner = ?', [name, owner]).del(); }`,
+    // Lookalikes: sessions with an expiry but no owner, a cache, a queue, each freed by key.
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     async function login(id: string, userId: string) { await db('sessions').insert({ id, user_id: userId, expires_at: new Date() }); }
+     async function logout(id: string) { await db('sessions').where({ id }).del(); }
+     async function put(key: string, value: string) { await db('cache').insert({ key, value, expires_at: new Date() }).onConflict('key').merge(); }
+     async function evict(key: string) { await db('cache').where('key', key).del(); }
+     async function enqueue(id: string) { await db('queue').insert({ id, status: 'pending' }); }
+     async function done(id: string) { await db('queue').where({ id }).del(); }`,
+    // A table named like a lock table that nothing in the file takes as a lock (an account lockout).
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     async function unlockAccount(userId: string) { await db('account_locks').where({ user_id: userId }).del(); }`,
+  ],
+  invalid: [
+    {
+      // The row has no owner column: whoever holds the row now loses it.
+      code: `const knex = require('knex');
+class Channels {
+  constructor(config) { this.knex = knex(config); }
+  async lock(channel) { await this.knex('locks').insert({ key: channel, expired_at: Date.now() + 60000 }); }
+  async unlock(channel) { await this.knex('locks').where('key', channel).delete(); }
+}`,
+      errors: [{ messageId: 'unownedRowRelease', line: 5, column: 33, suggestions: [] }],
+    },
+    {
+      // An owner is written but not compared; the UPDATE that clears it is a release too.
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function runJob(name: string, owner: string) {
+  await db('job_locks').insert({ name, owner, expires_at: db.raw("now() + interval '30 seconds'") }).onConflict('name').ignore();
+  await doJob(name);
+  await db('job_locks').where({ name }).update({ owner: null });
+}`,
+      errors: [{ messageId: 'unownedRowRelease', line: 6, column: 9, suggestions: [] }],
+    },
+  ],
+});
+
 // Test code and data keys: what a DEL deletes when it is not a held lock. Each real shape is
 // rewritten here, with the repository and file it comes from.
 const housekeeping = {

@@ -215,6 +215,25 @@ async function run(me: string) {
     errors: [{ messageId: 'unfencedWrite', line: 6, column: 9, suggestions: [] }],
   },
   {
+    // A lock table written with knex's query builder (a factory's instance in a class field): the
+    // write after the insert runs under the row, which expires; the lock's own statements are no writes.
+    code: `const knex = require('knex');
+class Queue {
+  constructor(config) { this.knex = knex(config); }
+  async push(task) {
+    try {
+      await this.knex('locks').insert({ key: task.channel, expired_at: Date.now() + 60000 });
+    } catch (error) {
+      return false;
+    }
+    await this.knex('tasks').where('id', task.id).delete();
+    await this.knex('locks').where('key', task.channel).delete();
+    return true;
+  }
+}`,
+    errors: [{ messageId: 'unfencedWrite', line: 10, column: 11, suggestions: [] }],
+  },
+  {
     // TypeORM, Sequelize, kysely and drizzle writes under an ioredis lock.
     code: `import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -402,6 +421,21 @@ ruleTester.run('require-fencing-token', rule, {
        if (!ok) return;
        await redis.eval('if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end', 1, 'lock:a', token);
        await pool.query('UPDATE audit SET done = true WHERE id = 1');
+     }`,
+    // knex: a write under a lock-table row that carries the fence in its WHERE; writes to lookalike
+    // tables (sessions with an expiry and no owner, a cache) hold no lock; an idempotent insert needs no fence.
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     async function run(name: string, owner: string, fence: number) {
+       await db('locks').insert({ name, owner, expires_at: new Date(Date.now() + 30000) });
+       await db('invoices').where('id', 1).where('fence', '<', fence).update({ state: 'sent', fence });
+       await db('invoices_log').insert({ id: 1, state: 'sent' }).onConflict('id').ignore();
+       await db('locks').where({ name, owner }).del();
+     }
+     async function login(id: string) {
+       await db('sessions').insert({ id, expires_at: new Date() });
+       await db('users').where({ id }).update({ last_login: new Date() });
+       await db('cache').insert({ key: id, expires_at: new Date() }).onConflict('key').merge();
+       await db('users').where({ id }).update({ cached: true });
      }`,
   ],
   invalid,

@@ -581,3 +581,35 @@ ruleTester.run('require-lock-ttl (lock tables)', rule, {
   ],
   invalid: pgInvalid,
 });
+
+// The same judgement of a lock table written with knex's query builder.
+ruleTester.run('require-lock-ttl (knex query builder)', rule, {
+  valid: [
+    // The row carries an expiry, or the reaper compares a time-named column, or the row is built elsewhere.
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     async function acquire(name: string, owner: string) { await db('job_locks').insert({ name, owner, expires_at: new Date(Date.now() + 30000) }); }
+     async function release(name: string, owner: string) { await db('job_locks').where({ name, owner }).del(); }`,
+    `const knex = require('knex'); const db = knex({});
+     async function acquire(key) { await db('locks').insert({ key, expired_at: Date.now() + 60000 }); }
+     async function release(key) { await db('locks').where('key', key).del(); }
+     async function reap() { await db('locks').where('expired_at', '<', Date.now()).del(); }`,
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     async function acquire(row: { name: string }) { await db('job_locks').insert(row); }
+     async function release(name: string) { await db('job_locks').where({ name }).del(); }`,
+    // Not a lock table: sessions freed by id.
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     async function login(id: string, userId: string) { await db('sessions').insert({ id, user_id: userId }); }
+     async function logout(id: string) { await db('sessions').where({ id }).del(); }`,
+  ],
+  invalid: [{
+    code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function acquire(name: string, owner: string) {
+  await db('job_locks').insert({ name, owner });
+}
+export async function release(name: string, owner: string) {
+  await db('job_locks').where({ name, owner }).del();
+}`,
+    errors: [{ messageId: 'noRowExpiry', line: 4, column: 9, suggestions: [] }],
+  }],
+});

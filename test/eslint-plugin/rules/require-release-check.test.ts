@@ -364,6 +364,23 @@ async function heartbeat(name: string, owner: string) {
 
 ruleTester.run('require-release-check', rule, { valid, invalid });
 
+// knex's builder: `del()` and `update()` resolve to the affected row count, the answer itself.
+ruleTester.run('require-release-check (knex query builder)', rule, {
+  valid: [
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     async function release(name: string, owner: string) { const count = await db('job_locks').where({ name, owner }).del(); if (count === 0) throw new Error('lock lost'); }
+     async function purge(period: string) { await db('invoices').where({ period }).del(); }`,
+  ],
+  invalid: [{
+    code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+async function release(name: string, owner: string) {
+  await db('job_locks').where({ name, owner }).del();
+}`,
+    errors: [{ messageId: 'resultDropped' as const, line: 4, data: { release: 'DELETE FROM job_locks', failure: 'no row affected' } }],
+  }],
+});
+
 // A dropped unlock through a pool is reported by both rules: no-pooled-advisory-lock for the pool,
 // this rule for the answer nobody reads. no-pooled-advisory-lock's suggestion moves lock, work and
 // unlock onto one connection (a checked-out client, a reserved connection, or a transaction with the

@@ -805,3 +805,44 @@ ruleTester.run('require-release-in-finally (PostgreSQL)', rule, {
 
 suggestionsClearFindings('require-release-in-finally', rule, pgInvalid);
 proveSuggestions('require-release-in-finally', rule, pgInvalid);
+
+// A lock table written with knex's query builder: the same judgement; the suggestion moves the
+// chain as it is written into a finally.
+const knexInvalid: InvalidTestCase<MessageId, Options>[] = [{
+  code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function runJob(name: string, owner: string) {
+  await db('job_locks').insert({ name, owner, expires_at: new Date(Date.now() + 30000) });
+  await doJob(name);
+  await db('job_locks').where({ name, owner }).del();
+}`,
+  errors: [{
+    messageId: 'lockRowReleaseNotInFinally', line: 4, column: 9,
+    suggestions: [{
+      messageId: 'moveReleaseToFinally',
+      output: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function runJob(name: string, owner: string) {
+  await db('job_locks').insert({ name, owner, expires_at: new Date(Date.now() + 30000) });
+  try {
+    await doJob(name);
+  } finally {
+    await db('job_locks').where({ name, owner }).del();
+  }
+}`,
+    }],
+  }],
+}];
+
+ruleTester.run('require-release-in-finally (knex query builder)', rule, {
+  valid: [
+    // The release in finally; a session row that is no lock; a sweep of expired rows is no release.
+    `import knex from 'knex'; const db = knex({ client: 'pg' });
+     async function f(name: string, owner: string) { await db('job_locks').insert({ name, owner, expires_at: new Date() }); try { await doJob(); } finally { await db('job_locks').where({ name, owner }).del(); } }
+     async function g(id: string) { await db('sessions').insert({ id, user_id: 1, expires_at: new Date() }); await work(); await db('sessions').where({ id }).del(); }
+     async function h(name: string, owner: string) { await db('job_locks').insert({ name, owner, expires_at: new Date() }).onConflict('name').ignore(); await work(); await db('job_locks').where('expires_at', '<', db.fn.now()).del(); }`,
+  ],
+  invalid: knexInvalid,
+});
+
+suggestionsClearFindings('require-release-in-finally', rule, knexInvalid);

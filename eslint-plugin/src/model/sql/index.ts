@@ -16,6 +16,7 @@ import {
   type SqlStatementFacts,
 } from '../../sql/index.js';
 import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS, OWNER_COLUMNS, SQL_CALL_METHODS, TRANSACTION_BOUNDARY_METHODS, type SqlLibrary } from './client-table.js';
+import { knexTableName, readKnexStatement, type KnexStatement } from './knex-statements.js';
 import { findOrmWrite, ormWriteIsFenced, ormWriteIsIdempotent, type OrmWriteFacts } from './orm-writes.js';
 import { findQuery, objectProperty, type FoundQuery } from './queries.js';
 import { mayContainSql } from './prefilter.js';
@@ -24,6 +25,7 @@ import { SenderResolver } from './senders.js';
 export type { SenderKind, SqlLibrary } from './client-table.js';
 export type { SqlSender } from './senders.js';
 export type { SqlSourceNode } from './queries.js';
+export type { KnexStatement } from './knex-statements.js';
 export { EXPIRY_COLUMNS, OWNER_COLUMNS } from './client-table.js';
 
 export interface SqlQuery extends FoundQuery {
@@ -51,7 +53,9 @@ export interface AdvisoryLockItem extends SqlItem {
 }
 
 export interface LockTableAcquisition extends SqlItem {
-  readonly query: SqlQuery;
+  /** The raw SQL query; `undefined` for a knex builder chain, which carries `builder` instead. */
+  readonly query: SqlQuery | undefined;
+  readonly builder: KnexStatement | undefined;
   readonly statement: SqlStatementFacts;
   readonly table: string;
   /** `INSERT ... ON CONFLICT ... DO UPDATE`: takes an existing row over. */
@@ -59,7 +63,9 @@ export interface LockTableAcquisition extends SqlItem {
 }
 
 export interface LockTableRelease extends SqlItem {
-  readonly query: SqlQuery;
+  /** The raw SQL query; `undefined` for a knex builder chain, which carries `builder` instead. */
+  readonly query: SqlQuery | undefined;
+  readonly builder: KnexStatement | undefined;
   readonly statement: SqlStatementFacts;
   readonly table: string;
   readonly kind: 'delete' | 'update';
@@ -88,8 +94,10 @@ export interface SqlModel {
   /** UPDATEs of a lock table that keep the owner (renewals). */
   readonly lockTableRenewals: readonly LockTableRelease[];
   readonly writes: readonly SqlWrite[];
-  /** Columns seen per table across the file's statements. */
+  /** Columns seen per table across the file's statements (raw SQL and knex builder chains). */
   readonly tableColumns: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Tables a knex chain writes in a way the builder reader cannot follow (`whereRaw`, `insert(row)` of an unknown row). */
+  readonly tablesWrittenUnread: ReadonlySet<string>;
   isLockTable(table: string): boolean;
 }
 
@@ -239,6 +247,20 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
       tableColumns.set(statement.table, columns);
     }
   }
+  // knex chains add their columns as raw statements do, so one rule (isLockTable) decides for both.
+  const builders = new Map<OrmWriteFacts, KnexStatement>();
+  const tablesWrittenUnread = new Set<string>();
+  for (const write of ormWrites) {
+    if (write.library !== 'knex' || write.table === undefined) continue;
+    const builder = readKnexStatement(write, sourceCode);
+    if (!builder || !builder.columnsKnown) tablesWrittenUnread.add(knexTableName(write.table));
+    if (!builder) continue;
+    builders.set(write, builder);
+    const statement = builder.facts;
+    const columns = tableColumns.get(builder.table) ?? new Set<string>();
+    for (const column of [...statement.insertColumns, ...statement.setColumns, ...statement.where.map((comparison) => comparison.column), ...(statement.onConflict?.where ?? []).map((comparison) => comparison.column)]) columns.add(column);
+    tableColumns.set(builder.table, columns);
+  }
   const isLockTable = (table: string): boolean => {
     const words = table.replace(/([a-z])([A-Z])/gu, '$1_$2').toLowerCase().split(/[^a-z0-9]+/u);
     // The table is named for what it holds: `job_locks`, `shedlock`, `app_lock`, not `lock_events`.
@@ -270,14 +292,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
       const table = statement.table;
       if (table === undefined) return;
       if (isLockTable(table)) {
-        if (statement.kind === 'insert') {
-          lockTableAcquisitions.push({ ...item, query, statement, table, upsert: statement.onConflict?.action === 'update' });
-        } else if (statement.kind === 'delete' || statement.kind === 'update') {
-          const ownerCompared = comparesColumn(statement, OWNER_COLUMNS);
-          const release: LockTableRelease = { ...item, query, statement, table, kind: statement.kind, ownerCompared };
-          if (statement.kind === 'update' && !statement.setColumns.some((column) => OWNER_COLUMNS.includes(column))) lockTableRenewals.push(release);
-          else lockTableReleases.push(release);
-        }
+        lockTableEvent({ ...item, query, builder: undefined, statement, table });
         return;
       }
       if (statement.kind === 'insert' || statement.kind === 'update' || statement.kind === 'delete') {
@@ -294,7 +309,21 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
       }
     });
   }
+  let builderEvents = false;
   for (const write of ormWrites) {
+    const builder = builders.get(write);
+    if (write.library === 'knex' && write.table !== undefined && isLockTable(knexTableName(write.table))) {
+      // A lock table's own statements are its acquisitions and releases, not writes under a lock; a
+      // chain the reader cannot follow is neither (what it does to the row is unknown).
+      if (builder) {
+        lockTableEvent({ node: builder.node, function: enclosingFunction(builder.node), range: builder.node.range, query: undefined, builder, statement: builder.facts, table: builder.table });
+        builderEvents = true;
+      }
+      continue;
+    }
+    // A knex chain read whole also sees what follows the write call (`.onConflict('id').ignore()`,
+    // `.update(...).where('fence', '<', f)`), which the call's own chain does not reach.
+    const facts = builder?.facts;
     writes.push({
       node: write.node,
       function: enclosingFunction(write.node),
@@ -304,13 +333,29 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
       query: undefined,
       statement: undefined,
       orm: write,
-      idempotent: ormWriteIsIdempotent(write),
-      isFenced: (fenceColumns) => ormWriteIsFenced(write, fenceColumns),
+      idempotent: ormWriteIsIdempotent(write) || (facts !== undefined && (isConflictDoNothing(facts) || facts.optimisticVersionCheck)),
+      isFenced: (fenceColumns) => ormWriteIsFenced(write, fenceColumns) || (facts !== undefined && comparesColumnBelowParameter(facts, fenceColumns)),
     });
   }
   writes.sort((left, right) => left.range[0] - right.range[0]);
+  if (builderEvents) {
+    // Lookups over these lists are binary searches by position (indexes.ts's `within`).
+    for (const list of [lockTableAcquisitions, lockTableReleases, lockTableRenewals]) list.sort((left, right) => left.range[0] - right.range[0]);
+  }
 
-  return { queries, advisoryLocks, lockTableAcquisitions, lockTableReleases, lockTableRenewals, writes, tableColumns, isLockTable };
+  return { queries, advisoryLocks, lockTableAcquisitions, lockTableReleases, lockTableRenewals, writes, tableColumns, tablesWrittenUnread, isLockTable };
+
+  /** One statement on a lock table, raw or built: an insert takes the row, a delete or an update frees or renews it. */
+  function lockTableEvent(event: SqlItem & Pick<LockTableAcquisition, 'query' | 'builder' | 'statement' | 'table'>): void {
+    const statement = event.statement;
+    if (statement.kind === 'insert') {
+      lockTableAcquisitions.push({ ...event, upsert: statement.onConflict?.action === 'update' });
+    } else if (statement.kind === 'delete' || statement.kind === 'update') {
+      const release: LockTableRelease = { ...event, kind: statement.kind, ownerCompared: comparesColumn(statement, OWNER_COLUMNS) };
+      if (statement.kind === 'update' && !statement.setColumns.some((column) => OWNER_COLUMNS.includes(column))) lockTableRenewals.push(release);
+      else lockTableReleases.push(release);
+    }
+  }
 }
 
 /** What a regular expression can tell of one plain statement, enough to list it before parsing. */
@@ -361,7 +406,7 @@ function lazyWrite(item: { node: SqlQuery['node']; function: ScopeOwner; range: 
 function emptyModel(): SqlModel {
   return {
     queries: [], advisoryLocks: [], lockTableAcquisitions: [], lockTableReleases: [], lockTableRenewals: [], writes: [],
-    tableColumns: new Map(), isLockTable: () => false,
+    tableColumns: new Map(), tablesWrittenUnread: new Set(), isLockTable: () => false,
   };
 }
 

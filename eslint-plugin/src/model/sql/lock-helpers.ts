@@ -35,13 +35,13 @@ export function summarizeSqlLockHelpers(sourceCode: SourceCode, sql: SqlModel, l
     if (item.node.type !== AST_NODE_TYPES.CallExpression) continue;
     families.set(item.node, 'lock-table');
     // An upsert or a conditional insert can find the row taken: the helper reports it through its result.
-    acquisitions.push({ node: item.node, library: 'wrapper', command: undefined, owner: item.function, ...rowKey(sourceCode, item.table, item.query.parameters), kind: 'wrapper', value: undefined, hasTtl: true, isTry: true, mintsFence: false });
+    acquisitions.push({ node: item.node, library: 'wrapper', command: undefined, owner: item.function, ...rowKey(sourceCode, item.table, item.query?.parameters ?? item.builder?.parameters ?? []), kind: 'wrapper', value: undefined, hasTtl: true, isTry: true, mintsFence: false });
   }
   for (const [list, target] of [[sql.lockTableReleases, releases], [sql.lockTableRenewals, expiries]] as const) {
     for (const item of list) {
       if (item.node.type !== AST_NODE_TYPES.CallExpression) continue;
       families.set(item.node, 'lock-table');
-      const event = { node: item.node, library: 'wrapper' as const, command: undefined, owner: item.function, ...rowKey(sourceCode, item.table, item.query.parameters), kind: 'wrapper' as const, safe: item.ownerCompared };
+      const event = { node: item.node, library: 'wrapper' as const, command: undefined, owner: item.function, ...rowKey(sourceCode, item.table, item.query?.parameters ?? item.builder?.parameters ?? []), kind: 'wrapper' as const, safe: item.ownerCompared };
       (target as (Release | Expiry)[]).push(target === releases ? event : { ...event, kind: 'library' });
     }
   }
@@ -74,7 +74,10 @@ function advisoryKey(sourceCode: SourceCode, item: AdvisoryLockItem): { key: TSE
   return { key: undefined, keySignature: argumentsText && !argumentsText.includes('$') ? `advisory${argumentsText}` : undefined };
 }
 
-/** A lock row's key: the table and the first value the query binds (the row's name), or the table alone. */
+/**
+ * A lock row's key: the table and the first value the query binds (the row's name), or the table
+ * alone. A knex chain binds its insert's values first, then its `where` values, in the order written.
+ */
 function rowKey(sourceCode: SourceCode, table: string, parameters: readonly (TSESTree.Node | undefined)[]): { key: TSESTree.Node | undefined; keySignature: string | undefined } {
   const bound = parameters[0];
   const signature = bound ? keySignature(sourceCode, bound) : undefined;

@@ -34,26 +34,30 @@ export function findOrmWrite(call: TSESTree.CallExpression, senders: SenderResol
   // Chains: knex('t').where(...).update(...), db.update(t).set(...), db.updateTable('t')
   const chain: TSESTree.Node[] = [call];
   let root: TSESTree.Node = object;
+  let innermost: TSESTree.CallExpression | undefined;
   for (let depth = 0; depth < 12; depth++) {
     const current = skipTypeWrappers(root);
     if (current.type === AST_NODE_TYPES.CallExpression) {
       chain.push(current);
+      innermost = current;
       const innerCallee = skipTypeWrappers(current.callee);
       if (innerCallee.type === AST_NODE_TYPES.MemberExpression) {
         root = innerCallee.object;
         continue;
       }
       // knex('t') / trx('t')
-      const sender = senders.sender(innerCallee);
-      if ((sender.library === 'knex' || (sender.inTransaction && sender.library === 'unknown')) && ORM_WRITE_METHODS['knex']!.has(method)) {
-        const table = current.arguments[0];
-        return { node: call, library: 'knex', method, sender, table: table?.type === AST_NODE_TYPES.Literal ? String(table.value) : undefined, chain };
-      }
-      return undefined;
+      return knexWrite(call, method, senders.sender(innerCallee), current, chain);
     }
     break;
   }
-  if (root !== object) return undefined;
+  if (innermost) {
+    // this.knex('t') / this.db('t'): the chain starts at a member that is itself the knex instance.
+    // Asked once per chain, at its innermost call (`Model.query()` of objection asks and is no knex).
+    const innerCallee = skipTypeWrappers(innermost.callee);
+    return innerCallee.type === AST_NODE_TYPES.MemberExpression && innermost.arguments.length === 1 && ORM_WRITE_METHODS['knex']!.has(method)
+      ? knexWrite(call, method, senders.sender(innerCallee), innermost, chain)
+      : undefined;
+  }
   // The write method sits right on the client: db.update(table) (drizzle), db.updateTable('t') (kysely).
   const sender = senders.sender(object);
   const library = sender.library;
@@ -68,6 +72,13 @@ export function findOrmWrite(call: TSESTree.CallExpression, senders: SenderResol
     return { node: call, library, method, sender, table: tableName, chain };
   }
   return undefined;
+}
+
+/** `knex('t')...update()` when `sender` (the callee of the chain's root call) is a knex instance or a transaction's handle. */
+function knexWrite(call: TSESTree.CallExpression, method: string, sender: SqlSender, root: TSESTree.CallExpression, chain: readonly TSESTree.Node[]): OrmWriteFacts | undefined {
+  if (!(sender.library === 'knex' || (sender.inTransaction && sender.library === 'unknown')) || !ORM_WRITE_METHODS['knex']!.has(method)) return undefined;
+  const table = root.arguments[0];
+  return { node: call, library: 'knex', method, sender, table: table?.type === AST_NODE_TYPES.Literal ? String(table.value) : undefined, chain };
 }
 
 /** A fence condition in the write's arguments: `where: { fence: { lt: f } }`, `.where('fence', '<', f)`, `lt(t.fence, f)`. */

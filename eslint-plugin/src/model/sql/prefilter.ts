@@ -11,6 +11,10 @@ import { POOL_NAMES, SQL_BUILDER_PACKAGES, SQL_PACKAGES } from './client-table.j
 const SQL_STRING = /['"`]\s*(?:select\s|insert\s+into\b|update\s+["\w.]+(?:\s+(?:as\s+)?\w+)?\s+set\b|delete\s+from\b|with\s+(?:recursive\s+)?["\w]+\s+as\b)|pg_(?:try_)?advisory_/i;
 
 const POOL_NAME_PATTERNS: readonly RegExp[] = [...POOL_NAMES.keys()];
+// A project module that makes the app's knex instance, by its file or binding name: `require('./loaders/knex')`,
+// `import { createKnex } from './db'`. The file may then call it (`this.knex = createKnex(config)`)
+// and send builder chains through it without naming knex's package or a pool.
+const KNEX_MODULE = /knex/i;
 
 // What a file (or module) that takes a PostgreSQL lock always names: an advisory-lock function, a
 // lock table (LOCK_TABLE_WORDS) right after INTO/FROM/UPDATE/TABLE/JOIN/USING (`job_locks`,
@@ -53,7 +57,7 @@ function importsSqlClient(imports: ImportTable): boolean {
   for (const [local, binding] of imports) {
     const source = binding.source;
     if (Object.hasOwn(SQL_PACKAGES, source) || SQL_BUILDER_PACKAGES.has(source) || source.startsWith('drizzle-orm')) return true;
-    if (source.startsWith('.') && POOL_NAME_PATTERNS.some((pattern) => pattern.test(local))) return true;
+    if (source.startsWith('.') && (POOL_NAME_PATTERNS.some((pattern) => pattern.test(local)) || KNEX_MODULE.test(local) || KNEX_MODULE.test(source.slice(source.lastIndexOf('/') + 1)))) return true;
   }
   return false;
 }

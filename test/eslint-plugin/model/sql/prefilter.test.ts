@@ -48,6 +48,14 @@ describe('mayContainSql', () => {
     assert.equal(screen(`run("delete from jobs where id = 1");`), true);
   });
 
+  it('lets a project module that makes the knex instance through, by its file or binding name', () => {
+    assert.equal(screen(`const createKnex = require('./loaders/knex');\nthis.knex = createKnex(config);`, 'commonjs'), true);
+    assert.equal(screen(`import { makeKnex } from '../db';\nconst db = makeKnex();`), true);
+    assert.equal(screen(`import build from '../database/knex.js';\nconst db = build();`), true);
+    // A package named for knex that is none of the SQL packages sends no SQL of its own.
+    assert.equal(screen(`import { createKnex } from 'knex-cache-helpers';\ncreateKnex();`), false);
+  });
+
   it('stops a file with neither', () => {
     assert.equal(screen(`import { cache } from './cache';\nconst value = cache.get('key');\nexport default value;`), false);
     // SQL words outside a statement's start and outside an import are not SQL.
