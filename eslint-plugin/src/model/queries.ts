@@ -1,8 +1,8 @@
 // Questions several rules ask of the lock model, answered once here.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, isFunctionLike, skipTypeWrappers } from '../util/ast.js';
-import { eventNode, inEnclosingFunctions, redisIndex, splitAcquisitionsOf, within } from './indexes.js';
+import { contains, findVariable, isFunctionLike, methodCallParts, skipTypeWrappers, valueCarrier } from '../util/ast.js';
+import { commandNode, eventNode, inEnclosingFunctions, redisIndex, splitAcquisitionsOf, within } from './indexes.js';
 import { isReplyOfKey, pipelineReplyOf } from './pipeline-replies.js';
 import type { Acquisition, Expiry, RedisModel, Release } from './redis-model.js';
 
@@ -120,4 +120,92 @@ export function releasesOfSameKey(model: RedisModel, acquisition: Acquisition): 
   if (acquisition.keySignature === undefined) return [];
   const index = redisIndex(model);
   return [...(index.releasesByKey.get(acquisition.keySignature) ?? []), ...(index.expiriesByKey.get(acquisition.keySignature) ?? [])];
+}
+
+/**
+ * The releases of this acquisition, in the model's order. Only those that can pass
+ * `releasesAcquisition` are weighed (require-release-in-finally): the same key, a semaphore's release on the same receiver text,
+ * or a call on an identifier named like the handle; each inside the acquisition's function.
+ */
+export function releasesOfAcquisition(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, acquisition: Acquisition): Release[] {
+  const lookups = releaseLookups(sourceCode, model);
+  const candidates = new Set<Release>();
+  const add = (list: readonly Release[] | undefined) => {
+    for (const release of within(list, acquisition.owner.range, eventNode)) candidates.add(release);
+  };
+  if (acquisition.keySignature !== undefined) add(redisIndex(model).releasesByKey.get(acquisition.keySignature));
+  if (acquisition.library === 'redis-semaphore') {
+    const acquired = methodCallParts(acquisition.node)?.receiver;
+    if (acquired) add(lookups.semaphoreByReceiver.get(sourceCode.getText(acquired)));
+  }
+  const handle = handleDeclarator(acquisition);
+  if (handle?.id.type === AST_NODE_TYPES.Identifier) add(lookups.byTargetName.get(handle.id.name));
+  return [...candidates]
+    .filter((release) => releasesAcquisition(sourceCode, acquisition, release))
+    .sort((left, right) => lookups.order.get(left)! - lookups.order.get(right)!);
+}
+
+interface ReleaseLookups {
+  readonly order: ReadonlyMap<Release, number>;
+  /** redis-semaphore releases by their receiver's text. */
+  readonly semaphoreByReceiver: ReadonlyMap<string, readonly Release[]>;
+  /** Releases by the identifier they are called on or passed (`lock.release()`, `releaseLock(lock)`). */
+  readonly byTargetName: ReadonlyMap<string, readonly Release[]>;
+}
+
+const releaseLookupsByModel = new WeakMap<RedisModel, ReleaseLookups>();
+
+function releaseLookups(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel): ReleaseLookups {
+  const cached = releaseLookupsByModel.get(model);
+  if (cached) return cached;
+  const semaphoreByReceiver = new Map<string, Release[]>();
+  const byTargetName = new Map<string, Release[]>();
+  const push = (map: Map<string, Release[]>, name: string, release: Release) => {
+    const list = map.get(name);
+    if (list) list.push(release);
+    else map.set(name, [release]);
+  };
+  for (const release of model.releases) {
+    const receiver = methodCallParts(release.node)?.receiver;
+    if (release.library === 'redis-semaphore' && receiver) push(semaphoreByReceiver, sourceCode.getText(receiver), release);
+    const target = receiver ?? release.node.arguments[0];
+    const root = target ? skipTypeWrappers(target) : undefined;
+    if (root?.type === AST_NODE_TYPES.Identifier) push(byTargetName, root.name, release);
+  }
+  const lookups = { order: new Map(model.releases.map((release, index) => [release, index])), semaphoreByReceiver, byTargetName };
+  releaseLookupsByModel.set(model, lookups);
+  return lookups;
+}
+
+/** The release frees this acquisition's lock: the same key, or a call on the handle the acquisition returned. */
+function releasesAcquisition(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition, release: Release): boolean {
+  if (!contains(acquisition.owner, release.node) || !runsBefore(acquisition.node, release.node)) return false;
+  if (acquisition.keySignature !== undefined && acquisition.keySignature === release.keySignature) return true;
+  if (acquisition.library === 'redis-semaphore' && release.library === 'redis-semaphore') {
+    const acquired = methodCallParts(acquisition.node)?.receiver;
+    const released = methodCallParts(release.node)?.receiver;
+    return acquired !== undefined && released !== undefined && sourceCode.getText(acquired) === sourceCode.getText(released);
+  }
+  const handle = handleDeclarator(acquisition);
+  if (!handle) return false;
+  // `lock.release()` / `lock.unlock()` on Redlock's handle, or `releaseLock(lock)` for a wrapper.
+  const target = methodCallParts(release.node)?.receiver ?? release.node.arguments[0];
+  const root = target ? skipTypeWrappers(target) : undefined;
+  if (root?.type !== AST_NODE_TYPES.Identifier) return false;
+  return findVariable(sourceCode, root)?.defs[0]?.node === handle;
+}
+
+/** `const lock = await redlock.acquire(...)`: the declarator holding what the acquisition returned. */
+function handleDeclarator(acquisition: Acquisition): TSESTree.VariableDeclarator | undefined {
+  const carrier = valueCarrier(acquisition.node);
+  const parent = carrier.parent;
+  return parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier ? parent : undefined;
+}
+
+/** Redis commands on the lock's own key (its expiry, a read-back): the lock's machinery, not work. */
+export function lockMachinery(model: RedisModel, acquisition: Acquisition): ReadonlySet<TSESTree.Node> {
+  const signature = acquisition.keySignature;
+  if (signature === undefined) return new Set();
+  // Only nodes inside the acquisition's function are looked up in it.
+  return new Set(within(redisIndex(model).commandsByKey.get(signature), acquisition.owner.range, commandNode).map((command) => command.call));
 }

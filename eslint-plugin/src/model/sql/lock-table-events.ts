@@ -94,3 +94,28 @@ export function lockRowAcquisitionOf(model: SqlModel, event: LockTableRelease): 
     .filter((acquisition) => acquisition.function === event.function && acquisition.range[1] < event.range[0]).at(-1)
     ?? (sameTable.length === 1 ? sameTable[0] : undefined);
 }
+
+const releaseQueriesByModel = new WeakMap<SqlModel, ReadonlySet<NonNullable<LockTableRelease['query']>>>();
+
+/** The queries that free a lock row; knex chains carry no query (and cannot free the row they take in the same statement). */
+function releaseQueries(model: SqlModel): ReadonlySet<NonNullable<LockTableRelease['query']>> {
+  let queries = releaseQueriesByModel.get(model);
+  if (!queries) {
+    queries = new Set(model.lockTableReleases.flatMap((release) => (release.query ? [release.query] : [])));
+    releaseQueriesByModel.set(model, queries);
+  }
+  return queries;
+}
+
+/**
+ * A lock-table row's releases: a `DELETE` (or an `UPDATE` that clears the owner) of the same table
+ * later in the same function body, through any client (the row outlives connections).
+ */
+export function lockRowReleasesOf(model: SqlModel, acquisition: LockTableAcquisition): LockTableRelease[] | undefined {
+  if (acquisition.query && releaseQueries(model).has(acquisition.query)) return undefined;
+  return within(model.lockTableReleases, acquisition.function.range, (release) => release.node)
+    .filter((release) => release.table === acquisition.table && release.range[0] > acquisition.range[1]
+      // A release names its row (`WHERE name = $1`); a sweep of expired rows or a reset is not this row's release.
+      && release.statement.where.some((comparison) => comparison.operator === '=')
+      && !release.statement.where.some((comparison) => comparison.comparedWithClock));
+}
