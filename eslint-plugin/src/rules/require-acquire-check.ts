@@ -3,7 +3,7 @@
 
 import type { TSESLint } from '@typescript-eslint/utils';
 import { guardAfterDeclarationFix, guardStatementFix, type GuardFix } from '../fixes/acquire-guard.js';
-import { closedValue } from '../fixes/fail-closed.js';
+import { failClosedFix } from '../fixes/fail-closed.js';
 import { callbackIgnoresReply, failOpenReturn, resultFate } from '../model/acquire-results.js';
 import { getLockModel } from '../model/index.js';
 import { resultAccess, tryLockResultFate } from '../model/sql/try-lock-result.js';
@@ -42,12 +42,12 @@ export default createRule<Options, MessageId>({
           for (const acquisition of source.all(model, context)) {
             const failOpen = failOpenReturn(sourceCode, acquisition);
             if (!failOpen) continue;
-            const value = closedValue(failOpen);
+            const failClosed = failClosedFix(failOpen);
             context.report({
               node: acquisition.node,
               messageId: 'failOpen',
               // A suggestion: failing closed keeps every worker out during an outage, a behaviour change.
-              suggest: [{ messageId: 'failClosed', data: { value }, fix: (fixer) => fixer.replaceText(failOpen, value) }],
+              suggest: [{ messageId: 'failClosed', data: { value: failClosed.value }, fix: failClosed.fix }],
             });
           }
         }
