@@ -3,7 +3,7 @@
 // replacement spanning the file between them.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { forEachChild, isFunctionLike, valueCarrier } from '../util/ast.js';
+import { contains, forEachChild, isFunctionLike, valueCarrier } from '../util/ast.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -27,6 +27,31 @@ export function removeStatement(fixer: TSESLint.RuleFixer, sourceCode: SourceCod
 /** `preferred`, or `preferred2`, `preferred3`... whichever no scope in the file declares or reads. */
 export function freeName(sourceCode: SourceCode, preferred: string): string {
   const taken = namesInFile(sourceCode);
+  if (!taken.has(preferred)) return preferred;
+  for (let suffix = 2; ; suffix++) if (!taken.has(`${preferred}${suffix}`)) return `${preferred}${suffix}`;
+}
+
+/** `preferred`, or `preferred2`..., a name no scope inside `owner` or around it declares or reads. */
+export function freeLocalName(sourceCode: SourceCode, owner: TSESTree.Node, preferred: string): string {
+  const taken = new Set<string>();
+  // The scopes inside `owner` are the subtrees of its own scopes (the scope tree follows the AST).
+  const ownScope = sourceCode.scopeManager?.acquire(owner) ?? null;
+  const pending = ownScope ? [ownScope] : [...(sourceCode.scopeManager?.scopes ?? [])];
+  const seen = new Set<TSESLint.Scope.Scope>();
+  while (pending.length > 0) {
+    const scope = pending.pop()!;
+    if (seen.has(scope)) continue;
+    seen.add(scope);
+    if (!contains(owner, scope.block)) continue;
+    for (const variable of scope.variables) taken.add(variable.name);
+    for (const reference of scope.through) taken.add(reference.identifier.name);
+    pending.push(...scope.childScopes);
+  }
+  let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(owner);
+  while (scope) {
+    for (const variable of scope.variables) taken.add(variable.name);
+    scope = scope.upper;
+  }
   if (!taken.has(preferred)) return preferred;
   for (let suffix = 2; ; suffix++) if (!taken.has(`${preferred}${suffix}`)) return `${preferred}${suffix}`;
 }

@@ -3,8 +3,10 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains, findVariable, isFunctionLike, methodCallParts, skipTypeWrappers, valueCarrier } from '../util/ast.js';
 import { commandNode, eventNode, inEnclosingFunctions, redisIndex, splitAcquisitionsOf, within } from './indexes.js';
+import { isInLockFunction } from './lock-acquisitions.js';
 import { isReplyOfKey, pipelineReplyOf } from './pipeline-replies.js';
 import type { Acquisition, Expiry, RedisModel, Release } from './redis-model.js';
+import { isParameterValue } from './token-origin.js';
 
 /** True when `earlier` runs before `later` in the same function or in a function nested in it. */
 export function precedesInScope(earlier: { node: TSESTree.CallExpression; owner: TSESTree.Node }, later: { node: TSESTree.CallExpression; owner: TSESTree.Node }): boolean {
@@ -120,6 +122,150 @@ export function releasesOfSameKey(model: RedisModel, acquisition: Acquisition): 
   if (acquisition.keySignature === undefined) return [];
   const index = redisIndex(model);
   return [...(index.releasesByKey.get(acquisition.keySignature) ?? []), ...(index.expiriesByKey.get(acquisition.keySignature) ?? [])];
+}
+
+/**
+ * The releases and renewals that may be this lock's. The value matters only where something
+ * compares it, so a self-expiring lock in a module that releases and renews no lock ("run at most
+ * once a minute") may store anything. A suggestion is offered only when all of them are in the
+ * acquisition's function: a token minted there could not reach a release anywhere else.
+ */
+export function eventsOfSameLock(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, lockKeyPattern: RegExp, acquisition: Acquisition): SameLockEvents {
+  const groups = eventGroups(sourceCode, model, lockKeyPattern);
+  if (acquisition.keySignature === undefined) return sameLockEvents([groups.all], groups.order);
+  const keyOnly = groups.keyOnly.get(acquisition.keySignature);
+  return sameLockEvents(keyOnly ? [groups.base, keyOnly] : [groups.base], groups.order);
+}
+
+/** The releases and renewals that may be any lock's and name their key, not take it as a parameter. */
+export function writtenKeyEvents(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, lockKeyPattern: RegExp): SameLockEvents {
+  const groups = eventGroups(sourceCode, model, lockKeyPattern);
+  return sameLockEvents([groups.writtenKey], groups.order);
+}
+
+/** Releases and renewals, as a list in the model's order (releases first) with its extent. */
+interface EventGroup {
+  readonly events: (Release | Expiry)[];
+  start: number;
+  end: number;
+}
+
+export interface SameLockEvents {
+  readonly count: number;
+  /** Whether every event lies inside `owner`. */
+  allInside(owner: TSESTree.Node): boolean;
+  /** The first `limit` events, in the model's order (releases first). */
+  first(limit: number): (Release | Expiry)[];
+}
+
+interface EventGroups {
+  /** Every Redis release and renewal: the lock of an acquisition without a key signature may be any. */
+  readonly all: EventGroup;
+  /** Those that may be any lock's: no key signature, a lock-like key, or in a lock helper. */
+  readonly base: EventGroup;
+  /** Of `base`, those whose key is written out, not a parameter of their function. */
+  readonly writtenKey: EventGroup;
+  /** By key signature, the others: events that are only the lock of the same key. */
+  readonly keyOnly: ReadonlyMap<string, EventGroup>;
+  readonly order: ReadonlyMap<Release | Expiry, number>;
+}
+
+const eventGroupsByModel = new WeakMap<RedisModel, EventGroups>();
+
+/**
+ * The releases and renewals that may be an acquisition's own lock fall in groups shared by every
+ * acquisition of the file (computed once): those that may be any lock's, and those of one key.
+ */
+function eventGroups(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, lockKeyPattern: RegExp): EventGroups {
+  const cached = eventGroupsByModel.get(model);
+  if (cached) return cached;
+  const emptyGroup = (): EventGroup => ({ events: [], start: Infinity, end: -Infinity });
+  const add = (group: EventGroup, event: Release | Expiry) => {
+    group.events.push(event);
+    group.start = Math.min(group.start, event.node.range[0]);
+    group.end = Math.max(group.end, event.node.range[1]);
+  };
+  const groups = { all: emptyGroup(), base: emptyGroup(), writtenKey: emptyGroup(), keyOnly: new Map<string, EventGroup>(), order: new Map<Release | Expiry, number>() };
+  for (const event of [...model.releases, ...model.expiries]) {
+    if (event.library !== 'redis') continue;
+    groups.order.set(event, groups.order.size);
+    add(groups.all, event);
+    if (event.keySignature === undefined || (event.key !== undefined && model.isLockKey(event.key)) || isInLockFunction(event.node, lockKeyPattern)) {
+      add(groups.base, event);
+      if (event.key !== undefined && !isParameterValue(sourceCode, event.key)) add(groups.writtenKey, event);
+      continue;
+    }
+    let keyGroup = groups.keyOnly.get(event.keySignature);
+    if (!keyGroup) {
+      keyGroup = emptyGroup();
+      groups.keyOnly.set(event.keySignature, keyGroup);
+    }
+    add(keyGroup, event);
+  }
+  eventGroupsByModel.set(model, groups);
+  return groups;
+}
+
+/** The union of disjoint groups, each in the model's order. */
+function sameLockEvents(parts: readonly EventGroup[], order: ReadonlyMap<Release | Expiry, number>): SameLockEvents {
+  return {
+    count: parts.reduce((sum, part) => sum + part.events.length, 0),
+    // A node outside the function ends before it, starts after it, or holds it: the extent shows it.
+    allInside: (owner) => parts.every((part) => part.events.length === 0 || (part.start >= owner.range[0] && part.end <= owner.range[1])),
+    first: (limit) => {
+      const merged: (Release | Expiry)[] = [];
+      const positions = parts.map(() => 0);
+      while (merged.length < limit) {
+        let next = -1;
+        for (let part = 0; part < parts.length; part++) {
+          const candidate = parts[part]!.events[positions[part]!];
+          if (candidate === undefined) continue;
+          if (next < 0 || order.get(candidate)! < order.get(parts[next]!.events[positions[next]!]!)!) next = part;
+        }
+        if (next < 0) break;
+        merged.push(parts[next]!.events[positions[next]!]!);
+        positions[next]! += 1;
+      }
+      return merged;
+    },
+  };
+}
+
+interface EventArgument {
+  readonly event: Release | Expiry;
+  readonly argument: TSESTree.Node;
+}
+
+const argumentsByTextByModel = new WeakMap<RedisModel, ReadonlyMap<string, readonly EventArgument[]>>();
+
+/** The arguments of every Redis release and renewal, by their text, in the model's order: found once per file. */
+export function argumentsByText(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel): ReadonlyMap<string, readonly EventArgument[]> {
+  const cached = argumentsByTextByModel.get(model);
+  if (cached) return cached;
+  const byText = new Map<string, EventArgument[]>();
+  for (const event of [...model.releases, ...model.expiries]) {
+    if (!event.command || event.library !== 'redis') continue;
+    const args = event.command.script ? event.command.script.args : event.command.args;
+    for (const argument of args) {
+      const text = sourceCode.getText(argument);
+      const list = byText.get(text);
+      if (list) list.push({ event, argument });
+      else byText.set(text, [{ event, argument }]);
+    }
+  }
+  argumentsByTextByModel.set(model, byText);
+  return byText;
+}
+
+/** `if ((await redis.get(key)) === WORKER_ID)` in the acquisition's function: it compares the stored value with `valueText`. */
+export function comparesStoredValue(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, acquisition: Acquisition, valueText: string): boolean {
+  return within(model.commands, acquisition.owner.range, commandNode).some((command) => {
+    if (command.name !== 'GET') return false;
+    if (command.keySignature !== undefined && acquisition.keySignature !== undefined && command.keySignature !== acquisition.keySignature) return false;
+    const comparison = valueCarrier(command.call).parent;
+    if (comparison?.type !== AST_NODE_TYPES.BinaryExpression) return false;
+    return sourceCode.getText(comparison.left) === valueText || sourceCode.getText(comparison.right) === valueText;
+  });
 }
 
 /**
