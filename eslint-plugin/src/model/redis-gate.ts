@@ -66,7 +66,7 @@ export function mayNameLock(sourceCode: Readonly<TSESLint.SourceCode>): boolean 
 
 /** The word scan alone, for a text not parsed (yet): another module the model may read. */
 export function textMayUseRedis(text: string): boolean {
-  return anyWordIsASignal(text, SCREEN_WORDS) || anyWordIsASignal(text, SCREEN_SHORT_WORDS) || anyCommandIsASignal(text);
+  return scanWords(text, SCREEN_WORDS).redis || scanWords(text, SCREEN_SHORT_WORDS).redis || anyCommandIsASignal(text);
 }
 
 interface WordScan {
@@ -83,53 +83,38 @@ function scanOf(sourceCode: Readonly<TSESLint.SourceCode>): WordScan {
   let known = wordScans.get(sourceCode.ast);
   if (known === undefined) {
     const text = sourceCode.text;
-    const words = wordsScan(text);
-    known = words.redis || anyWordIsASignal(text, SCREEN_SHORT_WORDS) || anyCommandIsASignal(text) ? { redis: true, lockWord: words.lockWord } : words;
+    const words = scanWords(text, SCREEN_AND_LOCK_WORDS, SCREEN_WORDS);
+    known = words.redis || scanWords(text, SCREEN_SHORT_WORDS).redis || anyCommandIsASignal(text) ? { redis: true, lockWord: words.lockWord } : words;
     wordScans.set(sourceCode.ast, known);
   }
   return known;
 }
 
 /**
- * The Redis word scan (anyWordIsASignal with SCREEN_WORDS) that also notes a lock word on the way:
- * with both vocabularies until the first lock word, then with the Redis words alone. A lock word
- * always lies inside the identifier a match is widened to, or is a match itself.
- */
-function wordsScan(text: string): WordScan {
-  let lockWord = false;
-  let pattern = SCREEN_AND_LOCK_WORDS;
-  pattern.lastIndex = 0;
-  while (pattern.test(text)) {
-    let end = pattern.lastIndex;
-    let start = end - 1;
-    while (start > 0 && isIdentifierCode(text.charCodeAt(start - 1))) start--;
-    while (end < text.length && isIdentifierCode(text.charCodeAt(end))) end++;
-    if (!lockWord && LOCK_WORDS.test(text.slice(start, end))) {
-      lockWord = true;
-      pattern = SCREEN_WORDS;
-    }
-    pattern.lastIndex = end;
-    if (isSignal(text, start, end)) return { redis: true, lockWord };
-  }
-  return { redis: false, lockWord };
-}
-
-/**
  * Whether the identifier around any match of `pattern` (global, letters and `_` only) is a signal.
  * `test` rather than `exec`: no match array per match, and the match's end is all the scan needs,
  * since the identifier around a match of identifier characters is found from its end alone.
+ * With `afterLockWord`, the scan also notes whether a lock word (LOCK_WORDS) appears, and once one
+ * has, goes on with `afterLockWord` alone: `pattern` then holds the lock words beside the Redis
+ * words, and a lock word always lies inside the identifier a match is widened to.
  */
-function anyWordIsASignal(text: string, pattern: RegExp): boolean {
-  pattern.lastIndex = 0;
-  while (pattern.test(text)) {
-    let end = pattern.lastIndex;
+function scanWords(text: string, pattern: RegExp, afterLockWord?: RegExp): WordScan {
+  let lockWord = false;
+  let current = pattern;
+  current.lastIndex = 0;
+  while (current.test(text)) {
+    let end = current.lastIndex;
     let start = end - 1;
     while (start > 0 && isIdentifierCode(text.charCodeAt(start - 1))) start--;
     while (end < text.length && isIdentifierCode(text.charCodeAt(end))) end++;
-    pattern.lastIndex = end;
-    if (isSignal(text, start, end)) return true;
+    if (afterLockWord && !lockWord && LOCK_WORDS.test(text.slice(start, end))) {
+      lockWord = true;
+      current = afterLockWord;
+    }
+    current.lastIndex = end;
+    if (isSignal(text, start, end)) return { redis: true, lockWord };
   }
-  return false;
+  return { redis: false, lockWord };
 }
 
 /** The same for UPPER_CASE_COMMANDS, counting only matches that `\b…\b` would bound (no letter, digit or `_` on either side). */
