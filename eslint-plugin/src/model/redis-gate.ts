@@ -209,13 +209,8 @@ export function previousSignificantCode(text: string, index: number): number {
 
 /** The code of the first character from `index` on that is not a space or line break; -1 at the end. */
 export function nextSignificantCode(text: string, index: number): number {
-  let position = index;
-  while (position < text.length) {
-    const code = text.charCodeAt(position);
-    if (code !== 32 && code !== 9 && code !== 10 && code !== 13) return code;
-    position++;
-  }
-  return -1;
+  const position = skipSpaces(text, index);
+  return position < text.length ? text.charCodeAt(position) : -1;
 }
 
 const REDIS_FACTORY_NAME = /^(?:get|create|make|new|init|use|connect|build)\w*(?:redis|valkey|upstash)/iu;
@@ -227,8 +222,26 @@ function callsGenericMethodOnResult(text: string, index: number): boolean {
   return rest !== null && GENERIC_METHOD_NAMES.has(rest[1]!);
 }
 
-/** `.get(` / `?.set (` right after a client-like name. */
+/**
+ * `.get(` / `?.set (` right after a client-like name. Read by hand rather than with a pattern on a
+ * slice: ORM code names `connection.` and `client.` thousands of times, almost never with a command.
+ */
 function callsGenericMethod(text: string, index: number): boolean {
-  const rest = /^\s*\??\.\s*([\w$]+)\s*\(/u.exec(text.slice(index, index + 64));
-  return rest !== null && GENERIC_METHOD_NAMES.has(rest[1]!);
+  let position = skipSpaces(text, index);
+  if (text.charCodeAt(position) === QUESTION) position++;
+  if (text.charCodeAt(position) !== DOT) return false;
+  const start = skipSpaces(text, position + 1);
+  let end = start;
+  while (end < text.length && isIdentifierCode(text.charCodeAt(end))) end++;
+  return end > start && text.charCodeAt(skipSpaces(text, end)) === OPEN_PAREN && GENERIC_METHOD_NAMES.has(text.slice(start, end));
+}
+
+function skipSpaces(text: string, index: number): number {
+  let position = index;
+  while (position < text.length) {
+    const code = text.charCodeAt(position);
+    if (code !== 32 && code !== 9 && code !== 10 && code !== 13) return position;
+    position++;
+  }
+  return position;
 }
