@@ -2,7 +2,7 @@
 // helpers that fail open (report the lock as taken when taking it failed).
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, isFunctionLike, skipTypeWrappers, valueCarrier } from '../util/ast.js';
+import { contains, forEachChild, isFunctionLike, skipTypeWrappers, valueCarrier } from '../util/ast.js';
 import type { AnyAcquisition } from './try-acquisitions.js';
 
 export type ResultFate =
@@ -101,13 +101,9 @@ function visitStatements(sourceCode: Readonly<TSESLint.SourceCode>, root: TSESTr
   while (stack.length > 0) {
     const node = stack.pop()!;
     visit(node);
-    for (const key of sourceCode.visitorKeys[node.type] ?? []) {
-      const value = (node as unknown as Record<string, unknown>)[key];
-      const children = Array.isArray(value) ? value as unknown[] : [value];
-      for (const child of children) {
-        if (child && typeof (child as TSESTree.Node).type === 'string' && !isFunctionLike(child as TSESTree.Node)) stack.push(child as TSESTree.Node);
-      }
-    }
+    forEachChild(node, sourceCode.visitorKeys, (child) => {
+      if (!isFunctionLike(child)) stack.push(child);
+    });
   }
 }
 

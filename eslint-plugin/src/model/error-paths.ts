@@ -3,7 +3,7 @@
 // and whether a `finally` closes the whole session (and its advisory locks with it).
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { isFunctionLike, isInFinally, methodCallParts, type ScopeOwner, skipTypeWrappers } from '../util/ast.js';
+import { forEachChild, isFunctionLike, isInFinally, methodCallParts, type ScopeOwner, skipTypeWrappers } from '../util/ast.js';
 import { childrenOverlapping } from '../util/ranges.js';
 import type { AdvisoryLockItem } from './sql/index.js';
 
@@ -57,12 +57,7 @@ function rethrows(sourceCode: Readonly<TSESLint.SourceCode>, handler: TSESTree.C
     const node = stack.pop()!;
     if (node.type === AST_NODE_TYPES.ThrowStatement) return true;
     if (isFunctionLike(node)) continue;
-    for (const key of sourceCode.visitorKeys[node.type] ?? []) {
-      const value = (node as unknown as Record<string, unknown>)[key];
-      for (const child of Array.isArray(value) ? value as unknown[] : [value]) {
-        if (child && typeof (child as TSESTree.Node).type === 'string') stack.push(child as TSESTree.Node);
-      }
-    }
+    forEachChild(node, sourceCode.visitorKeys, (child) => stack.push(child));
   }
   return false;
 }
@@ -83,12 +78,7 @@ export function endsSessionInFinally(sourceCode: Readonly<TSESLint.SourceCode>, 
       if (parts && sourceCode.getText(parts.receiver) === client && isInFinally(node, owner)
         && ((parts.method === 'release' && node.arguments.length > 0) || parts.method === 'end' || parts.method === 'destroy')) return true;
     }
-    for (const key of sourceCode.visitorKeys[node.type] ?? []) {
-      const value = (node as unknown as Record<string, unknown>)[key];
-      for (const child of Array.isArray(value) ? value as unknown[] : [value]) {
-        if (child && typeof (child as TSESTree.Node).type === 'string') stack.push(child as TSESTree.Node);
-      }
-    }
+    forEachChild(node, sourceCode.visitorKeys, (child) => stack.push(child));
   }
   return false;
 }
