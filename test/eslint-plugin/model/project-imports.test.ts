@@ -75,6 +75,28 @@ describe('project modules: imported clients, pools and lock helpers', () => {
     assert.equal(resolveImport(from, './missing'), undefined);
   });
 
+  it('resolves a workspace package from any depth of a sibling package, and no package the workspace lacks', () => {
+    const monorepo = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-workspace-'));
+    const put = (relative: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(monorepo, relative)), { recursive: true });
+      fs.writeFileSync(path.join(monorepo, relative), text);
+    };
+    try {
+      put('package.json', JSON.stringify({ private: true, workspaces: ['packages/*', 'apps/api'] }));
+      put('packages/db/package.json', JSON.stringify({ name: '@acme/db', main: 'src/index.ts' }));
+      put('packages/db/src/index.ts', 'export const redis = 1;\n');
+      put('packages/db/src/locks.ts', 'export const locks = 1;\n');
+      put('apps/api/package.json', '{ "name": "api" }');
+      // The deeper file first: the directories it walks through answer the shallower one.
+      assert.equal(resolveImport(path.join(monorepo, 'apps/api/src/jobs/sweep.ts'), '@acme/db'), path.join(monorepo, 'packages/db/src/index.ts'));
+      assert.equal(resolveImport(path.join(monorepo, 'apps/api/src/main.ts'), '@acme/db/locks'), path.join(monorepo, 'packages/db/src/locks.ts'));
+      assert.equal(resolveImport(path.join(monorepo, 'apps/api/src/main.ts'), '@acme/cache'), undefined);
+    } finally {
+      fs.rmSync(monorepo, { recursive: true, force: true });
+      clearResolutions();
+    }
+  });
+
   it('a file that only calls imported lock helpers gets their meaning (acquire check, release in finally)', () => {
     const found = lint('src/jobs/report.ts', [
       "import { acquireLock, releaseLock } from '../lock.js';",

@@ -43,6 +43,7 @@ export function clearResolutions(): void {
   resolved.clear();
   tsconfigs.clear();
   packages.clear();
+  packageJsons.clear();
   workspaces.clear();
 }
 
@@ -150,6 +151,12 @@ function readTsconfig(file: string, text: string, depth: number): PathsConfig | 
 
 /** JSON with comments and trailing commas, as tsconfig.json allows; undefined when unreadable. */
 function parseJsonc(text: string): unknown {
+  // package.json is strict JSON, and most tsconfig.json files are too: skip the character walk for them.
+  try {
+    return JSON.parse(text);
+  } catch {
+    // comments or trailing commas: strip them below
+  }
   let out = '';
   let inString = false;
   for (let index = 0; index < text.length; index++) {
@@ -182,15 +189,26 @@ interface PackageInfo {
 
 const packages = new Map<string, PackageInfo | null>();
 
+const packageJsons = new Map<string, Record<string, unknown> | null>();
+
+/** The package.json of `dir` itself, parsed once per process; undefined when absent or unreadable. */
+function packageJsonAt(dir: string): Record<string, unknown> | undefined {
+  const known = packageJsons.get(dir);
+  if (known !== undefined) return known ?? undefined;
+  const text = moduleHost().readFile(path.join(dir, 'package.json'));
+  const json = text === undefined ? undefined : parseJsonc(text);
+  const object = json && typeof json === 'object' && !Array.isArray(json) ? json as Record<string, unknown> : undefined;
+  packageJsons.set(dir, object ?? null);
+  return object;
+}
+
 function nearestPackage(dir: string): PackageInfo | undefined {
   const known = packages.get(dir);
   if (known !== undefined) return known ?? undefined;
-  const text = moduleHost().readFile(path.join(dir, 'package.json'));
+  const json = packageJsonAt(dir);
   let info: PackageInfo | undefined;
-  if (text !== undefined) {
-    const json = parseJsonc(text);
-    if (json && typeof json === 'object') info = { dir, name: typeof (json as { name?: unknown }).name === 'string' ? (json as { name: string }).name : undefined, json: json as Record<string, unknown> };
-  } else {
+  if (json) info = { dir, name: typeof json.name === 'string' ? json.name : undefined, json };
+  else {
     const parent = path.dirname(dir);
     info = parent === dir ? undefined : nearestPackage(parent);
   }
@@ -264,27 +282,26 @@ interface Workspace { readonly members: ReadonlyMap<string, string> }
 
 const workspaces = new Map<string, Workspace | null>();
 
-/** The nearest package.json above `fromDir` with `workspaces`, and its member packages by name. */
-function workspaceRoot(fromDir: string): Workspace | undefined {
-  let dir = fromDir;
-  for (let depth = 0; depth < 12; depth++) {
-    const known = workspaces.get(dir);
-    if (known !== undefined) return known ?? undefined;
-    const text = moduleHost().readFile(path.join(dir, 'package.json'));
-    const json = text === undefined ? undefined : parseJsonc(text) as { workspaces?: unknown } | undefined;
-    const patterns = Array.isArray(json?.workspaces) ? json.workspaces
-      : (json?.workspaces as { packages?: unknown } | undefined)?.packages;
-    if (Array.isArray(patterns)) {
-      const workspace = { members: workspaceMembers(dir, patterns.filter((pattern): pattern is string => typeof pattern === 'string')) };
-      workspaces.set(dir, workspace);
-      return workspace;
-    }
+/**
+ * The nearest package.json at or above `dir` with `workspaces`, and its member packages by name.
+ * Every directory walked through is remembered with the answer, as the tsconfig and package
+ * lookups do, so the files of a tree read each package.json on the way up once.
+ */
+function workspaceRoot(dir: string): Workspace | undefined {
+  const known = workspaces.get(dir);
+  if (known !== undefined) return known ?? undefined;
+  const json = packageJsonAt(dir) as { workspaces?: unknown } | undefined;
+  const patterns = Array.isArray(json?.workspaces) ? json.workspaces
+    : (json?.workspaces as { packages?: unknown } | undefined)?.packages;
+  let workspace: Workspace | undefined;
+  if (Array.isArray(patterns)) {
+    workspace = { members: workspaceMembers(dir, patterns.filter((pattern): pattern is string => typeof pattern === 'string')) };
+  } else {
     const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
+    workspace = parent === dir ? undefined : workspaceRoot(parent);
   }
-  workspaces.set(fromDir, null);
-  return undefined;
+  workspaces.set(dir, workspace ?? null);
+  return workspace;
 }
 
 /** `packages/*` and `apps/api` style patterns only: one trailing star, read from the disk. */
@@ -296,8 +313,7 @@ function workspaceMembers(root: string, patterns: readonly string[]): Map<string
       for (const entry of listDirectory(path.join(root, pattern.slice(0, -2)))) dirs.push(path.join(root, pattern.slice(0, -2), entry));
     } else if (!pattern.includes('*')) dirs.push(path.join(root, pattern));
     for (const dir of dirs) {
-      const text = moduleHost().readFile(path.join(dir, 'package.json'));
-      const name = text === undefined ? undefined : (parseJsonc(text) as { name?: unknown } | undefined)?.name;
+      const name = packageJsonAt(dir)?.name;
       if (typeof name === 'string' && !members.has(name)) members.set(name, dir);
     }
   }
