@@ -78,7 +78,7 @@ export interface SqlStatementFacts {
   readonly whereInsertAt: number | undefined;
 }
 
-const ADVISORY_FUNCTION = /^pg_(try_)?advisory_(xact_)?(lock|unlock|unlock_all)(_shared)?$/u;
+export const ADVISORY_FUNCTION = /^pg_(try_)?advisory_(xact_)?(lock|unlock|unlock_all)(_shared)?$/u;
 const COMPARISON_OPERATORS = new Set(['=', '<', '<=', '>', '>=', '<>', '!=']);
 const MIRRORED: Readonly<Record<string, string>> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
 const CLOCK_FUNCTIONS = new Set(['now', 'clock_timestamp', 'statement_timestamp', 'transaction_timestamp', 'current_timestamp', 'localtimestamp']);
@@ -211,6 +211,16 @@ export function describeStatement(statement: Statement): SqlStatementFacts {
  */
 export function transactionControlFacts(kind: 'begin' | 'commit' | 'rollback', location: NodeLocation): SqlStatementFacts {
   return { advisoryLocks: [], location, singleTable: true, ...emptyWrite(), kind, table: undefined, tableAlias: undefined };
+}
+
+/**
+ * Facts of a SELECT whose every column is an advisory-lock call, read by advisory-select.ts without
+ * the parser: the same facts describeStatement gives the parsed statement.
+ */
+export function advisorySelectFacts(advisoryLocks: readonly AdvisoryLockCall[], location: NodeLocation): SqlStatementFacts {
+  return {
+    advisoryLocks, location, singleTable: true, ...emptyWrite(), kind: 'select', table: undefined, tableAlias: undefined, onlyAdvisoryLocks: true,
+  };
 }
 
 function emptyWrite() {

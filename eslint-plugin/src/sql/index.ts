@@ -1,6 +1,8 @@
-// The SQL module: the PostgreSQL parser behind domain questions. Nothing else imports the parser.
+// The SQL module: the PostgreSQL parser behind domain questions. Nothing else imports the parser;
+// the few statements most locks are taken with are read without it (here and advisory-select.ts).
 
 import { describeStatement, transactionControlFacts, VERSION_COLUMNS, type SqlStatementFacts } from './facts.js';
+import { readAdvisorySelect } from './advisory-select.js';
 import { parseSql } from './parse.js';
 
 export type { AdvisoryLockCall, ColumnComparison, OnConflictFacts, SqlStatementFacts, StatementKind } from './facts.js';
@@ -17,12 +19,22 @@ const TRANSACTION_CONTROL = /^(\s*)(start\s+transaction|(begin|commit|end|rollba
 const CONTROL_KIND: Readonly<Record<string, 'begin' | 'commit' | 'rollback'>> = {
   start: 'begin', begin: 'begin', commit: 'commit', end: 'commit', rollback: 'rollback', abort: 'rollback',
 };
-const controlFacts = new Map<string, readonly SqlStatementFacts[]>();
+// Facts of texts read without the parser (transaction control, advisory-lock SELECTs), by text:
+// the same text gives the same facts object, as the parser's cache gives the same statements.
+const unparsedFacts = new Map<string, readonly SqlStatementFacts[]>();
 
 /** Facts for every statement of `text`, or `undefined` when the text does not parse. */
 export function describeSql(text: string): readonly SqlStatementFacts[] | undefined {
+  const known = unparsedFacts.get(text);
+  if (known) return known;
   const control = TRANSACTION_CONTROL.exec(text);
-  if (control) return transactionControl(text, control);
+  const unparsed = control ? transactionControl(control) : readAdvisorySelect(text);
+  if (unparsed) {
+    // Bounded as the parser's cache is: few distinct texts exist, but they come from user code.
+    if (unparsedFacts.size >= 1000) unparsedFacts.clear();
+    unparsedFacts.set(text, unparsed);
+    return unparsed;
+  }
   const statements = parseSql(text);
   if (!statements) return undefined;
   let facts = described.get(statements);
@@ -68,15 +80,8 @@ export function hasExpiryGuard(statement: SqlStatementFacts, columns: readonly s
   return where?.some((comparison) => columns.includes(comparison.column) && (comparison.comparedWithClock || comparison.parameter !== undefined)) ?? false;
 }
 
-function transactionControl(text: string, match: RegExpExecArray): readonly SqlStatementFacts[] {
-  let facts = controlFacts.get(text);
-  if (!facts) {
-    const start = match[1]!.length;
-    const keyword = match[2]!.split(/\s/u, 1)[0]!.toLowerCase();
-    facts = [transactionControlFacts(CONTROL_KIND[keyword]!, { start, end: start + match[2]!.length })];
-    // Bounded as the parser's cache is: few distinct spellings exist, but texts come from user code.
-    if (controlFacts.size >= 1000) controlFacts.clear();
-    controlFacts.set(text, facts);
-  }
-  return facts;
+function transactionControl(match: RegExpExecArray): readonly SqlStatementFacts[] {
+  const start = match[1]!.length;
+  const keyword = match[2]!.split(/\s/u, 1)[0]!.toLowerCase();
+  return [transactionControlFacts(CONTROL_KIND[keyword]!, { start, end: start + match[2]!.length })];
 }

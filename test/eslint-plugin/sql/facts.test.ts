@@ -9,6 +9,7 @@ import {
   isUnguardedUpsert,
   parseSql,
 } from '../../../eslint-plugin/src/sql/index.js';
+import { readAdvisorySelect } from '../../../eslint-plugin/src/sql/advisory-select.js';
 import { describeStatement } from '../../../eslint-plugin/src/sql/facts.js';
 
 function only(text: string) {
@@ -35,6 +36,48 @@ describe('sql facts', () => {
     // Options and anything after the statement go to the parser.
     assert.equal(only('begin isolation level serializable').kind, 'begin');
     assert.deepEqual(describeSql('BEGIN; SELECT pg_advisory_xact_lock(1)')?.map((statement) => statement.kind), ['begin', 'select']);
+  });
+
+  it('advisory-lock SELECTs are read without the parser, with the facts the parser gives', () => {
+    // The spellings of the lock packages of the real-package corpus and of public projects.
+    const texts = [
+      'SELECT pg_advisory_xact_lock($1, hashtext($2))',
+      'select pg_try_advisory_lock($1) as locked',
+      'select pg_advisory_unlock($1)',
+      'SELECT pg_try_advisory_lock(-8525285245963000605);',
+      '\n      SELECT pg_advisory_lock(hashtextextended($1, 0)) AS Acquired ;\n    ',
+      'SELECT PG_TRY_ADVISORY_XACT_LOCK_SHARED($1::bigint, $2 :: int)',
+      'select pg_advisory_unlock_all()',
+      "SELECT pg_try_advisory_lock(hashtext('migrations')) AS ok, pg_advisory_lock(42)",
+      'SELECT pg_advisory_unlock_shared( $1 ),pg_advisory_unlock(2) as b',
+    ];
+    for (const text of texts) {
+      const read = readAdvisorySelect(text);
+      assert.ok(read, `not read without the parser: ${text}`);
+      assert.deepEqual(read, parseSql(text)!.map(describeStatement), text);
+      assert.equal(describeSql(text), describeSql(text), 'the same facts object for the same text');
+    }
+    // Anything else goes to the parser, which reads it as before.
+    const others = [
+      'select pg_try_advisory_lock(1) locked',
+      'SELECT pg_advisory_lock(id) FROM jobs WHERE id = $1',
+      'SELECT pg_advisory_lock($1) -- the migrations lock',
+      'SELECT pg_advisory_lock($1) AS "Locked"',
+      "SELECT pg_advisory_lock(hashtext('it''s'))",
+      "SELECT pg_advisory_lock(hashtext('a' || $1))",
+      'SELECT pg_advisory_lock(1.5)',
+      'SELECT pg_advisory_lock($1), now()',
+      'SELECT pg_advisory_lock(pg_advisory_lock(1))',
+      'SELECT pg_advisory_lock((SELECT 1))',
+      "with t as (select set_config('lock_timeout', '1s', true)) select pg_advisory_lock($1) from t",
+      'SELECT pg_advisory_lock($1); SELECT 1',
+      'SELECT pg_advisory_lock(CAST($1 AS bigint))',
+    ];
+    for (const text of others) {
+      assert.equal(readAdvisorySelect(text), undefined, text);
+      const parsed = parseSql(text);
+      assert.deepEqual(describeSql(text), parsed?.map(describeStatement), text);
+    }
   });
 
   it('texts the parser rejects are turned away before it: ROLLBACK TO a savepoint, a table given as a parameter', () => {
