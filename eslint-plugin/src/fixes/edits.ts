@@ -3,7 +3,7 @@
 // replacement spanning the file between them.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, forEachChild, isFunctionLike, valueCarrier } from '../util/ast.js';
+import { contains, forEachChild, isFunctionLike } from '../util/ast.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -72,39 +72,6 @@ export function namesInFile(sourceCode: SourceCode): ReadonlySet<string> {
   }
   fileNames.set(key, taken);
   return taken;
-}
-
-/** True when a call's value is only ever tested for truthiness (or not used at all). */
-export function isUsedOnlyAsCondition(sourceCode: SourceCode, call: TSESTree.CallExpression): boolean {
-  const carrier = valueCarrier(call);
-  const parent = carrier.parent;
-  if (!parent || parent.type === AST_NODE_TYPES.ExpressionStatement) return true;
-  if (isConditionPosition(carrier)) return true;
-  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier) {
-    const variable = sourceCode.getDeclaredVariables(parent)[0];
-    return variable?.references.every((reference) => reference.init === true || isConditionPosition(reference.identifier)) ?? false;
-  }
-  return false;
-}
-
-function isConditionPosition(node: TSESTree.Node): boolean {
-  const parent = node.parent;
-  if (!parent) return false;
-  switch (parent.type) {
-    case AST_NODE_TYPES.IfStatement:
-    case AST_NODE_TYPES.WhileStatement:
-    case AST_NODE_TYPES.DoWhileStatement:
-    case AST_NODE_TYPES.ConditionalExpression:
-      return parent.test === node;
-    case AST_NODE_TYPES.UnaryExpression:
-      return parent.operator === '!';
-    case AST_NODE_TYPES.LogicalExpression:
-      return parent.left === node ? isConditionPosition(parent) || parent.operator !== '??' && parent.parent.type !== AST_NODE_TYPES.VariableDeclarator : isConditionPosition(parent);
-    case AST_NODE_TYPES.CallExpression:
-      return parent.callee.type === AST_NODE_TYPES.Identifier && parent.callee.name === 'Boolean';
-    default:
-      return false;
-  }
 }
 
 /** True when every identifier in `expression` resolves to a binding visible at `position`'s scope. */

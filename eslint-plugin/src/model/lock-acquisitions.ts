@@ -2,7 +2,7 @@
 // only makes sense for a lock (a missing TTL, a shared value, a check-then-set).
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, findVariable, forEachChild, type FunctionLike, isFunctionLike, propertyName } from '../util/ast.js';
+import { contains, findVariable, forEachChild, type FunctionLike, functionName, isFunctionLike, propertyName } from '../util/ast.js';
 import { isReleasedInModule } from './indexes.js';
 import { looksLikeLockKey, matchesLockPattern } from './keys.js';
 import type { Acquisition, RedisModel } from './redis-model.js';
@@ -45,18 +45,6 @@ export function isInLockFunction(node: TSESTree.Node, lockKeyPattern: RegExp): b
     current = current.parent;
   }
   return false;
-}
-
-/** The name a function is called by: its own, its variable's, its method's or property's. */
-export function functionName(fn: TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression): string | undefined {
-  if (fn.id) return fn.id.name;
-  const parent = fn.parent;
-  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
-  if ((parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.Property || parent.type === AST_NODE_TYPES.PropertyDefinition) && !parent.computed) {
-    return parent.key.type === AST_NODE_TYPES.Identifier ? parent.key.name : undefined;
-  }
-  if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.left.type === AST_NODE_TYPES.MemberExpression) return propertyName(parent.left);
-  return undefined;
 }
 
 /**

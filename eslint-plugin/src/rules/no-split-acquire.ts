@@ -1,7 +1,8 @@
 // no-split-acquire: SETNX (or SET NX without expiry) followed by a separate EXPIRE of the same key.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { isExpressionAvailableAt, isUsedOnlyAsCondition, removeStatement } from '../fixes/edits.js';
+import { isExpressionAvailableAt, removeStatement } from '../fixes/edits.js';
+import { isUsedOnlyAsCondition } from '../model/result-flow.js';
 import { renderAtomicSet } from '../fixes/templates.js';
 import { ttlInMilliseconds } from '../fixes/ttl.js';
 import { getLockModel } from '../model/index.js';

@@ -96,6 +96,18 @@ export function propertyName(member: TSESTree.MemberExpression): string | undefi
   return undefined;
 }
 
+/** The name a function is called by: its own, its variable's, its method's or property's. */
+export function functionName(fn: TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression): string | undefined {
+  if (fn.id) return fn.id.name;
+  const parent = fn.parent;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
+  if ((parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.Property || parent.type === AST_NODE_TYPES.PropertyDefinition) && !parent.computed) {
+    return parent.key.type === AST_NODE_TYPES.Identifier ? parent.key.name : undefined;
+  }
+  if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.left.type === AST_NODE_TYPES.MemberExpression) return propertyName(parent.left);
+  return undefined;
+}
+
 /** The method name and receiver of `receiver.method(...)` or `receiver?.method(...)`. */
 export function methodCallParts(call: TSESTree.CallExpression): { receiver: TSESTree.Expression; method: string } | undefined {
   const callee = skipTypeWrappers(call.callee);

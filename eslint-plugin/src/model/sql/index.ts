@@ -2,8 +2,7 @@
 // holds it, and the advisory locks, lock-table rows and writes it contains. Computed once per file.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { enclosingFunction, expressionStatementOf, isFunctionLike, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers } from '../../util/ast.js';
-import { functionName } from '../lock-acquisitions.js';
+import { enclosingFunction, expressionStatementOf, functionName, isFunctionLike, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers } from '../../util/ast.js';
 import { collectImports } from '../imports.js';
 import { within } from '../indexes.js';
 import { collectNodes } from '../../util/collect-nodes.js';
