@@ -3,7 +3,8 @@
 // replacement spanning the file between them.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, forEachChild, isFunctionLike } from '../util/ast.js';
+import type { RedisCommand } from '../model/redis-model.js';
+import { contains, expressionStatementOf, forEachChild, isFunctionLike, skipTypeWrappers } from '../util/ast.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -101,4 +102,26 @@ export function isExpressionAvailableAt(sourceCode: SourceCode, expression: TSES
   };
   visit(expression);
   return available;
+}
+
+export type Removal = { kind: 'statement'; node: TSESTree.Node } | { kind: 'chain-link'; from: number; to: number };
+
+/** How the separate expiry can be deleted: its whole statement, or its link in a MULTI chain. */
+export function expiryRemoval(expire: RedisCommand): Removal | undefined {
+  if (expire.resultUsed) {
+    // `.expire(k, 30)` in the middle of a chain: its value is the chain itself, so drop the link.
+    const callee = skipTypeWrappers(expire.call.callee);
+    const parent = expire.call.parent;
+    if (callee.type === AST_NODE_TYPES.MemberExpression && parent.type === AST_NODE_TYPES.MemberExpression && parent.object === expire.call && expire.client.chain) {
+      return { kind: 'chain-link', from: callee.object.range[1], to: expire.call.range[1] };
+    }
+    return undefined;
+  }
+  if (expire.client.chain && expire.call.callee.type === AST_NODE_TYPES.MemberExpression) {
+    const receiver = skipTypeWrappers(expire.call.callee.object);
+    // `redis.multi().setnx(k, v).expire(k, 30)` as the last link of a statement
+    if (receiver.type === AST_NODE_TYPES.CallExpression) return { kind: 'chain-link', from: receiver.range[1], to: expire.call.range[1] };
+  }
+  const statement = expressionStatementOf(expire.call);
+  return statement ? { kind: 'statement', node: statement } : undefined;
 }

@@ -2,8 +2,7 @@
 
 import type { TSESLint } from '@typescript-eslint/utils';
 import { renderTakeoverGuard } from '../fixes/sql-templates.js';
-import { EXPIRY_COLUMNS, getSqlModel, OWNER_COLUMNS, type LockTableAcquisition, type SqlModel } from '../model/sql/index.js';
-import { isResultDiscarded } from '../model/result-flow.js';
+import { EXPIRY_COLUMNS, getSqlModel, isResultDiscarded, type LockTableAcquisition, OWNER_COLUMNS, type SqlModel } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 
 export type MessageId = 'unguardedTakeover' | 'ownerNotCompared' | 'addExpiryGuard';

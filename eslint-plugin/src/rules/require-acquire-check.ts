@@ -4,10 +4,7 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 import { guardAfterDeclarationFix, guardStatementFix, type GuardFix } from '../fixes/acquire-guard.js';
 import { failClosedFix } from '../fixes/fail-closed.js';
-import { failOpenReturn, tryAcquisitionFate } from '../model/acquire-results.js';
-import { getLockModel } from '../model/index.js';
-import { resultAccess } from '../model/result-flow.js';
-import { TRY_ACQUISITION_SOURCES, type TryAcquisition } from '../model/try-acquisitions.js';
+import { failOpenReturn, getLockModel, resultAccess, TRY_ACQUISITION_SOURCES, type TryAcquisition, tryAcquisitionFate } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 
 export type MessageId = 'resultIgnored' | 'resultNeverChecked' | 'failOpen' | 'guardWithResult' | 'returnResult' | 'failClosed';
