@@ -3,7 +3,7 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import type { HeldLock } from '../model/sql/critical-sections.js';
-import { contains, isFunctionLike, skipTypeWrappers } from '../util/ast.js';
+import { contains, isFunctionLike, skipTypeWrappers, statementInList } from '../util/ast.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -13,9 +13,9 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
  * `try { stmt } finally { release }`.
  */
 export function dropLockFix(sourceCode: SourceCode, lock: HeldLock, statementNode: TSESTree.Node): ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix) | undefined {
-  const work = statementOf(statementNode);
+  const work = statementInList(statementNode);
   if (!work) return undefined;
-  const acquisition = statementOf(lock.node);
+  const acquisition = statementInList(lock.node);
   if (!acquisition) return undefined;
   if (lock.node.type === AST_NODE_TYPES.CallExpression && lock.node.arguments.some((argument) => isFunctionLike(argument))) {
     const callback = lock.node.arguments.find((argument) => isFunctionLike(argument));
@@ -48,15 +48,6 @@ export function dropLockFix(sourceCode: SourceCode, lock: HeldLock, statementNod
   ))) first = previous;
   const range: TSESTree.Range = [first.range[0], end];
   return (fixer) => fixer.replaceTextRange(range, sourceCode.getText(work));
-}
-
-function statementOf(node: TSESTree.Node): TSESTree.Statement | undefined {
-  let current: TSESTree.Node = node;
-  while (current.parent && current.parent.type !== AST_NODE_TYPES.BlockStatement && current.parent.type !== AST_NODE_TYPES.Program) {
-    if (isFunctionLike(current.parent)) return undefined;
-    current = current.parent;
-  }
-  return current.parent ? (current as TSESTree.Statement) : undefined;
 }
 
 /** `if (!ok) return;` (or `{ return; }`) on the acquisition's result. */

@@ -3,7 +3,8 @@
 // replacement spanning the file between them.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, forEachChild, isFunctionLike, valueCarrier } from '../util/ast.js';
+import type { RedisCommand } from '../model/redis-model.js';
+import { contains, expressionStatementOf, forEachChild, isFunctionLike, skipTypeWrappers } from '../util/ast.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -74,39 +75,6 @@ export function namesInFile(sourceCode: SourceCode): ReadonlySet<string> {
   return taken;
 }
 
-/** True when a call's value is only ever tested for truthiness (or not used at all). */
-export function isUsedOnlyAsCondition(sourceCode: SourceCode, call: TSESTree.CallExpression): boolean {
-  const carrier = valueCarrier(call);
-  const parent = carrier.parent;
-  if (!parent || parent.type === AST_NODE_TYPES.ExpressionStatement) return true;
-  if (isConditionPosition(carrier)) return true;
-  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier) {
-    const variable = sourceCode.getDeclaredVariables(parent)[0];
-    return variable?.references.every((reference) => reference.init === true || isConditionPosition(reference.identifier)) ?? false;
-  }
-  return false;
-}
-
-function isConditionPosition(node: TSESTree.Node): boolean {
-  const parent = node.parent;
-  if (!parent) return false;
-  switch (parent.type) {
-    case AST_NODE_TYPES.IfStatement:
-    case AST_NODE_TYPES.WhileStatement:
-    case AST_NODE_TYPES.DoWhileStatement:
-    case AST_NODE_TYPES.ConditionalExpression:
-      return parent.test === node;
-    case AST_NODE_TYPES.UnaryExpression:
-      return parent.operator === '!';
-    case AST_NODE_TYPES.LogicalExpression:
-      return parent.left === node ? isConditionPosition(parent) || parent.operator !== '??' && parent.parent.type !== AST_NODE_TYPES.VariableDeclarator : isConditionPosition(parent);
-    case AST_NODE_TYPES.CallExpression:
-      return parent.callee.type === AST_NODE_TYPES.Identifier && parent.callee.name === 'Boolean';
-    default:
-      return false;
-  }
-}
-
 /** True when every identifier in `expression` resolves to a binding visible at `position`'s scope. */
 export function isExpressionAvailableAt(sourceCode: SourceCode, expression: TSESTree.Node, position: TSESTree.Node): boolean {
   let available = true;
@@ -134,4 +102,26 @@ export function isExpressionAvailableAt(sourceCode: SourceCode, expression: TSES
   };
   visit(expression);
   return available;
+}
+
+export type Removal = { kind: 'statement'; node: TSESTree.Node } | { kind: 'chain-link'; from: number; to: number };
+
+/** How the separate expiry can be deleted: its whole statement, or its link in a MULTI chain. */
+export function expiryRemoval(expire: RedisCommand): Removal | undefined {
+  if (expire.resultUsed) {
+    // `.expire(k, 30)` in the middle of a chain: its value is the chain itself, so drop the link.
+    const callee = skipTypeWrappers(expire.call.callee);
+    const parent = expire.call.parent;
+    if (callee.type === AST_NODE_TYPES.MemberExpression && parent.type === AST_NODE_TYPES.MemberExpression && parent.object === expire.call && expire.client.chain) {
+      return { kind: 'chain-link', from: callee.object.range[1], to: expire.call.range[1] };
+    }
+    return undefined;
+  }
+  if (expire.client.chain && expire.call.callee.type === AST_NODE_TYPES.MemberExpression) {
+    const receiver = skipTypeWrappers(expire.call.callee.object);
+    // `redis.multi().setnx(k, v).expire(k, 30)` as the last link of a statement
+    if (receiver.type === AST_NODE_TYPES.CallExpression) return { kind: 'chain-link', from: receiver.range[1], to: expire.call.range[1] };
+  }
+  const statement = expressionStatementOf(expire.call);
+  return statement ? { kind: 'statement', node: statement } : undefined;
 }

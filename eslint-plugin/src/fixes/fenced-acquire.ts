@@ -5,7 +5,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import type { HeldLock } from '../model/sql/critical-sections.js';
 import type { SqlWrite } from '../model/sql/index.js';
 import { skipTypeWrappers } from '../util/ast.js';
-import { isUsedOnlyAsCondition } from './edits.js';
+import { isUsedOnlyAsCondition } from '../model/result-flow.js';
 import { FENCED_ACQUIRE_SCRIPT } from './scripts.js';
 import { fenceInsertions, renderPlaceholder, type PlaceholderStyle } from './sql-templates.js';
 import { asRedisStringArgument, renderEvalCall, renderScriptLiteral } from './templates.js';

@@ -4,7 +4,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { argumentsByText, comparesStoredValue } from '../model/queries.js';
 import type { Acquisition, RedisModel } from '../model/redis-model.js';
-import { contains, findVariable, forEachChild, isFunctionLike, propertyName, skipTypeWrappers } from '../util/ast.js';
+import { contains, findVariable, forEachChild, propertyName, skipTypeWrappers, statementInList } from '../util/ast.js';
 import { freeLocalName } from './edits.js';
 import { randomUuidCall } from './random-uuid.js';
 
@@ -68,22 +68,6 @@ function localConstInitializer(sourceCode: Readonly<TSESLint.SourceCode>, value:
   if (variable.scope.block !== owner && !contains(owner, variable.scope.block)) return undefined;
   if (variable.scope.block.type === AST_NODE_TYPES.Program) return undefined;
   return definition.node.init;
-}
-
-/** The statement holding `node` that sits directly in a block (or the module body), within `owner`. */
-function statementInList(node: TSESTree.Node, owner: TSESTree.Node): TSESTree.Statement | undefined {
-  let current: TSESTree.Node = node;
-  while (current.parent && current !== owner) {
-    const parent: TSESTree.Node = current.parent;
-    if (parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.Program || parent.type === AST_NODE_TYPES.SwitchCase) {
-      // A block that is a function's body belongs to `owner` only if that function is `owner`.
-      if (parent.parent && parent.type === AST_NODE_TYPES.BlockStatement && parent.parent !== owner && isFunctionLike(parent.parent)) return undefined;
-      return current as TSESTree.Statement;
-    }
-    if (isFunctionLike(parent) && parent !== owner) return undefined;
-    current = parent;
-  }
-  return undefined;
 }
 
 /** Reads of the same binding (`TOKEN`) or the same `this.owner` field inside `owner`. */

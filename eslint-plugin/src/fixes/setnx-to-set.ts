@@ -3,7 +3,7 @@
 
 import type { TSESLint } from '@typescript-eslint/utils';
 import type { RedisCommand } from '../model/redis-model.js';
-import { isUsedOnlyAsCondition } from './edits.js';
+import { isUsedOnlyAsCondition } from '../model/result-flow.js';
 import { renderAtomicSet } from './templates.js';
 
 export interface TextReplacement {

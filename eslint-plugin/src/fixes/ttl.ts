@@ -2,9 +2,10 @@
 // a `PX` option or a compare-and-pexpire argument.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { RedisCommand } from '../model/redis-model.js';
+import type { Expiry, RedisCommand } from '../model/redis-model.js';
 import { skipTypeWrappers } from '../util/ast.js';
 import { DEFAULT_TTL_MS } from './scripts.js';
+import { asRedisStringArgument, type RedisDialect, renderTtlOption } from './templates.js';
 
 /** The expiry's TTL as milliseconds source text, or undefined for absolute (`*AT`) expiries. */
 export function ttlInMilliseconds(sourceCode: Readonly<TSESLint.SourceCode>, expire: RedisCommand): string | undefined {
@@ -23,4 +24,45 @@ export function secondsAsMilliseconds(sourceCode: Readonly<TSESLint.SourceCode>,
   if (ttl.type === AST_NODE_TYPES.Literal && typeof ttl.value === 'string' && /^\d+$/u.test(ttl.value)) return String(Number(ttl.value) * 1000);
   const text = sourceCode.getText(ttl);
   return ttl.type === AST_NODE_TYPES.Identifier || ttl.type === AST_NODE_TYPES.MemberExpression ? `${text} * 1000` : `(${text}) * 1000`;
+}
+
+/**
+ * The TTL an unchecked renewal script is called with: its only argument, or the one beside the
+ * token. Any other layout is left alone rather than guessed.
+ */
+export function scriptTtlInMilliseconds(sourceCode: Readonly<TSESLint.SourceCode>, expiry: Expiry, tokenText: string): string | undefined {
+  const script = expiry.command!.script!;
+  const summary = script.script?.summary;
+  if (summary?.expiries.length !== 1) return undefined;
+  const others = script.args.filter((argument) => sourceCode.getText(argument) !== tokenText);
+  if (others.length !== 1 || script.args.length > 2) return undefined;
+  const ttl = others[0]!;
+  return summary.expiries[0]!.command === 'PEXPIRE' ? sourceCode.getText(ttl) : secondsAsMilliseconds(sourceCode, ttl);
+}
+
+/** The relative expiry of a `SET … XX` in milliseconds; an absolute `PXAT`/`EXAT` has none to pass on. */
+export function setTtlInMilliseconds(sourceCode: Readonly<TSESLint.SourceCode>, command: RedisCommand): string | undefined {
+  const expiry = command.set?.expiry;
+  if (!expiry?.value) return undefined;
+  if (expiry.unit === 'PX') return sourceCode.getText(skipTypeWrappers(expiry.value));
+  return expiry.unit === 'EX' ? secondsAsMilliseconds(sourceCode, expiry.value) : undefined;
+}
+
+/** Where the expiry goes in this SET's own option spelling, and its text. */
+export function ttlAddition(command: RedisCommand, ttlMs: string): { after: TSESTree.Node; option: string } | undefined {
+  const set = command.set!;
+  // KEEPTTL cannot be combined with an expiry; rewriting the options is the author's call.
+  if (set.keepTtl) return undefined;
+  if (set.optionsObject) {
+    const last = set.optionsObject.properties.at(-1);
+    if (!last || set.spelling === undefined || set.spelling === 'positional') return undefined;
+    return { after: last, option: renderTtlOption(set.spelling, ttlMs) };
+  }
+  const last = command.args.at(-1);
+  if (!last || command.args.length < 3) return undefined;
+  // `sendCommand(['SET', k, v, 'NX'])` takes strings only; every other positional form takes numbers.
+  const arrayForm = last.parent?.type === AST_NODE_TYPES.ArrayExpression;
+  const dialect: RedisDialect = command.dialect === 'node-redis-v3' ? 'node-redis-v3' : 'ioredis';
+  const option = arrayForm ? `'PX', ${asRedisStringArgument('node-redis', ttlMs)}` : renderTtlOption(dialect, ttlMs);
+  return { after: last, option };
 }

@@ -1,50 +1,19 @@
-// What happens to an acquisition's result: dropped, stored and never read, or tested; and the acquire
-// helpers that fail open (report the lock as taken when taking it failed).
+// What a try-acquisition's answer meets (a view of result-flow.ts), and the acquire helpers that
+// fail open (report the lock as taken when taking it failed).
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, forEachChild, isFunctionLike, skipTypeWrappers, valueCarrier } from '../util/ast.js';
-import type { AnyAcquisition } from './try-acquisitions.js';
-
-export type ResultFate =
-  | { kind: 'checked' }
-  | { kind: 'ignored'; statement: TSESTree.ExpressionStatement | undefined }
-  /** `guard`: the expression a guard tests (the variable itself). */
-  | { kind: 'unread'; name: string; declaration: TSESTree.VariableDeclaration | undefined; guard: string };
+import { functionName, isFunctionLike, skipTypeWrappers } from '../util/ast.js';
+import { callbackIgnoresReply, REPLY, resultFate, returnsResultOf, visitStatements, type ResultFate } from './result-flow.js';
+import type { AnyAcquisition, TryAcquisition } from './try-acquisitions.js';
 
 /**
- * What happens to the call's value. Anything but dropping it or storing it in a variable that is
- * never read counts as a check: a condition, a comparison, returning it, passing it on.
+ * What happens to a try-acquisition's answer: a Redis reply (or a node_redis v3 callback's reply
+ * argument, `ignored` when the callback never reads it), or the boolean column of a try-lock's row.
  */
-export function resultFate(sourceCode: Readonly<TSESLint.SourceCode>, call: TSESTree.Node): ResultFate {
-  const carrier = valueCarrier(call);
-  const parent = carrier.parent;
-  if (!parent) return { kind: 'checked' };
-  if (parent.type === AST_NODE_TYPES.ExpressionStatement) return { kind: 'ignored', statement: parent };
-  if (parent.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'void') return { kind: 'ignored', statement: undefined };
-  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier) {
-    const variable = sourceCode.getDeclaredVariables(parent)[0];
-    const declaration = parent.parent;
-    // An exported binding is read by the modules that import it.
-    if (!variable || declaration.parent.type === AST_NODE_TYPES.ExportNamedDeclaration || variable.references.some((reference) => reference.isRead())) return { kind: 'checked' };
-    return { kind: 'unread', name: parent.id.name, declaration: declaration.declarations.length === 1 ? declaration : undefined, guard: parent.id.name };
-  }
-  if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.right === carrier && parent.left.type === AST_NODE_TYPES.Identifier) {
-    const reference = sourceCode.getScope(parent.left).references.find((candidate) => candidate.identifier === parent.left);
-    const variable = reference?.resolved;
-    if (!variable || variable.references.some((candidate) => candidate.isRead())) return { kind: 'checked' };
-    return { kind: 'unread', name: parent.left.name, declaration: undefined, guard: parent.left.name };
-  }
-  return { kind: 'checked' };
-}
-
-/** A v3 callback that never looks at its reply argument (or has none). */
-export function callbackIgnoresReply(sourceCode: Readonly<TSESLint.SourceCode>, callback: TSESTree.Node): boolean {
-  if (callback.type !== AST_NODE_TYPES.ArrowFunctionExpression && callback.type !== AST_NODE_TYPES.FunctionExpression) return false;
-  const reply = callback.params[1];
-  if (!reply) return true;
-  if (reply.type !== AST_NODE_TYPES.Identifier) return false;
-  const variable = sourceCode.getDeclaredVariables(callback).find((candidate) => candidate.name === reply.name);
-  return variable !== undefined && variable.references.length === 0;
+export function tryAcquisitionFate(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: TryAcquisition): ResultFate {
+  if (acquisition.callback) return callbackIgnoresReply(sourceCode, acquisition.callback) ? { kind: 'ignored', statement: undefined } : { kind: 'checked' };
+  const column = acquisition.resultColumn;
+  return resultFate(sourceCode, acquisition.node, column ? { column: column.name, shape: column.shape } : REPLY);
 }
 
 // `acquireLock`, `tryLock`, `obtainLease`, `claimLeadership`: the helper's answer is the lock's answer.
@@ -78,42 +47,4 @@ function truthyReturnIn(sourceCode: Readonly<TSESLint.SourceCode>, block: TSESTr
     if (argument.type === AST_NODE_TYPES.Literal && (argument.value === true || argument.value === 1 || argument.value === 'OK')) found = argument;
   });
   return found;
-}
-
-/** Whether a `return` in the try block hands back the acquisition's result (directly or through a variable). */
-function returnsResultOf(sourceCode: Readonly<TSESLint.SourceCode>, block: TSESTree.BlockStatement, call: TSESTree.Node): boolean {
-  const carrier = valueCarrier(call);
-  const names = new Set<string>();
-  if (carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator && carrier.parent.id.type === AST_NODE_TYPES.Identifier) names.add(carrier.parent.id.name);
-  let returns = false;
-  visitStatements(sourceCode, block, (node) => {
-    if (returns || node.type !== AST_NODE_TYPES.ReturnStatement || !node.argument) return;
-    const argument = node.argument;
-    if (contains(argument, call)) returns = true;
-    else if (names.size > 0 && sourceCode.getText(argument).split(/\W+/u).some((word) => names.has(word))) returns = true;
-  });
-  return returns;
-}
-
-/** Walks the statements and expressions of a block, not entering nested functions. */
-function visitStatements(sourceCode: Readonly<TSESLint.SourceCode>, root: TSESTree.Node, visit: (node: TSESTree.Node) => void): void {
-  const stack: TSESTree.Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    visit(node);
-    forEachChild(node, sourceCode.visitorKeys, (child) => {
-      if (!isFunctionLike(child)) stack.push(child);
-    });
-  }
-}
-
-// Not lock-acquisitions' functionName: that one prefers a function expression's own name and reads
-// `obj.name = function`, which would change which helpers count as acquire helpers here.
-function functionName(owner: TSESTree.Node): string | undefined {
-  if (owner.type === AST_NODE_TYPES.FunctionDeclaration && owner.id) return owner.id.name;
-  const parent = owner.parent;
-  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
-  if ((parent?.type === AST_NODE_TYPES.MethodDefinition || parent?.type === AST_NODE_TYPES.Property || parent?.type === AST_NODE_TYPES.PropertyDefinition)
-    && parent.key.type === AST_NODE_TYPES.Identifier) return parent.key.name;
-  return undefined;
 }

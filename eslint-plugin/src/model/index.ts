@@ -43,3 +43,56 @@ export function getLockModel(context: AnyRuleContext): LockModel {
   perSettings.set(settings, model);
   return model;
 }
+
+// The model's face: the questions rules ask of it. Rules import the model from here only
+// (test/eslint-plugin/rules/imports.test.ts holds them to it); what is not listed is the model's own.
+
+// Settings a rule reads with overrides of its own (require-fencing-token's fence columns).
+export { DEFAULT_FENCE_COLUMNS, readSharedSettings, type RawSharedSettings } from './settings.js';
+
+// Acquisitions: which calls take a lock, and which of them owe a release or an expiry.
+export { isExportedLockHelper, isInLockFunction, isLockAcquisition, isLockKeyWrite, isScopedAcquisition, redisAcquisitionsWithoutTtl } from './lock-acquisitions.js';
+export { acquiredAt, precedesInScope, splitAcquisitionOf } from './queries.js';
+
+// Acquisition results: whether a try-acquire's answer decides anything, and helpers that fail open.
+export { TRY_ACQUISITION_SOURCES, type TryAcquisition } from './try-acquisitions.js';
+export { failOpenReturn, tryAcquisitionFate } from './acquire-results.js';
+export { isResultDiscarded, isUsedOnlyAsCondition, resultAccess, type ResultFate } from './result-flow.js';
+
+// Releases and renewals: whose lock each one ends or extends, whether it compares the owner first,
+// and whether anything reads the answer it gives.
+export { acquisitionForRelease, lockMachinery, ownerCheckAround, releasesOfAcquisition } from './queries.js';
+export { droppedReleaseResults } from './release-results.js';
+export { isUnsafeRenewal } from './renewals.js';
+export { watchGuardOf } from './watch-guards.js';
+export { admits, compareAndDeleteCommand } from './servers.js';
+
+// Tokens: whether the value a lock stores is this holder's alone.
+export { eventsOfSameLock, releasesOfSameKey, writtenKeyEvents } from './queries.js';
+export { isParameterValue, sharedTokenKind, type SharedTokenKind } from './token-origin.js';
+export { callerArguments } from './parameter-callers.js';
+
+// Work under the lock: what the critical section does, and what happens to it when the lock is lost,
+// never taken, or the work throws.
+export { checkThenSetRead } from './read-decides.js';
+export { isPlainWrite } from './housekeeping.js';
+export { lockKeyWrites } from './lock-key-writes.js';
+export { singleStatement } from './single-statement.js';
+export { fenceMintedAfter, isEfficiencyLock } from './fences.js';
+export { hasAutoExtendingLocks, locksIgnoringLoss } from './lock-loss.js';
+export { endsSessionInFinally, hasWorkBetween, isGuaranteed, type LockStep } from './error-paths.js';
+
+// Lua scripts: the script texts of a file, and script calls whose keys span hash slots.
+export { luaTextsOf, type LuaText } from './lua-texts.js';
+export { crossSlotScriptCalls } from './hash-slots.js';
+
+// PostgreSQL: advisory locks and lock tables, their pairing, and the transactions they run in.
+export {
+  controlsTransactionIn, EXPIRY_COLUMNS, getSqlModel, isPooledSessionCall, isTrailingBarrier, OWNER_COLUMNS, runsOutsideTransaction, sessionUnlockAfter,
+  type AdvisoryLockItem, type LockTableAcquisition, type LockTableRelease, type SqlModel, type SqlWrite,
+} from './sql/index.js';
+export { heldLocks, writesUnder, type HeldLock } from './sql/critical-sections.js';
+export { advisoryUnlocksOf } from './sql/advisory-unlocks.js';
+export { isUnownedRelease, isUnownedRenewal, lockRowAcquisitionOf, lockRowReleasesOf } from './sql/lock-table-events.js';
+// The statements between a lock and its unlock, as a suggestion moves them into a transaction.
+export { renderSpanBody, spanBetween, spanDeclarationsUsedAfter, spanLeavesCallback, spanToBlockEnd, type StatementSpan, type TextEdit } from './sql/statement-span.js';

@@ -2,10 +2,13 @@
 // only makes sense for a lock (a missing TTL, a shared value, a check-then-set).
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, findVariable, forEachChild, type FunctionLike, isFunctionLike, propertyName } from '../util/ast.js';
-import { isReleasedInModule } from './indexes.js';
+import { contains, findVariable, forEachChild, type FunctionLike, functionName, isFunctionLike, methodCallParts, propertyName } from '../util/ast.js';
+import type { LockModel } from './index.js';
+import { eventNode, isReleasedInModule, redisIndex, within } from './indexes.js';
 import { looksLikeLockKey, matchesLockPattern } from './keys.js';
-import type { Acquisition, RedisModel } from './redis-model.js';
+import { precedesInScope } from './queries.js';
+import type { Acquisition, RedisCommand, RedisModel } from './redis-model.js';
+import { valueFlow } from './result-flow.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -45,18 +48,6 @@ export function isInLockFunction(node: TSESTree.Node, lockKeyPattern: RegExp): b
     current = current.parent;
   }
   return false;
-}
-
-/** The name a function is called by: its own, its variable's, its method's or property's. */
-export function functionName(fn: TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression): string | undefined {
-  if (fn.id) return fn.id.name;
-  const parent = fn.parent;
-  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
-  if ((parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.Property || parent.type === AST_NODE_TYPES.PropertyDefinition) && !parent.computed) {
-    return parent.key.type === AST_NODE_TYPES.Identifier ? parent.key.name : undefined;
-  }
-  if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.left.type === AST_NODE_TYPES.MemberExpression) return propertyName(parent.left);
-  return undefined;
 }
 
 /**
@@ -142,4 +133,44 @@ function readsParameter(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTre
   };
   visit(node);
   return found;
+}
+
+/**
+ * A lock key by name (`lockKeyPattern`), by an `NX` acquisition of it or a release of it in this
+ * module, or written by a function named like a lock helper (`acquireLock(key)`).
+ */
+export function isLockKeyWrite(model: RedisModel, lockKeyPattern: RegExp, write: RedisCommand): boolean {
+  const index = redisIndex(model);
+  const released = write.keySignature === undefined ? index.hasUnsignedRelease : index.releasesByKey.has(write.keySignature);
+  return model.isLockKey(write.key!) || released
+    || isInLockFunction(write.call, lockKeyPattern);
+}
+
+/**
+ * Redis acquisitions (`SETNX`, `SET ... NX`, a script's `SET NX`) that take a lock with no expiry
+ * and are given none later in the same function. A later `EXPIRE` of the same key makes it a split
+ * acquire, which `no-split-acquire` reports on the expiry, not this question.
+ */
+export function redisAcquisitionsWithoutTtl(sourceCode: Readonly<TSESLint.SourceCode>, lockModel: LockModel): Acquisition[] {
+  const model = lockModel.redis;
+  return model.acquisitions.filter((acquisition) => {
+    if (acquisition.library !== 'redis' || acquisition.hasTtl || !acquisition.command) return false;
+    const expiredLater = within(model.expiries, acquisition.owner.range, eventNode).some((expiry) =>
+      (expiry.keySignature === undefined || acquisition.keySignature === undefined || expiry.keySignature === acquisition.keySignature)
+      && precedesInScope(acquisition, expiry));
+    if (expiredLater) return false;
+    return isLockAcquisition(sourceCode, model, lockModel.settings.lockKeyPattern, acquisition);
+  });
+}
+
+/** An acquisition whose release is the code's to write: not queued, not self-releasing (`using`, a with-lock helper). */
+export function isScopedAcquisition(acquisition: Acquisition): boolean {
+  if (acquisition.command?.client.chain) return false;
+  if (acquisition.library === 'redlock' && methodCallParts(acquisition.node)?.method === 'using') return false;
+  // A with-lock helper releases the lock itself, in its own body (judged there).
+  if (acquisition.helper?.role === 'with-lock') return false;
+  const flow = valueFlow(acquisition.node);
+  const declaration = flow.kind === 'declared' ? flow.declarator.parent : undefined;
+  // `using lock = ...` / `await using lock = ...`: disposal releases it on every path.
+  return !(declaration && (declaration.kind === 'using' || declaration.kind === 'await using'));
 }

@@ -13,10 +13,11 @@
 // parsed module, and `helperCallEvents` turns a call and a summary into events wherever the call is.
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { enclosingFunction, type FunctionLike, isFunctionLike, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers, valueCarrier } from '../util/ast.js';
+import { enclosingFunction, type FunctionLike, functionName, isFunctionLike, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers } from '../util/ast.js';
 import { eventNode, within } from './indexes.js';
 import { keySignature, looksLikeLockKey } from './keys.js';
-import { functionName, isInLockFunction } from './lock-acquisitions.js';
+import { isInLockFunction } from './lock-acquisitions.js';
+import { resultDeclarator, valueFlow } from './result-flow.js';
 import { autoExtensionOf, routineArgument } from './auto-extension.js';
 import type { Acquisition, Expiry, LockLibraryKind, RedisCommand, Release } from './redis-model.js';
 
@@ -256,8 +257,7 @@ function summarize(
 function answersOwnership(sourceCode: SourceCode, body: Body, event: Release | Expiry): boolean {
   if (!event.safe) return false;
   if (event.library === 'redis' && event.kind === 'script') {
-    const carrier = valueCarrier(event.node);
-    const holder = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator && carrier.parent.id.type === AST_NODE_TYPES.Identifier ? carrier.parent.id.name : undefined;
+    const holder = resultDeclarator(event.node)?.id.name;
     return body.returns.some((argument) => argument !== null
       && ((argument.range[0] <= event.node.range[0] && event.node.range[1] <= argument.range[1]) || (holder !== undefined && mentions(sourceCode, argument, holder))));
   }
@@ -504,8 +504,7 @@ function returnKind(
  */
 function libraryHandleReturned(sourceCode: SourceCode, body: Body, acquisition: Acquisition): readonly string[] | undefined {
   if (acquisition.library !== 'redlock' && acquisition.library !== 'redis-semaphore') return undefined;
-  const carrier = valueCarrier(acquisition.node);
-  const holder = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator && carrier.parent.init === carrier && carrier.parent.id.type === AST_NODE_TYPES.Identifier ? carrier.parent.id : undefined;
+  const holder = resultDeclarator(acquisition.node)?.id;
   const receiver = methodCallParts(acquisition.node)?.receiver;
   const semaphore = acquisition.library === 'redis-semaphore' && receiver && skipTypeWrappers(receiver).type === AST_NODE_TYPES.Identifier ? skipTypeWrappers(receiver) as TSESTree.Identifier : undefined;
   for (const argument of body.returns) {
@@ -555,8 +554,8 @@ function mentions(sourceCode: SourceCode, node: TSESTree.Node, name: string): bo
  * variable holding it), or some return hands back a falsy value (`return false`, `return null`).
  */
 function reportsFailure(sourceCode: SourceCode, body: Body, acquisition: Acquisition): boolean {
-  const carrier = valueCarrier(acquisition.node);
-  const holders = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator ? boundNames(carrier.parent.id) : [];
+  const flow = valueFlow(acquisition.node);
+  const holders = flow.kind === 'declared' ? boundNames(flow.declarator.id) : [];
   return body.returns.some((argument) => {
     if (argument === null) return true;
     const expression = skipTypeWrappers(argument);
@@ -892,16 +891,15 @@ interface Handle {
 }
 
 function handleOf(sourceCode: SourceCode, call: TSESTree.CallExpression): Handle | undefined {
-  const carrier = valueCarrier(call);
-  const parent = carrier.parent;
-  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier) {
-    const variable = sourceCode.getDeclaredVariables(parent)[0];
-    return variable ? { variable, at: parent.range[0], from: parent.range[1] } : undefined;
+  const flow = valueFlow(call);
+  if (flow.kind === 'declared' && flow.declarator.id.type === AST_NODE_TYPES.Identifier) {
+    const variable = sourceCode.getDeclaredVariables(flow.declarator)[0];
+    return variable ? { variable, at: flow.declarator.range[0], from: flow.declarator.range[1] } : undefined;
   }
-  if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.right === carrier && parent.left.type === AST_NODE_TYPES.Identifier) {
-    const variable = findVariableOf(sourceCode, parent.left);
+  if (flow.kind === 'assigned') {
+    const variable = findVariableOf(sourceCode, flow.target);
     const declared = variable?.defs[0]?.node;
-    return variable && declared?.type === AST_NODE_TYPES.VariableDeclarator ? { variable, at: declared.range[0], from: parent.range[1] } : undefined;
+    return variable && declared?.type === AST_NODE_TYPES.VariableDeclarator ? { variable, at: declared.range[0], from: flow.target.parent.range[1] } : undefined;
   }
   return undefined;
 }

@@ -2,9 +2,10 @@
 // section, so that the value the release or renewal compares with the token is gone.
 
 import { AST_NODE_TYPES, AST_TOKEN_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, skipTypeWrappers, staticString, valueCarrier } from '../util/ast.js';
+import { contains, skipTypeWrappers, staticString } from '../util/ast.js';
 import { commandNode, redisCriticalSections, redisIndex, within } from './indexes.js';
 import type { Acquisition, RedisCommand, RedisModel } from './redis-model.js';
+import { resultDeclarator } from './result-flow.js';
 
 export interface LockKeyWrite {
   readonly call: TSESTree.CallExpression;
@@ -87,7 +88,7 @@ function mentionsPersist(sourceCode: Readonly<TSESLint.SourceCode>, argument: TS
  * `SETNX` lock in the Redis documentation's old pattern runs when `SETNX` failed).
  */
 function runsWhileHeld(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition, write: TSESTree.Node): boolean {
-  const resultName = boundName(acquisition.node);
+  const resultName = resultDeclarator(acquisition.node)?.id.name;
   for (let node: TSESTree.Node = write; node.parent && node !== acquisition.owner; node = node.parent) {
     const parent = node.parent;
     if (parent.type !== AST_NODE_TYPES.IfStatement && parent.type !== AST_NODE_TYPES.ConditionalExpression) continue;
@@ -98,13 +99,6 @@ function runsWhileHeld(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: A
     if (node !== parent.consequent || isNegated(parent.test)) return false;
   }
   return true;
-}
-
-/** `const ok = await redis.set(...)`: the name the acquisition's result is kept under. */
-function boundName(call: TSESTree.Node): string | undefined {
-  const carrier = valueCarrier(call);
-  const parent = carrier.parent;
-  return parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier ? parent.id.name : undefined;
 }
 
 function decidedBy(sourceCode: Readonly<TSESLint.SourceCode>, test: TSESTree.Node, acquisition: TSESTree.Node, resultName: string | undefined): boolean {

@@ -3,9 +3,10 @@
 // also used as data (a cache read) rather than only as a decision.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, isFunctionLike, skipTypeWrappers, valueCarrier } from '../util/ast.js';
+import { contains, isFunctionLike, skipTypeWrappers } from '../util/ast.js';
 import { commandNode, inEnclosingFunctions, redisIndex, within } from './indexes.js';
 import type { RedisCommand, RedisModel } from './redis-model.js';
+import { valueReaders } from './result-flow.js';
 
 /** What the truth of a condition says about the key: `present` when true means the key exists. */
 type Polarity = 'present' | 'absent';
@@ -38,29 +39,7 @@ export function readResultOf(sourceCode: Readonly<TSESLint.SourceCode>, read: Re
     const variable = sourceCode.getDeclaredVariables(read.callback).find((candidate) => candidate.name === parameter.name);
     return { uses: (variable?.references ?? []).filter((reference) => reference.isRead()).map((reference) => reference.identifier), declaration: undefined, awaited: false };
   }
-  const carrier = valueCarrier(read.call);
-  const awaited = carrier !== read.call && containsAwait(carrier, read.call);
-  const parent = carrier.parent;
-  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier) {
-    const variable = sourceCode.getDeclaredVariables(parent)[0];
-    if (!variable || variable.references.some((reference) => reference.isWrite() && reference.init !== true)) return undefined;
-    const declaration = parent.parent;
-    return {
-      uses: variable.references.filter((reference) => reference.isRead()).map((reference) => reference.identifier),
-      declaration: declaration.declarations.length === 1 ? declaration : undefined,
-      awaited,
-    };
-  }
-  return { uses: [carrier], declaration: undefined, awaited };
-}
-
-function containsAwait(carrier: TSESTree.Node, call: TSESTree.Node): boolean {
-  let current: TSESTree.Node | undefined = call.parent;
-  while (current && contains(carrier, current)) {
-    if (current.type === AST_NODE_TYPES.AwaitExpression) return true;
-    current = current.parent;
-  }
-  return false;
+  return valueReaders(sourceCode, read.call);
 }
 
 interface ConditionUse {

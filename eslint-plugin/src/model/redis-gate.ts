@@ -5,6 +5,8 @@
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { CLIENT_LIKE_NAME, CLIENT_PACKAGES, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS } from './client-table.js';
+import { LOCK_ACTS, LOCK_NOUNS, LOCK_TABLE_WORDS } from './lock-words.js';
+import { identifierEnd, identifierStart, isWholeWord, nextSignificantCode, previousSignificantCode, skipSpaces } from '../util/text.js';
 
 const CLIENT_PACKAGE_NAMES: ReadonlySet<string> = new Set(Object.keys(CLIENT_PACKAGES));
 
@@ -29,7 +31,7 @@ const SCREEN_WORDS = /redis|redlock|valkey|upstash|cluster|setnx|expire|eval|sen
 // `acquireMutex`, `leader.elect`, `claimJob`: every word imported-helpers.ts's text screen admits).
 // A file that sends SQL but names none of these (an ORM's query builder, a migration, a repository)
 // holds nothing any rule reports. screen.test.ts holds every lock table word and expiry column to it.
-export const LOCK_WORDS = /lock|mutex|semaphore|lease|leader|acquire|release|claim|advisory|expir|until/i;
+export const LOCK_WORDS = new RegExp([...LOCK_NOUNS, ...LOCK_ACTS, ...LOCK_TABLE_WORDS].join('|'), 'i');
 // The Redis words and the lock words in one alternation: scanning with it until the first lock word
 // costs about what the Redis words alone cost, and saves a second pass over the text.
 const SCREEN_AND_LOCK_WORDS = new RegExp(`${SCREEN_WORDS.source}|${LOCK_WORDS.source}`, 'gi');
@@ -104,9 +106,8 @@ function scanWords(text: string, pattern: RegExp, afterLockWord?: RegExp): WordS
   current.lastIndex = 0;
   while (current.test(text)) {
     let end = current.lastIndex;
-    let start = end - 1;
-    while (start > 0 && isIdentifierCode(text.charCodeAt(start - 1))) start--;
-    while (end < text.length && isIdentifierCode(text.charCodeAt(end))) end++;
+    const start = identifierStart(text, end - 1);
+    end = identifierEnd(text, end);
     if (afterLockWord && !lockWord && LOCK_WORDS.test(text.slice(start, end))) {
       lockWord = true;
       current = afterLockWord;
@@ -126,10 +127,8 @@ function anyCommandIsASignal(text: string): boolean {
       pattern.lastIndex = match.index + 1;
       continue;
     }
-    let start = match.index;
-    while (start > 0 && isIdentifierCode(text.charCodeAt(start - 1))) start--;
-    let end = match.index + match[0].length;
-    while (end < text.length && isIdentifierCode(text.charCodeAt(end))) end++;
+    const start = identifierStart(text, match.index);
+    const end = identifierEnd(text, match.index + match[0].length);
     pattern.lastIndex = end;
     // A command in capitals is Redis only as a method (`client.SET(`): `NOT EXISTS (` and
     // `UPDATE t SET (` are SQL, common in the ORM code this screen should turn away.
@@ -182,37 +181,6 @@ const DOT = 46;
 const QUESTION = 63;
 const MAX_PACKAGE_LENGTH = Math.max(...[...CLIENT_PACKAGE_NAMES].map((name) => name.length));
 
-/** A character of a JavaScript identifier (ASCII): what the text screens expand a match to. */
-export function isIdentifierCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
-}
-
-/** No word character (`\\w`: letter, digit, `_`) right before `start` or right at `end`. */
-function isWholeWord(text: string, start: number, end: number): boolean {
-  return !isWordCode(text.charCodeAt(start - 1)) && !isWordCode(text.charCodeAt(end));
-}
-
-function isWordCode(code: number): boolean {
-  return isIdentifierCode(code) && code !== 36;
-}
-
-/** The code of the last character before `index` that is not a space or line break; -1 at the start. */
-export function previousSignificantCode(text: string, index: number): number {
-  let position = index - 1;
-  while (position >= 0) {
-    const code = text.charCodeAt(position);
-    if (code !== 32 && code !== 9 && code !== 10 && code !== 13) return code;
-    position--;
-  }
-  return -1;
-}
-
-/** The code of the first character from `index` on that is not a space or line break; -1 at the end. */
-export function nextSignificantCode(text: string, index: number): number {
-  const position = skipSpaces(text, index);
-  return position < text.length ? text.charCodeAt(position) : -1;
-}
-
 const REDIS_FACTORY_NAME = /^(?:get|create|make|new|init|use|connect|build)\w*(?:redis|valkey|upstash)/iu;
 const CLIENT_FACTORY_NAME = /^(?:get|create|make|use|connect)\w*(?:client|conn(?:ection)?)$/iu;
 
@@ -231,17 +199,7 @@ function callsGenericMethod(text: string, index: number): boolean {
   if (text.charCodeAt(position) === QUESTION) position++;
   if (text.charCodeAt(position) !== DOT) return false;
   const start = skipSpaces(text, position + 1);
-  let end = start;
-  while (end < text.length && isIdentifierCode(text.charCodeAt(end))) end++;
+  const end = identifierEnd(text, start);
   return end > start && text.charCodeAt(skipSpaces(text, end)) === OPEN_PAREN && GENERIC_METHOD_NAMES.has(text.slice(start, end));
 }
 
-function skipSpaces(text: string, index: number): number {
-  let position = index;
-  while (position < text.length) {
-    const code = text.charCodeAt(position);
-    if (code !== 32 && code !== 9 && code !== 10 && code !== 13) return position;
-    position++;
-  }
-  return position;
-}

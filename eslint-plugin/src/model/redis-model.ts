@@ -5,7 +5,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import type { RedisDialect } from './client-table.js';
 import type { LuaScriptSummary } from '../lua/analyze-script.js';
 import { isCompareAndDelete, isCompareAndExpire } from '../lua/analyze-script.js';
-import { enclosingFunction, type FunctionLike, methodCallParts, type ScopeOwner, skipTypeWrappers, staticString, valueCarrier } from '../util/ast.js';
+import { enclosingFunction, type FunctionLike, methodCallParts, type ScopeOwner, skipTypeWrappers, staticString } from '../util/ast.js';
 import {
   CHAIN_METHODS, CLIENT_LIKE_NAME, CLIENT_PACKAGES, type ClientFamily, dialectOfFamily, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS,
 } from './client-table.js';
@@ -18,6 +18,7 @@ import { dataKeyShapes, HASH_WRITE_METHODS, type HashWrite, isHousekeeping } fro
 import { type LockHelperSummary, withLockHelpers } from './lock-helpers.js';
 import { callsImportedHelper, importedHelperCandidates, importedHelperOf, isLockLikeName } from './project/imported-helpers.js';
 import { keyShape, keySignature, looksLikeLockKey } from './keys.js';
+import { isResultUsed } from './result-flow.js';
 import { type ResolvedScript, ScriptResolver } from './scripts.js';
 import { matchesName, type SharedSettings } from './settings.js';
 import type { TypeOracle } from './type-oracle.js';
@@ -468,16 +469,6 @@ function classify(command: RedisCommand, acquisitions: Acquisition[], releases: 
   }
   if (summary.deletes.length > 0) releases.push({ ...scriptBase(summary.deletes[0]!.keyRef), kind: 'script', safe: isCompareAndDelete(summary) });
   if (summary.expiries.length > 0 && !nxSet) expiries.push({ ...scriptBase(summary.expiries[0]!.keyRef), kind: 'script', safe: isCompareAndExpire(summary) });
-}
-
-/** Whether the call's result reaches anything (not a bare statement, not only a queued chain link). */
-export function isResultUsed(call: TSESTree.CallExpression): boolean {
-  const carrier = valueCarrier(call);
-  const parent = carrier.parent;
-  if (!parent) return false;
-  if (parent.type === AST_NODE_TYPES.ExpressionStatement) return false;
-  if (parent.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'void') return false;
-  return true;
 }
 
 interface WrapperEvent { kind: 'acquire' | 'release'; base: LockEventBase }

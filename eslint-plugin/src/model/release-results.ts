@@ -7,7 +7,8 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { ScopeOwner } from '../util/ast.js';
 import type { RedisModel } from './redis-model.js';
 import { isPooledSessionCall, isReconnectingSessionCall, type AdvisoryLockItem, type SqlModel } from './sql/index.js';
-import { resultShapeOf, tryLockResultFate, type AnswerShape, type TryLockResultFate } from './sql/try-lock-result.js';
+import { resultFate, type Answer, type ResultFate, WHOLE } from './result-flow.js';
+import { resultShapeOf } from './sql/try-lock-result.js';
 
 export interface CheckableRelease {
   readonly node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
@@ -17,13 +18,12 @@ export interface CheckableRelease {
   /** What its result says on failure, for the message. */
   readonly failure: string;
   /** Where the answer sits in the result. */
-  readonly column: string;
-  readonly shape: AnswerShape;
+  readonly answer: Answer;
 }
 
 export interface DroppedReleaseResult {
   readonly release: CheckableRelease;
-  readonly fate: Exclude<TryLockResultFate, { kind: 'checked' }>;
+  readonly fate: Exclude<ResultFate, { kind: 'checked' }>;
 }
 
 const cache = new WeakMap<RedisModel, readonly DroppedReleaseResult[]>();
@@ -34,7 +34,7 @@ export function droppedReleaseResults(sourceCode: Readonly<TSESLint.SourceCode>,
   if (cached) return cached;
   const dropped: DroppedReleaseResult[] = [];
   for (const release of checkableReleases(redis, sql)) {
-    const fate = tryLockResultFate(sourceCode, release.node, release.column, release.shape);
+    const fate = resultFate(sourceCode, release.node, release.answer);
     if (fate.kind !== 'checked') dropped.push({ release, fate });
   }
   dropped.sort((left, right) => left.release.node.range[0] - right.release.node.range[0]);
@@ -86,7 +86,7 @@ function checkableReleases(redis: RedisModel, sql: SqlModel): CheckableRelease[]
     if (event.library !== 'redis' || event.kind !== 'script' || !event.safe || !command) continue;
     // A v3 callback receives the reply, and a queued link replies through exec(): neither is followed.
     if (command.callback || command.client.chain) continue;
-    releases.push({ node: event.node, owner: event.owner, label, failure: '0', column: '', shape: 'whole' });
+    releases.push({ node: event.node, owner: event.owner, label, failure: '0', answer: WHOLE });
   }
   // A call to a project helper whose result is that answer (`await locks.release(key, token)`): the
   // caller is the one who drops it. The helper's own body returns it, so it is not reported there.
@@ -95,7 +95,7 @@ function checkableReleases(redis: RedisModel, sql: SqlModel): CheckableRelease[]
     if (event.library !== 'helper' || !helper || (helper.role !== 'release' && helper.role !== 'extend') || helper.returns !== 'result') continue;
     releases.push({
       node: event.node, owner: event.owner, label: `${helper.name ?? 'release'}()`,
-      failure: 'a falsy answer', column: '', shape: 'whole',
+      failure: 'a falsy answer', answer: WHOLE,
     });
   }
   for (const [position, lock] of sql.advisoryLocks.entries()) {
@@ -104,8 +104,8 @@ function checkableReleases(redis: RedisModel, sql: SqlModel): CheckableRelease[]
     if (call.action !== 'unlock' || call.outputName === undefined || query.statements?.length !== 1 || lock.statement.advisoryLocks.length !== 1) continue;
     if (!unlockMayAnswerFalse(sql, lock, position)) continue;
     releases.push({
-      node: lock.node, owner: lock.function, label: call.functionName, failure: 'false', column: call.outputName,
-      shape: resultShapeOf(query.sender.library, query.method),
+      node: lock.node, owner: lock.function, label: call.functionName, failure: 'false',
+      answer: { column: call.outputName, shape: resultShapeOf(query.sender.library, query.method) },
     });
   }
   for (const release of [...sql.lockTableReleases, ...sql.lockTableRenewals]) {
@@ -113,7 +113,7 @@ function checkableReleases(redis: RedisModel, sql: SqlModel): CheckableRelease[]
     // A knex chain is one statement; its promise resolves to the affected row count, the answer itself.
     if (!release.ownerCompared || (release.query && release.query.statements?.length !== 1)) continue;
     const verb = release.kind === 'delete' ? `DELETE FROM ${release.table}` : `UPDATE ${release.table}`;
-    releases.push({ node: release.node, owner: release.function, label: verb, failure: 'no row affected', column: '', shape: 'whole' });
+    releases.push({ node: release.node, owner: release.function, label: verb, failure: 'no row affected', answer: WHOLE });
   }
   return releases;
 }

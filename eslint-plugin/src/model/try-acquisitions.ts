@@ -9,7 +9,8 @@ import { looksLikeLockKey } from './keys.js';
 import { runsBefore } from './queries.js';
 import type { Acquisition } from './redis-model.js';
 import { getSqlModel } from './sql/index.js';
-import { resultShapeOf, type ResultShape } from './sql/try-lock-result.js';
+import type { ResultShape } from './result-flow.js';
+import { resultShapeOf } from './sql/try-lock-result.js';
 
 
 /**

@@ -7,7 +7,8 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { contains, enclosingFunction, isFunctionLike, methodCallParts, skipTypeWrappers } from '../util/ast.js';
 import { collectNodes } from '../util/collect-nodes.js';
 import { runsBefore } from './queries.js';
-import { declaredInitializer, isResultUsed, type Release } from './redis-model.js';
+import { declaredInitializer, type Release } from './redis-model.js';
+import { isResultUsed } from './result-flow.js';
 
 export interface WatchGuard {
   /** The `WATCH` of the released key on the releasing client, earlier in the same function. */

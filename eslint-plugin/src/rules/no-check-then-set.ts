@@ -2,12 +2,7 @@
 
 import { atomicSetFix } from '../fixes/atomic-set.js';
 import { DEFAULT_TTL_MS } from '../fixes/scripts.js';
-import { getLockModel } from '../model/index.js';
-import { redisIndex } from '../model/indexes.js';
-import { isPlainWrite } from '../model/housekeeping.js';
-import { isInLockFunction } from '../model/lock-acquisitions.js';
-import { checkThenSetRead } from '../model/read-decides.js';
-import type { RedisCommand, RedisModel } from '../model/redis-model.js';
+import { checkThenSetRead, getLockModel, isLockKeyWrite, isPlainWrite } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
@@ -66,14 +61,3 @@ export default createRule<Options, MessageId>({
     };
   },
 });
-
-/**
- * A lock key by name (`lockKeyPattern`), by an `NX` acquisition of it or a release of it in this
- * module, or written by a function named like a lock helper (`acquireLock(key)`).
- */
-function isLockKeyWrite(model: RedisModel, lockKeyPattern: RegExp, write: RedisCommand): boolean {
-  const index = redisIndex(model);
-  const released = write.keySignature === undefined ? index.hasUnsignedRelease : index.releasesByKey.has(write.keySignature);
-  return model.isLockKey(write.key!) || released
-    || isInLockFunction(write.call, lockKeyPattern);
-}

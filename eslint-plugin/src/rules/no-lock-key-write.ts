@@ -1,8 +1,7 @@
 // no-lock-key-write: a plain write of a held lock's own key, which then no longer holds the token its
 // release or renewal compares.
 
-import { getLockModel } from '../model/index.js';
-import { lockKeyWrites } from '../model/lock-key-writes.js';
+import { getLockModel, lockKeyWrites } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 

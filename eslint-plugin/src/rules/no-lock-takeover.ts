@@ -1,9 +1,8 @@
 // no-lock-takeover: a lock-table upsert that takes a live lock over, or whose owner is never checked.
 
-import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
+import type { TSESLint } from '@typescript-eslint/utils';
 import { renderTakeoverGuard } from '../fixes/sql-templates.js';
-import { EXPIRY_COLUMNS, getSqlModel, OWNER_COLUMNS, type LockTableAcquisition, type SqlModel } from '../model/sql/index.js';
-import { valueCarrier } from '../util/ast.js';
+import { EXPIRY_COLUMNS, getSqlModel, isResultDiscarded, type LockTableAcquisition, OWNER_COLUMNS, type SqlModel } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 
 export type MessageId = 'unguardedTakeover' | 'ownerNotCompared' | 'addExpiryGuard';
@@ -44,7 +43,7 @@ export default createRule<Options, MessageId>({
             continue;
           }
           const owner = acquisition.statement.returning.find((column) => OWNER_COLUMNS.includes(column));
-          if (owner !== undefined && resultIgnored(context, acquisition)) {
+          if (owner !== undefined && isResultDiscarded(context.sourceCode, acquisition.node)) {
             context.report({ node: acquisition.node, messageId: 'ownerNotCompared', data: { table: acquisition.table, owner } });
           }
         }
@@ -66,16 +65,4 @@ function guardFix(context: Context, model: SqlModel, acquisition: LockTableAcqui
   const at = acquisition.query.sql.toSourceOffset(end);
   if (at === undefined || at > context.sourceCode.text.length) return undefined;
   return { at, text: renderTakeoverGuard(statement.tableAlias ?? acquisition.table, expiry) };
-}
-
-/** The query's result is dropped (`await q;`) or stored and never read. */
-function resultIgnored(context: Context, acquisition: LockTableAcquisition): boolean {
-  const carrier = valueCarrier(acquisition.node);
-  const parent = carrier.parent;
-  if (!parent || parent.type === AST_NODE_TYPES.ExpressionStatement) return true;
-  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier) {
-    const variables = context.sourceCode.getDeclaredVariables(parent);
-    return variables.length > 0 && variables.every((variable) => variable.references.every((reference) => reference.init === true));
-  }
-  return false;
 }

@@ -3,9 +3,7 @@
 // call whose keys cannot share a slot.
 
 import { luaReplyPitfalls, type LuaPitfall } from '../lua/reply-pitfalls.js';
-import { getLockModel } from '../model/index.js';
-import { crossSlotScriptCalls } from '../model/hash-slots.js';
-import { luaTextsOf, type LuaText } from '../model/lua-texts.js';
+import { crossSlotScriptCalls, getLockModel, type LuaText, luaTextsOf } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 import { luaLoc, luaModelOf } from '../util/lua-report.js';
 

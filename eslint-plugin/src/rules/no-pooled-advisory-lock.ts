@@ -2,10 +2,10 @@
 
 import type { TSESLint } from '@typescript-eslint/utils';
 import { freeName } from '../fixes/edits.js';
-import { within } from '../model/indexes.js';
+import {
+  type AdvisoryLockItem, getSqlModel, isPooledSessionCall, renderSpanBody, sessionUnlockAfter, spanBetween, spanDeclarationsUsedAfter, spanLeavesCallback, type SqlModel, type StatementSpan, type TextEdit,
+} from '../model/index.js';
 import { HANDLE_NAMES, renderCheckoutWrap, renderTransactionWrap, transactionLevelName, type TransactionHelperLibrary } from '../fixes/sql-templates.js';
-import { getSqlModel, isPooledSessionCall, type AdvisoryLockItem, type SqlModel } from '../model/sql/index.js';
-import { renderSpanBody, spanBetween, spanDeclarationsUsedAfter, spanLeavesCallback, type StatementSpan, type TextEdit } from '../model/sql/statement-span.js';
 import { advisoryFunctionRange, handleEdits, helperName, prismaExecuteEdits, unlockStatementEdit } from '../fixes/advisory-edits.js';
 import { createRule } from '../util/create-rule.js';
 
@@ -50,15 +50,9 @@ export default createRule<Options, MessageId>({
 
 type Context = Readonly<TSESLint.RuleContext<MessageId, Options>>;
 
-function matchingUnlock(model: SqlModel, lock: AdvisoryLockItem): AdvisoryLockItem | undefined {
-  return within(model.advisoryLocks, lock.function.range, (item) => item.node).find((candidate) => candidate.call.scope === 'session' && candidate.call.action === 'unlock'
-    && candidate.function === lock.function && candidate.range[0] > lock.range[1]
-    && candidate.query.sender.identity === lock.query.sender.identity);
-}
-
 function suggestions(context: Context, model: SqlModel, lock: AdvisoryLockItem): TSESLint.SuggestionReportDescriptor<MessageId>[] {
   const sourceCode = context.sourceCode;
-  const unlock = matchingUnlock(model, lock);
+  const unlock = sessionUnlockAfter(model, lock);
   if (!unlock) return [];
   const span = spanBetween(sourceCode, lock.node, unlock.node);
   if (!span || spanDeclarationsUsedAfter(span, sourceCode)) return [];

@@ -1,13 +1,10 @@
 // no-split-acquire: SETNX (or SET NX without expiry) followed by a separate EXPIRE of the same key.
 
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { isExpressionAvailableAt, isUsedOnlyAsCondition, removeStatement } from '../fixes/edits.js';
+import type { TSESLint } from '@typescript-eslint/utils';
+import { expiryRemoval, isExpressionAvailableAt, removeStatement } from '../fixes/edits.js';
+import { type Acquisition, type Expiry, getLockModel, isUsedOnlyAsCondition, splitAcquisitionOf } from '../model/index.js';
 import { renderAtomicSet } from '../fixes/templates.js';
 import { ttlInMilliseconds } from '../fixes/ttl.js';
-import { getLockModel } from '../model/index.js';
-import { splitAcquisitionOf } from '../model/queries.js';
-import type { Acquisition, Expiry, RedisCommand } from '../model/redis-model.js';
-import { expressionStatementOf, skipTypeWrappers } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
@@ -100,26 +97,4 @@ function atomicSetFix(
       return fixes;
     },
   };
-}
-
-type Removal = { kind: 'statement'; node: TSESTree.Node } | { kind: 'chain-link'; from: number; to: number };
-
-/** How the separate expiry can be deleted: its whole statement, or its link in a MULTI chain. */
-function expiryRemoval(expire: RedisCommand): Removal | undefined {
-  if (expire.resultUsed) {
-    // `.expire(k, 30)` in the middle of a chain: its value is the chain itself, so drop the link.
-    const callee = skipTypeWrappers(expire.call.callee);
-    const parent = expire.call.parent;
-    if (callee.type === AST_NODE_TYPES.MemberExpression && parent.type === AST_NODE_TYPES.MemberExpression && parent.object === expire.call && expire.client.chain) {
-      return { kind: 'chain-link', from: callee.object.range[1], to: expire.call.range[1] };
-    }
-    return undefined;
-  }
-  if (expire.client.chain && expire.call.callee.type === AST_NODE_TYPES.MemberExpression) {
-    const receiver = skipTypeWrappers(expire.call.callee.object);
-    // `redis.multi().setnx(k, v).expire(k, 30)` as the last link of a statement
-    if (receiver.type === AST_NODE_TYPES.CallExpression) return { kind: 'chain-link', from: receiver.range[1], to: expire.call.range[1] };
-  }
-  const statement = expressionStatementOf(expire.call);
-  return statement ? { kind: 'statement', node: statement } : undefined;
 }

@@ -1,10 +1,7 @@
 // no-unneeded-lock: a lock whose whole critical section is one SQL statement on one table.
 
 import { dropLockFix } from '../fixes/drop-lock.js';
-import { getLockModel } from '../model/index.js';
-import { singleStatement } from '../model/single-statement.js';
-import { heldLocks } from '../model/sql/critical-sections.js';
-import { getSqlModel } from '../model/sql/index.js';
+import { getLockModel, getSqlModel, heldLocks, singleStatement } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 

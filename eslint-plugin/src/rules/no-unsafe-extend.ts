@@ -6,15 +6,11 @@ import { compareAndSetFix } from '../fixes/primitive-call.js';
 import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
 import { asRedisStringArgument } from '../fixes/templates.js';
 import { tokenByName } from '../fixes/token-by-name.js';
-import { secondsAsMilliseconds, ttlInMilliseconds } from '../fixes/ttl.js';
-import { getLockModel } from '../model/index.js';
-import { acquiredAt, acquisitionForRelease, ownerCheckAround, splitAcquisitionOf } from '../model/queries.js';
-import type { Expiry, RedisCommand, RedisModel } from '../model/redis-model.js';
-import { admits } from '../model/servers.js';
-import { getSqlModel } from '../model/sql/index.js';
-import { isUnownedRenewal, lockRowAcquisitionOf } from '../model/sql/lock-table-events.js';
+import { scriptTtlInMilliseconds, setTtlInMilliseconds, ttlInMilliseconds } from '../fixes/ttl.js';
+import {
+  acquiredAt, acquisitionForRelease, admits, type Expiry, getLockModel, getSqlModel, isUnownedRenewal, isUnsafeRenewal, lockRowAcquisitionOf, ownerCheckAround, type RedisModel,
+} from '../model/index.js';
 import { ownerComparisonFix } from '../fixes/sql-owner-compare.js';
-import { skipTypeWrappers, staticString } from '../util/ast.js';
 import { luaCompareFirstEdit } from '../fixes/lua-compare-first.js';
 import { createRule } from '../util/create-rule.js';
 import { luaLoc, luaModelOf } from '../util/lua-report.js';
@@ -118,29 +114,6 @@ export default createRule<Options, MessageId>({
   },
 });
 
-/**
- * A Redis renewal that does not compare the owner: a plain expiry that is not the second half of a
- * split acquire (no-split-acquire owns those), or a script whose expiry is not owner-checked.
- */
-function isUnsafeRenewal(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, expiry: Expiry): boolean {
-  if (expiry.safe || expiry.library !== 'redis' || !expiry.command || !expiry.key) return false;
-  if (expiry.kind === 'compare') return expiry.dropsTtl === true;
-  if (expiry.kind === 'overwrite') return true;
-  if (expiry.kind === 'expire') return splitAcquisitionOf(model, expiry) === undefined && !onlyWhenNoExpiry(sourceCode, expiry);
-  if (expiry.kind !== 'script') return false;
-  const summary = expiry.command.script?.script?.summary;
-  // A script that also writes or counts the key sets it (an acquire, a rate limiter), it does not renew it.
-  return summary !== undefined && summary.sets.length === 0 && summary.increments.length === 0;
-}
-
-/**
- * `EXPIRE key 30 NX` (Redis 7) sets a TTL only on a key that has none: a safety net for a lock
- * that lost its expiry, which cannot extend another holder's (always expiring) lock.
- */
-function onlyWhenNoExpiry(sourceCode: Readonly<TSESLint.SourceCode>, expiry: Expiry): boolean {
-  return expiry.command!.args.slice(2).some((argument) => staticString(sourceCode, argument)?.toUpperCase() === 'NX');
-}
-
 interface RenewalParts {
   readonly keyText: string;
   readonly tokenText: string;
@@ -176,26 +149,4 @@ function renewalParts(
   if (ttlText === undefined) return undefined;
   const setTtlText = command.dialect === 'node-redis-v5' ? ttlText : asRedisStringArgument(command.dialect, ttlText);
   return { keyText: sourceCode.getText(key), tokenText, ttlText, setTtlText };
-}
-
-/**
- * The TTL an unchecked renewal script is called with: its only argument, or the one beside the
- * token. Any other layout is left alone rather than guessed.
- */
-function scriptTtlInMilliseconds(sourceCode: Readonly<TSESLint.SourceCode>, expiry: Expiry, tokenText: string): string | undefined {
-  const script = expiry.command!.script!;
-  const summary = script.script?.summary;
-  if (summary?.expiries.length !== 1) return undefined;
-  const others = script.args.filter((argument) => sourceCode.getText(argument) !== tokenText);
-  if (others.length !== 1 || script.args.length > 2) return undefined;
-  const ttl = others[0]!;
-  return summary.expiries[0]!.command === 'PEXPIRE' ? sourceCode.getText(ttl) : secondsAsMilliseconds(sourceCode, ttl);
-}
-
-/** The relative expiry of a `SET … XX` in milliseconds; an absolute `PXAT`/`EXAT` has none to pass on. */
-function setTtlInMilliseconds(sourceCode: Readonly<TSESLint.SourceCode>, command: RedisCommand): string | undefined {
-  const expiry = command.set?.expiry;
-  if (!expiry?.value) return undefined;
-  if (expiry.unit === 'PX') return sourceCode.getText(skipTypeWrappers(expiry.value));
-  return expiry.unit === 'EX' ? secondsAsMilliseconds(sourceCode, expiry.value) : undefined;
 }

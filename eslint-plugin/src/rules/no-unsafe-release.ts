@@ -6,13 +6,9 @@ import { compareAndDeleteFix as primitiveCompareAndDeleteFix } from '../fixes/pr
 import { ownerComparisonFix } from '../fixes/sql-owner-compare.js';
 import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
 import { tokenByName } from '../fixes/token-by-name.js';
-import { getLockModel } from '../model/index.js';
-import { compareAndDeleteCommand } from '../model/servers.js';
-import { watchGuardOf } from '../model/watch-guards.js';
-import { acquiredAt, acquisitionForRelease, ownerCheckAround } from '../model/queries.js';
-import type { RedisModel, Release } from '../model/redis-model.js';
-import { getSqlModel, type LockTableAcquisition, type LockTableRelease } from '../model/sql/index.js';
-import { isUnownedRelease, lockRowAcquisitionOf } from '../model/sql/lock-table-events.js';
+import {
+  acquiredAt, acquisitionForRelease, compareAndDeleteCommand, getLockModel, getSqlModel, isUnownedRelease, lockRowAcquisitionOf, type LockTableAcquisition, type LockTableRelease, ownerCheckAround, type RedisModel, type Release, watchGuardOf,
+} from '../model/index.js';
 import { luaCompareFirstEdit } from '../fixes/lua-compare-first.js';
 import { createRule } from '../util/create-rule.js';
 import { luaLoc, luaModelOf } from '../util/lua-report.js';

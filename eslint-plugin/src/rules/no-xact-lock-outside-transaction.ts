@@ -1,13 +1,12 @@
 // no-xact-lock-outside-transaction: a transaction-level advisory lock with no explicit transaction.
 
-import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
+import type { TSESLint } from '@typescript-eslint/utils';
 import { freeName } from '../fixes/edits.js';
-import { within } from '../model/indexes.js';
+import {
+  type AdvisoryLockItem, controlsTransactionIn, getSqlModel, isTrailingBarrier, renderSpanBody, runsOutsideTransaction, spanLeavesCallback, spanToBlockEnd, type StatementSpan, type TextEdit,
+} from '../model/index.js';
 import { HANDLE_NAMES, renderBeginCommit, renderTransactionWrap } from '../fixes/sql-templates.js';
 import { handleEdits, helperName, prismaExecuteEdits } from '../fixes/advisory-edits.js';
-import { getSqlModel, isTrailingBarrier, type AdvisoryLockItem } from '../model/sql/index.js';
-import { renderSpanBody, spanLeavesCallback, spanToBlockEnd, type StatementSpan, type TextEdit } from '../model/sql/statement-span.js';
-import { contains } from '../util/ast.js';
 import { createRule } from '../util/create-rule.js';
 
 export type MessageId = 'xactLockOutsideTransaction' | 'wrapInTransaction';
@@ -33,7 +32,7 @@ export default createRule<Options, MessageId>({
       'Program:exit'() {
         for (const item of getSqlModel(context).advisoryLocks) {
           if (item.call.scope !== 'xact' || item.call.action !== 'lock' || item.inTransaction || !item.statement.onlyAdvisoryLocks) continue;
-          if (!runsOutsideTransaction(context, item) || isTrailingBarrier(item)) continue;
+          if (!runsOutsideTransaction(context.sourceCode, item) || isTrailingBarrier(item)) continue;
           context.report({
             node: item.node,
             messageId: 'xactLockOutsideTransaction',
@@ -49,19 +48,6 @@ export default createRule<Options, MessageId>({
 
 type Context = Readonly<TSESLint.RuleContext<MessageId, Options>>;
 
-/**
- * Certain only for a pool (each statement its own transaction) or a connection this function
- * checked out and never began a transaction on; a connection handed in may already be in one.
- */
-function runsOutsideTransaction(context: Context, item: AdvisoryLockItem): boolean {
-  const sender = item.query.sender;
-  if (sender.kind === 'pool') return true;
-  if (sender.kind !== 'connection' || sender.inTransaction || typeof sender.identity === 'string') return false;
-  const definition = sender.identity.defs[0];
-  return definition?.node.type === AST_NODE_TYPES.VariableDeclarator && item.function.type !== AST_NODE_TYPES.Program
-    && contains(item.function, definition.node) && context.sourceCode.getScope(definition.node).block === item.function;
-}
-
 function suggestions(context: Context, item: AdvisoryLockItem): TSESLint.SuggestionReportDescriptor<MessageId>[] {
   const sourceCode = context.sourceCode;
   const sender = item.query.sender;
@@ -75,9 +61,7 @@ function suggestions(context: Context, item: AdvisoryLockItem): TSESLint.Suggest
     return [{ messageId: 'wrapInTransaction', data: { helper: 'BEGIN … COMMIT' }, fix: (fixer) => fixer.replaceTextRange([span.first.range[0], span.last.range[1]], text) }];
   }
   // Transaction control sent through the pool is itself the bug; rewriting around it would keep it.
-  const model = getSqlModel(context);
-  const inSpan = within(model.queries, [span.first.range[0], span.last.range[1]], (query) => query.node);
-  if (inSpan.some((query) => query.statements?.some((statement) => statement.kind === 'begin' || statement.kind === 'commit' || statement.kind === 'rollback'))) return [];
+  if (controlsTransactionIn(getSqlModel(context), span.first.range[0], span.last.range[1])) return [];
   const handle = freeName(sourceCode, HANDLE_NAMES[library]);
   const body = renderSpanBody(span, sourceCode, [...prismaExecuteEdits(item, item.call.functionName), ...workEdits(item, handle, span)]);
   const text = renderTransactionWrap(library, { client: sender.text, handle, body, indent: span.indent });

@@ -4,10 +4,7 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 import { guardAfterDeclarationFix, guardStatementFix, type GuardFix } from '../fixes/acquire-guard.js';
 import { failClosedFix } from '../fixes/fail-closed.js';
-import { callbackIgnoresReply, failOpenReturn, resultFate } from '../model/acquire-results.js';
-import { getLockModel } from '../model/index.js';
-import { resultAccess, tryLockResultFate } from '../model/sql/try-lock-result.js';
-import { TRY_ACQUISITION_SOURCES, type TryAcquisition } from '../model/try-acquisitions.js';
+import { failOpenReturn, getLockModel, resultAccess, TRY_ACQUISITION_SOURCES, type TryAcquisition, tryAcquisitionFate } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 
 export type MessageId = 'resultIgnored' | 'resultNeverChecked' | 'failOpen' | 'guardWithResult' | 'returnResult' | 'failClosed';
@@ -59,13 +56,8 @@ export default createRule<Options, MessageId>({
 function reportUnchecked(context: Readonly<TSESLint.RuleContext<MessageId, Options>>, acquisition: TryAcquisition): void {
   if (acquisition.verifiedLater) return;
   const sourceCode = context.sourceCode;
-  if (acquisition.callback) {
-    if (!callbackIgnoresReply(sourceCode, acquisition.callback)) return;
-    context.report({ node: acquisition.node, messageId: 'resultIgnored', data: { acquire: acquisition.label } });
-    return;
-  }
+  const fate = tryAcquisitionFate(sourceCode, acquisition);
   const column = acquisition.resultColumn;
-  const fate = column ? tryLockResultFate(sourceCode, acquisition.node, column.name, column.shape) : resultFate(sourceCode, acquisition.node);
   if (fate.kind === 'checked') return;
   if (fate.kind === 'ignored') {
     const access = column ? resultAccess(column.shape, column.name) : '';

@@ -2,11 +2,9 @@
 
 import type { TSESTree } from '@typescript-eslint/utils';
 import { fencedFix } from '../fixes/fenced-acquire.js';
-import { fenceMintedAfter, isEfficiencyLock } from '../model/fences.js';
-import { getLockModel } from '../model/index.js';
-import { DEFAULT_FENCE_COLUMNS, readSharedSettings, type RawSharedSettings } from '../model/settings.js';
-import { heldLocks, writesUnder, type HeldLock } from '../model/sql/critical-sections.js';
-import { getSqlModel, type SqlWrite } from '../model/sql/index.js';
+import {
+  DEFAULT_FENCE_COLUMNS, fenceMintedAfter, getLockModel, getSqlModel, type HeldLock, heldLocks, isEfficiencyLock, type RawSharedSettings, readSharedSettings, type SqlWrite, writesUnder,
+} from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 

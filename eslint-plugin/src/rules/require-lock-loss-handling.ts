@@ -1,8 +1,6 @@
 // require-lock-loss-handling: work under an auto-extending lock that never asks whether the lock was lost.
 
-import { getLockModel } from '../model/index.js';
-import { hasAutoExtendingLocks, locksIgnoringLoss } from '../model/lock-loss.js';
-import { getSqlModel } from '../model/sql/index.js';
+import { getLockModel, getSqlModel, hasAutoExtendingLocks, locksIgnoringLoss } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 

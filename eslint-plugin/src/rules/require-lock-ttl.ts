@@ -1,15 +1,12 @@
 // require-lock-ttl: a lock taken with no expiry, so a holder that crashes keeps it forever.
 
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint } from '@typescript-eslint/utils';
 import { DEFAULT_TTL_MS } from '../fixes/scripts.js';
 import { setnxToAtomicSet } from '../fixes/setnx-to-set.js';
-import { asRedisStringArgument, renderTtlOption, type RedisDialect } from '../fixes/templates.js';
-import { getLockModel, type LockModel } from '../model/index.js';
-import { eventNode, within } from '../model/indexes.js';
-import { isLockAcquisition } from '../model/lock-acquisitions.js';
-import { precedesInScope } from '../model/queries.js';
-import type { Acquisition, RedisCommand } from '../model/redis-model.js';
-import { EXPIRY_COLUMNS, getSqlModel, type LockTableAcquisition, type LockTableRelease, type SqlModel } from '../model/sql/index.js';
+import { ttlAddition } from '../fixes/ttl.js';
+import {
+  EXPIRY_COLUMNS, getLockModel, getSqlModel, type LockTableAcquisition, type LockTableRelease, redisAcquisitionsWithoutTtl, type RedisCommand, type SqlModel,
+} from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
@@ -73,23 +70,6 @@ export default createRule<Options, MessageId>({
   },
 });
 
-/**
- * Redis acquisitions (`SETNX`, `SET ... NX`, a script's `SET NX`) that take a lock with no expiry
- * and are given none later in the same function. A later `EXPIRE` of the same key makes it a split
- * acquire, which `no-split-acquire` reports on the expiry; this rule then stays silent.
- */
-function redisAcquisitionsWithoutTtl(sourceCode: Readonly<TSESLint.SourceCode>, lockModel: LockModel): Acquisition[] {
-  const model = lockModel.redis;
-  return model.acquisitions.filter((acquisition) => {
-    if (acquisition.library !== 'redis' || acquisition.hasTtl || !acquisition.command) return false;
-    const expiredLater = within(model.expiries, acquisition.owner.range, eventNode).some((expiry) =>
-      (expiry.keySignature === undefined || acquisition.keySignature === undefined || expiry.keySignature === acquisition.keySignature)
-      && precedesInScope(acquisition, expiry));
-    if (expiredLater) return false;
-    return isLockAcquisition(sourceCode, model, lockModel.settings.lockKeyPattern, acquisition);
-  });
-}
-
 type Suggestion = TSESLint.SuggestionReportDescriptor<MessageId>;
 
 function expirySuggestion(sourceCode: Readonly<TSESLint.SourceCode>, command: RedisCommand, ttlMs: string): Suggestion | undefined {
@@ -110,25 +90,6 @@ function expirySuggestion(sourceCode: Readonly<TSESLint.SourceCode>, command: Re
     data: { option: addition.option },
     fix: (fixer) => fixer.insertTextAfterRange(addition.after.range, `, ${addition.option}`),
   };
-}
-
-/** Where the expiry goes in this SET's own option spelling, and its text. */
-function ttlAddition(command: RedisCommand, ttlMs: string): { after: TSESTree.Node; option: string } | undefined {
-  const set = command.set!;
-  // KEEPTTL cannot be combined with an expiry; rewriting the options is the author's call.
-  if (set.keepTtl) return undefined;
-  if (set.optionsObject) {
-    const last = set.optionsObject.properties.at(-1);
-    if (!last || set.spelling === undefined || set.spelling === 'positional') return undefined;
-    return { after: last, option: renderTtlOption(set.spelling, ttlMs) };
-  }
-  const last = command.args.at(-1);
-  if (!last || command.args.length < 3) return undefined;
-  // `sendCommand(['SET', k, v, 'NX'])` takes strings only; every other positional form takes numbers.
-  const arrayForm = last.parent?.type === AST_NODE_TYPES.ArrayExpression;
-  const dialect: RedisDialect = command.dialect === 'node-redis-v3' ? 'node-redis-v3' : 'ioredis';
-  const option = arrayForm ? `'PX', ${asRedisStringArgument('node-redis', ttlMs)}` : renderTtlOption(dialect, ttlMs);
-  return { after: last, option };
 }
 
 // A column compared with a time: an expiry by another name (`locked_at < now() - interval '5 minutes'`).

@@ -1,8 +1,6 @@
 // require-release-check: a release or renewal that reports failure, whose result nothing reads.
 
-import { getLockModel } from '../model/index.js';
-import { droppedReleaseResults } from '../model/release-results.js';
-import { getSqlModel } from '../model/sql/index.js';
+import { droppedReleaseResults, getLockModel, getSqlModel } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 
 export type MessageId = 'resultDropped' | 'resultNeverRead';

@@ -1,15 +1,10 @@
 // require-release-in-finally: a lock released on the success path only, so an exception leaks it.
 
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { moveToFinallyFix } from '../fixes/move-to-finally.js';
-import { endsSessionInFinally, hasWorkBetween, isGuaranteed, type LockStep } from '../model/error-paths.js';
-import { getLockModel } from '../model/index.js';
-import { lockMachinery, releasesOfAcquisition } from '../model/queries.js';
-import type { Acquisition } from '../model/redis-model.js';
-import { advisoryUnlocksOf } from '../model/sql/advisory-unlocks.js';
-import { getSqlModel } from '../model/sql/index.js';
-import { lockRowReleasesOf } from '../model/sql/lock-table-events.js';
-import { methodCallParts, type ScopeOwner, valueCarrier } from '../util/ast.js';
+import {
+  advisoryUnlocksOf, endsSessionInFinally, getLockModel, getSqlModel, hasWorkBetween, isGuaranteed, isScopedAcquisition, lockMachinery, lockRowReleasesOf, type LockStep, releasesOfAcquisition,
+} from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
@@ -76,7 +71,7 @@ export default createRule<Options, MessageId>({
   },
 });
 
-function asStep(item: { readonly node: LockStep['node']; readonly function: ScopeOwner }): LockStep {
+function asStep(item: { readonly node: LockStep['node']; readonly function: LockStep['owner'] }): LockStep {
   return { node: item.node, owner: item.function };
 }
 
@@ -103,41 +98,3 @@ function reportSql(
     suggest: fix ? [{ messageId: 'moveReleaseToFinally', fix }] : [],
   });
 }
-
-
-
-
-
-
-
-
-
-
-/** Acquisitions whose release this rule can look for: not queued, not self-releasing (`using`). */
-function isScopedAcquisition(acquisition: Acquisition): boolean {
-  if (acquisition.command?.client.chain) return false;
-  if (acquisition.library === 'redlock' && methodCallParts(acquisition.node)?.method === 'using') return false;
-  // A with-lock helper releases the lock itself, in its own body (judged there).
-  if (acquisition.helper?.role === 'with-lock') return false;
-  const carrier = valueCarrier(acquisition.node);
-  const declaration = carrier.parent?.type === AST_NODE_TYPES.VariableDeclarator ? carrier.parent.parent : undefined;
-  // `using lock = ...` / `await using lock = ...`: disposal releases it on every path.
-  return !(declaration && (declaration.kind === 'using' || declaration.kind === 'await using'));
-}
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-

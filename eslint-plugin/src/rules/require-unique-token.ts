@@ -2,12 +2,9 @@
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { randomTokenFix } from '../fixes/random-token.js';
-import { getLockModel } from '../model/index.js';
-import { eventsOfSameLock, releasesOfSameKey, writtenKeyEvents } from '../model/queries.js';
-import { isExportedLockHelper, isLockAcquisition } from '../model/lock-acquisitions.js';
-import { callerArguments } from '../model/parameter-callers.js';
-import type { Acquisition, RedisModel } from '../model/redis-model.js';
-import { isParameterValue, sharedTokenKind, type SharedTokenKind } from '../model/token-origin.js';
+import {
+  type Acquisition, callerArguments, eventsOfSameLock, getLockModel, isExportedLockHelper, isLockAcquisition, isParameterValue, type RedisModel, releasesOfSameKey, sharedTokenKind, type SharedTokenKind, writtenKeyEvents,
+} from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 import { MAX_RELATED, relatedData } from '../util/related.js';
 

@@ -74,6 +74,26 @@ export function expressionStatementOf(expression: TSESTree.Node): TSESTree.Expre
   return carrier.parent?.type === AST_NODE_TYPES.ExpressionStatement ? carrier.parent : undefined;
 }
 
+/**
+ * The statement of a statement list (a block, the Program, a `case`) that holds `node`, without
+ * leaving a function: `undefined` when the climb passes an arrow's expression body, or, with
+ * `owner`, when the list belongs to another function than `owner`.
+ */
+export function statementInList(node: TSESTree.Node, owner?: TSESTree.Node): TSESTree.Statement | undefined {
+  let current: TSESTree.Node = node;
+  while (current.parent && current !== owner) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.Program || parent.type === AST_NODE_TYPES.SwitchCase) {
+      // A block that is a function's body belongs to `owner` only if that function is `owner`.
+      if (owner && parent.parent && parent.type === AST_NODE_TYPES.BlockStatement && parent.parent !== owner && isFunctionLike(parent.parent)) return undefined;
+      return current as TSESTree.Statement;
+    }
+    if (isFunctionLike(parent) && parent !== owner) return undefined;
+    current = parent;
+  }
+  return undefined;
+}
+
 /** Calls `visit` with each child node of `node` (by the parser's visitor keys) and the key it sits under. */
 export function forEachChild(
   node: TSESTree.Node,
@@ -93,6 +113,18 @@ export function forEachChild(
 export function propertyName(member: TSESTree.MemberExpression): string | undefined {
   if (!member.computed && member.property.type === AST_NODE_TYPES.Identifier) return member.property.name;
   if (member.property.type === AST_NODE_TYPES.Literal && typeof member.property.value === 'string') return member.property.value;
+  return undefined;
+}
+
+/** The name a function is called by: its own, its variable's, its method's or property's. */
+export function functionName(fn: TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression): string | undefined {
+  if (fn.id) return fn.id.name;
+  const parent = fn.parent;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
+  if ((parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.Property || parent.type === AST_NODE_TYPES.PropertyDefinition) && !parent.computed) {
+    return parent.key.type === AST_NODE_TYPES.Identifier ? parent.key.name : undefined;
+  }
+  if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.left.type === AST_NODE_TYPES.MemberExpression) return propertyName(parent.left);
   return undefined;
 }
 

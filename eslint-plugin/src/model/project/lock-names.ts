@@ -2,13 +2,15 @@
 // lookup (imported-helpers.ts) and the screen that decides whether a module is worth parsing
 // (modules.ts), which must not parse a module to learn it imports no helper.
 
-import { isIdentifierCode, nextSignificantCode, previousSignificantCode } from '../redis-gate.js';
+import { eitherInitialCase, LOCK_ACTS, LOCK_NOUNS } from '../lock-words.js';
+import { identifierEnd, identifierStart, isIdentifierCode, nextSignificantCode, previousSignificantCode } from '../../util/text.js';
 
 // Names a helper (or the object holding helpers) is imported by. `block`/`clock` are no locks, nor
 // a token's claims (`getClaims`); `claimJob`/`tryClaim` take a lock row.
-export const LOCK_NAME = /(?:^|[^bBcC])[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader|^claim|[a-z]Claim(?!s)/u;
+const NAME_PATTERNS: Readonly<Record<string, string>> = { lock: '(?:^|[^bBcC])[lL]ock', claim: '^claim|[a-z]Claim(?!s)' };
+export const LOCK_NAME = new RegExp([...LOCK_NOUNS, ...LOCK_ACTS].map((word) => NAME_PATTERNS[word] ?? eitherInitialCase(word)).join('|'), 'u');
 // Cheaper than the import table: a file whose text has none of these imports no helper by name.
-export const LOCK_TEXT = /[lL]ock|[mM]utex|[sS]emaphore|[lL]ease|[aA]cquire|[rR]elease|[lL]eader|[cC]laim/u;
+export const LOCK_TEXT = new RegExp([...LOCK_NOUNS, ...LOCK_ACTS].map(eitherInitialCase).join('|'), 'u');
 
 // Errors and exceptions are constructed or thrown, never a lock helper (`LockTimeoutError`).
 export const NOT_A_HELPER = /(?:Error|Exception|Options|Config|Type|Props)$/u;
@@ -51,10 +53,8 @@ export function callsLockNamedMethod(text: string): boolean {
   const pattern = LOCK_METHOD_WORD;
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-    let start = match.index;
-    while (start > 0 && isIdentifierCode(text.charCodeAt(start - 1))) start--;
-    let end = match.index + match[0].length;
-    while (end < text.length && isIdentifierCode(text.charCodeAt(end))) end++;
+    const start = identifierStart(text, match.index);
+    const end = identifierEnd(text, match.index + match[0].length);
     pattern.lastIndex = end;
     if (previousSignificantCode(text, start) === DOT && nextSignificantCode(text, end) === OPEN_PAREN) return true;
   }

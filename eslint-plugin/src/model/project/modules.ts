@@ -19,6 +19,7 @@ import { createRequire } from 'node:module';
 import { createJavascriptParser, type EslintScope, type Espree, type JavascriptParser, type VisitorKeys } from '../../parsing/javascript-parser.js';
 import { isFunctionLike, type FunctionLike, skipTypeWrappers } from '../../util/ast.js';
 import { CLIENT_PACKAGES } from '../client-table.js';
+import { eitherInitialCase, LOCK_NOUNS } from '../lock-words.js';
 import { collectImports, type ImportBinding, type ImportTable } from '../imports.js';
 import { SQL_PACKAGES } from '../sql/client-table.js';
 import { mayHoldSqlLock } from '../sql/prefilter.js';
@@ -35,7 +36,8 @@ export const MAX_DEPTH = 5;
 // A module is parsed only if its text can hold what is asked of it, or pass it on (a barrel).
 const REEXPORT = /export\s*(?:\*|\{[^}]*\}\s*from)|module\.exports\s*=\s*require/u;
 const PACKAGE_NAMES = [...Object.keys(CLIENT_PACKAGES), ...Object.keys(SQL_PACKAGES)];
-const LOCK_WORDS = /[lL]ock|[mM]utex|[sS]emaphore|[lL]ease/u;
+// A lock's name (`jobLock`, `Mutex`) in any module a lock can be reached through.
+export const LOCK_NOUN_WORDS = new RegExp(LOCK_NOUNS.map(eitherInitialCase).join('|'), 'u');
 
 /** What the model asks of a module, and the text screen that must pass before it is parsed. */
 export type ModulePurpose = 'client' | 'helper';
@@ -60,7 +62,7 @@ function passesScreen(text: string, purpose: ModulePurpose): boolean {
   // A helper takes its lock through Redis (the Redis model's own word scan), through SQL, or through
   // a helper it imports. A lock word beside `client` is not enough: an ORM's 100 KB query builder
   // (`setLockMode`, `this.client`) has both, and parsing it costs more than linting the file that asked.
-  return LOCK_WORDS.test(text) && (mayHoldSqlLock(text) || textMayUseRedis(text) || callsImportedLockName(text));
+  return LOCK_NOUN_WORDS.test(text) && (mayHoldSqlLock(text) || textMayUseRedis(text) || callsImportedLockName(text));
 }
 
 type ExportTarget =

@@ -2,8 +2,7 @@
 // holds it, and the advisory locks, lock-table rows and writes it contains. Computed once per file.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { enclosingFunction, expressionStatementOf, isFunctionLike, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers } from '../../util/ast.js';
-import { functionName } from '../lock-acquisitions.js';
+import { contains, enclosingFunction, expressionStatementOf, functionName, isFunctionLike, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers } from '../../util/ast.js';
 import { collectImports } from '../imports.js';
 import { within } from '../indexes.js';
 import { collectNodes } from '../../util/collect-nodes.js';
@@ -430,4 +429,31 @@ function openTransaction(markers: readonly TransactionMarker[], identity: TSESLi
 /** Statements of a query that are writes under no transaction helper: what a critical section does. */
 export function queriesIn(model: SqlModel, owner: ScopeOwner, from: number, to: number): readonly SqlQuery[] {
   return within(model.queries, [from, to], (query) => query.node).filter((query) => query.function === owner && query.node.range[0] > from && query.node.range[1] <= to);
+}
+
+/** The first session unlock after `lock` in its function, on the same sender: the end of the span a suggestion rewrites. */
+export function sessionUnlockAfter(model: SqlModel, lock: AdvisoryLockItem): AdvisoryLockItem | undefined {
+  return within(model.advisoryLocks, lock.function.range, (item) => item.node).find((candidate) => candidate.call.scope === 'session' && candidate.call.action === 'unlock'
+    && candidate.function === lock.function && candidate.range[0] > lock.range[1]
+    && candidate.query.sender.identity === lock.query.sender.identity);
+}
+
+/**
+ * The advisory call runs outside any transaction. Certain only for a pool (each statement its own
+ * transaction) or a connection this function checked out and never began a transaction on; a
+ * connection handed in may already be in one.
+ */
+export function runsOutsideTransaction(sourceCode: Readonly<TSESLint.SourceCode>, item: AdvisoryLockItem): boolean {
+  const sender = item.query.sender;
+  if (sender.kind === 'pool') return true;
+  if (sender.kind !== 'connection' || sender.inTransaction || typeof sender.identity === 'string') return false;
+  const definition = sender.identity.defs[0];
+  return definition?.node.type === AST_NODE_TYPES.VariableDeclarator && item.function.type !== AST_NODE_TYPES.Program
+    && contains(item.function, definition.node) && sourceCode.getScope(definition.node).block === item.function;
+}
+
+/** A query between `from` and `to` begins, commits or rolls back a transaction. */
+export function controlsTransactionIn(model: SqlModel, from: number, to: number): boolean {
+  return within(model.queries, [from, to], (query) => query.node)
+    .some((query) => query.statements?.some((statement) => statement.kind === 'begin' || statement.kind === 'commit' || statement.kind === 'rollback'));
 }

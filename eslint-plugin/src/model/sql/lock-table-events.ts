@@ -1,9 +1,8 @@
 // Which lock-table statements free or renew one named lock row without asking who owns it, and the
 // acquisition each answers: the questions no-unsafe-release and no-unsafe-extend ask of the SQL model.
 
-import { isFunctionLike } from '../../util/ast.js';
+import { functionName, isFunctionLike } from '../../util/ast.js';
 import { within } from '../indexes.js';
-import { functionName } from '../lock-acquisitions.js';
 import { EXPIRY_COLUMNS, OWNER_COLUMNS } from './client-table.js';
 import type { LockTableAcquisition, LockTableRelease, SqlModel } from './index.js';
 
