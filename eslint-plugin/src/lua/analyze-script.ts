@@ -2,7 +2,8 @@
 // keys it deletes, expires or sets, and whether each of those writes runs only after the script has
 // compared the stored value with the caller's token.
 
-import * as luaparse from 'luaparse';
+import type * as luaparse from 'luaparse';
+import { parseRedisLua } from './parse-script.js';
 
 type LuaNode = luaparse.Node;
 type LuaExpression = luaparse.Expression;
@@ -46,12 +47,12 @@ const summaryCache = new Map<string, LuaScriptSummary | null>();
 export function analyzeLuaScript(source: string): LuaScriptSummary | undefined {
   const cached = summaryCache.get(source);
   if (cached !== undefined) return cached ?? undefined;
-  let summary: LuaScriptSummary | null;
+  const chunk = parseRedisLua(source);
+  let summary: LuaScriptSummary | null = null;
   try {
-    const chunk = luaparse.parse(source, { luaVersion: '5.2', encodingMode: 'x-user-defined', comments: false, ranges: true });
-    summary = analyzeLuaChunk(chunk);
+    if (chunk) summary = analyzeLuaChunk(chunk);
   } catch {
-    summary = null;
+    // A script shape the analysis does not foresee is no finding, never a crash.
   }
   if (summaryCache.size > 2000) summaryCache.clear();
   summaryCache.set(source, summary);

@@ -6,7 +6,8 @@
 // a Lua number, and every number, 0 included, is true; no reply converts to `nil` (a missing value
 // is `false`), so a reply compared with `nil` never matches — until `redis.setresp(3)`.
 
-import * as luaparse from 'luaparse';
+import type * as luaparse from 'luaparse';
+import { parseRedisLua } from './parse-script.js';
 
 type LuaNode = luaparse.Node;
 type LuaExpression = luaparse.Expression;
@@ -41,15 +42,6 @@ const KEY_FIRST_COMMANDS = new Set([
 
 const CACHE_LIMIT = 2000;
 const cache = new Map<string, readonly LuaPitfall[] | null>();
-
-/** Parses a script the way Redis runs it, with ranges; undefined when it is not Lua luaparse reads. */
-export function parseRedisLua(source: string): luaparse.Chunk | undefined {
-  try {
-    return luaparse.parse(source, { luaVersion: '5.2', encodingMode: 'x-user-defined', comments: false, ranges: true });
-  } catch {
-    return undefined;
-  }
-}
 
 /** The pitfalls of a script's text; undefined when the text does not parse. */
 export function luaReplyPitfalls(source: string): readonly LuaPitfall[] | undefined {

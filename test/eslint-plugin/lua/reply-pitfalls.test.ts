@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { findLuaReplyPitfalls, luaReplyPitfalls, parseRedisLua } from '../../../eslint-plugin/src/lua/reply-pitfalls.js';
+import { parseRedisLua } from '../../../eslint-plugin/src/lua/parse-script.js';
+import { findLuaReplyPitfalls, luaReplyPitfalls } from '../../../eslint-plugin/src/lua/reply-pitfalls.js';
 
 // The analysis the Lua language calls on a whole file: ranges are offsets into the script text.
 describe('findLuaReplyPitfalls', () => {
