@@ -45,7 +45,7 @@ export function getLockModel(context: AnyRuleContext): LockModel {
 }
 
 // The model's face: the questions rules ask of it. Rules import the model from here only
-// (test/eslint-plugin/rules/imports.test.ts holds them to it); what is not listed is the model's own.
+// (test/eslint-plugin/model-face.test.ts holds them to it); what is not listed is the model's own.
 
 // Settings a rule reads with overrides of its own (require-fencing-token's fence columns).
 export { DEFAULT_FENCE_COLUMNS, readSharedSettings, type RawSharedSettings } from './settings.js';
