@@ -6,7 +6,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { CLIENT_LIKE_NAME, CLIENT_PACKAGES, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS } from './client-table.js';
 import { LOCK_ACTS, LOCK_NOUNS, LOCK_TABLE_WORDS } from './lock-words.js';
-import { identifierEnd, identifierStart, isWholeWord, nextSignificantCode, previousSignificantCode, skipSpaces } from '../util/text.js';
+import { identifierEnd, identifierStart, isWholeWord, nextSignificantCode, previousSignificantCode, skipSpaces, skipSpacesBackward } from '../util/text.js';
 
 const CLIENT_PACKAGE_NAMES: ReadonlySet<string> = new Set(Object.keys(CLIENT_PACKAGES));
 
@@ -35,7 +35,10 @@ export const LOCK_WORDS = new RegExp([...LOCK_NOUNS, ...LOCK_ACTS, ...LOCK_TABLE
 // The Redis words and the lock words in one alternation: scanning with it until the first lock word
 // costs about what the Redis words alone cost, and saves a second pass over the text.
 const SCREEN_AND_LOCK_WORDS = new RegExp(`${SCREEN_WORDS.source}|${LOCK_WORDS.source}`, 'gi');
-const SCREEN_SHORT_WORDS = /kv/gi;
+// `NX`, the option that makes a `SET` a lock (`set(key, token, 'PX', ttl, 'NX')`, `{ NX: true }`):
+// with it a `set` on any receiver counts, so a client imported under a neutral name (`store`, `db`)
+// is not screened out. Short, so scanned for beside `kv`.
+const SCREEN_SHORT_WORDS = /kv|nx/gi;
 // Commands spelled in capitals (`'SET'`, `client.call('DEL', …)`), as whole words. One case-sensitive
 // scan, its word boundaries checked by hand: `\b` in the pattern, or a substring search per command
 // first, each cost more than this scan.
@@ -140,6 +143,7 @@ function anyCommandIsASignal(text: string): boolean {
 /** The identifier at [start, end) is a Redis call, a client-like receiver of one, or part of a quoted package name. */
 function isSignal(text: string, start: number, end: number): boolean {
   const before = text.charCodeAt(start - 1);
+  if (end - start === 2 && isSetNxOption(text, start, end, before)) return true;
   // Package names sit in quotes, after `@` or `/` when scoped (`'@upstash/redis'`).
   if ((before === QUOTE || before === DOUBLE_QUOTE || before === BACKTICK || before === AT || before === SLASH) && packageAround(text, start) !== undefined) {
     return true;
@@ -153,6 +157,49 @@ function isSignal(text: string, start: number, end: number): boolean {
   }
   if (after === DOT || after === QUESTION) return CLIENT_LIKE_NAME.test(text.slice(start, end)) && callsGenericMethod(text, end);
   return false;
+}
+
+/**
+ * `'NX'` as a string of its own, or `NX:` as an object key (node-redis's and Upstash's options),
+ * among the arguments of a `.set(` call. A Lua script's `redis.call("SET", k, v, "NX")` is no such
+ * call: scripts come through their own signals (`redis.call(`, the command that runs them).
+ */
+function isSetNxOption(text: string, start: number, end: number, before: number): boolean {
+  if ((text.charCodeAt(start) | 32) !== LOWER_N || (text.charCodeAt(start + 1) | 32) !== LOWER_X) return false;
+  if (before === QUOTE || before === DOUBLE_QUOTE || before === BACKTICK) {
+    if (text.charCodeAt(end) !== before) return false;
+  } else {
+    const previous = previousSignificantCode(text, start);
+    if ((previous !== OPEN_BRACE && previous !== COMMA) || nextSignificantCode(text, end) !== COLON) return false;
+  }
+  return opensSetCall(text, openingParenthesisBefore(text, start));
+}
+
+// How far back the `(` of the call an option sits in is looked for: a SET's arguments are short.
+const MAX_ARGUMENTS_LENGTH = 300;
+
+/** The unmatched `(` before `index`, within MAX_ARGUMENTS_LENGTH (brackets and braces between are skipped); -1 when none. */
+function openingParenthesisBefore(text: string, index: number): number {
+  let depth = 0;
+  for (let cursor = index - 1; cursor >= 0 && index - cursor <= MAX_ARGUMENTS_LENGTH; cursor--) {
+    const code = text.charCodeAt(cursor);
+    if (code === CLOSE_PAREN || code === CLOSE_BRACE || code === CLOSE_BRACKET) depth++;
+    else if (code === OPEN_PAREN || code === OPEN_BRACE || code === OPEN_BRACKET) {
+      // An option inside `{ NX: true }`: the call is the one around the object.
+      if (depth === 0) return code === OPEN_PAREN ? cursor : openingParenthesisBefore(text, cursor);
+      depth--;
+    }
+  }
+  return -1;
+}
+
+/** `.set(` (any case, spaces allowed) opens at `paren`. */
+function opensSetCall(text: string, paren: number): boolean {
+  if (paren < 0) return false;
+  const end = skipSpacesBackward(text, paren);
+  if (end < 3) return false;
+  const start = identifierStart(text, end);
+  return end + 1 - start === 3 && text.slice(start, end + 1).toLowerCase() === 'set' && previousSignificantCode(text, start) === DOT;
 }
 
 /** The quoted string around `index`, when it is one of the client packages. */
@@ -179,6 +226,15 @@ const SLASH = 47;
 const OPEN_PAREN = 40;
 const DOT = 46;
 const QUESTION = 63;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const CLOSE_PAREN = 41;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+const COMMA = 44;
+const COLON = 58;
+const LOWER_N = 110;
+const LOWER_X = 120;
 const MAX_PACKAGE_LENGTH = Math.max(...[...CLIENT_PACKAGE_NAMES].map((name) => name.length));
 
 const REDIS_FACTORY_NAME = /^(?:get|create|make|new|init|use|connect|build)\w*(?:redis|valkey|upstash)/iu;

@@ -41,15 +41,21 @@ export function skipSpaces(text: string, index: number): number {
   return position;
 }
 
-/** The code of the last character before `index` that is not a space or line break; -1 at the start. */
-export function previousSignificantCode(text: string, index: number): number {
+/** The position of the last character before `index` that is not a space or line break; -1 when none. */
+export function skipSpacesBackward(text: string, index: number): number {
   let position = index - 1;
   while (position >= 0) {
     const code = text.charCodeAt(position);
-    if (code !== 32 && code !== 9 && code !== 10 && code !== 13) return code;
+    if (code !== 32 && code !== 9 && code !== 10 && code !== 13) return position;
     position--;
   }
   return -1;
+}
+
+/** The code of the last character before `index` that is not a space or line break; -1 at the start. */
+export function previousSignificantCode(text: string, index: number): number {
+  const position = skipSpacesBackward(text, index);
+  return position < 0 ? -1 : text.charCodeAt(position);
 }
 
 /** The code of the first character from `index` on that is not a space or line break; -1 at the end. */

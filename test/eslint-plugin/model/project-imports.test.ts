@@ -125,6 +125,28 @@ describe('project modules: imported clients, pools and lock helpers', () => {
     }
   });
 
+  it('a client imported under a neutral name is followed when the file takes a lock with SET NX', () => {
+    write('src/db/store.ts', "import Redis from 'ioredis';\nexport const store = new Redis(process.env.REDIS_URL);\n");
+    const found = lint('src/jobs/nightly.ts', [
+      "import { store } from '../db/store.js';",
+      'export async function runNightly(token: string) {',
+      "  await store.set('lock:nightly', token, 'PX', 30000, 'NX');",
+      '  await work();',
+      "  await store.del('lock:nightly');",
+      '}',
+      'declare function work(): Promise<void>;',
+      '',
+    ].join('\n'));
+    assert.deepEqual(found, ['3 locksmith/require-acquire-check', '3 locksmith/require-release-in-finally', '5 locksmith/no-unsafe-release']);
+    // The same calls on a Map imported under that name stay silent.
+    write('src/db/memory.ts', 'export const store = new Map<string, string>();\n');
+    assert.deepEqual(lint('src/jobs/memory.ts', [
+      "import { store } from '../db/memory.js';",
+      "export function mark(token: string) { store.set('lock:nightly', token); store.delete('lock:nightly'); }",
+      '',
+    ].join('\n')), []);
+  });
+
   it('a session advisory lock through a pool imported by a package import is on a pool', () => {
     const found = lint('src/jobs/advisory.ts', [
       "import { pool } from '#db';",

@@ -55,6 +55,18 @@ describe('mayUseRedis', () => {
     assert.equal(gate(`await store.EXISTS('lock:a'); await store ?. DEL ('lock:a');`), true);
   });
 
+  it('lets a SET with the NX option through on any receiver: a client imported under a neutral name', () => {
+    assert.equal(gate(`await store.set('lock:nightly', token, 'PX', 30000, 'NX');`), true);
+    assert.equal(gate(`await db.set(key, token, { NX: true, PX: ttl });`), true);
+    assert.equal(gate(`await kvStore.set(key, token, { px: ttl, nx: true });`), true);
+    assert.equal(gate('await store.set(key, token, { condition: `NX`, expiration: { type: "PX", value: ttl } });'), true);
+    // `nx` anywhere else is no option: a variable, a property read, a longer string or word.
+    assert.equal(gate(`const nx = normal.nx + 1; cache.set('nginx', { nx }); const label = 'NX-01'; onx(1);`), false);
+    // Outside a \`.set(\` call: another method's option, a Lua script's own SET (its signals are its own).
+    assert.equal(gate(`await queue.add(job, { nx: true }); flags.push('NX');`), false);
+    assert.equal(gate('const content = `local rcall = redis.call\\nrcall("SET", KEYS[1], ARGV[1], "NX")`;'), false);
+  });
+
   it('stops ordinary code: Map, fetch, Function.prototype.call', () => {
     assert.equal(gate(`const m = new Map(); m.set('a', 1); m.get('a'); fn.call(this, 1); await fetch(url);`), false);
   });
