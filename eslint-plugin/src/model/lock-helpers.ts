@@ -17,6 +17,7 @@ import { enclosingFunction, type FunctionLike, functionName, isFunctionLike, met
 import { eventNode, within } from './indexes.js';
 import { keySignature, looksLikeLockKey } from './keys.js';
 import { isInLockFunction } from './lock-acquisitions.js';
+import { callerArguments } from './parameter-callers.js';
 import { resultDeclarator, valueFlow } from './result-flow.js';
 import { autoExtensionOf, routineArgument } from './auto-extension.js';
 import type { Acquisition, Expiry, LockLibraryKind, RedisCommand, Release } from './redis-model.js';
@@ -157,8 +158,8 @@ function lockEvidence(sourceCode: SourceCode, events: ModuleEvents, lockKeyPatte
     if (acquisition.keySignature !== undefined) acquired.add(acquisition.keySignature);
     if (acquisition.splitKey !== undefined) acquired.add(acquisition.splitKey);
   }
-  const lockLike = (event: Acquisition | Release | Expiry) => (event.key !== undefined && looksLikeLockKey(sourceCode, event.key, lockKeyPattern))
-    || isInLockFunction(event.node, lockKeyPattern);
+  const lockLike = (event: Acquisition | Release | Expiry) => (event.key !== undefined && (looksLikeLockKey(sourceCode, event.key, lockKeyPattern)
+    || callersPassLockKeys(sourceCode, event.key, lockKeyPattern))) || isInLockFunction(event.node, lockKeyPattern);
   return {
     isLockAcquisition: (acquisition) => acquisition.library !== 'redis' || lockLike(acquisition)
       || (acquisition.keySignature !== undefined && released.has(acquisition.keySignature))
@@ -167,6 +168,15 @@ function lockEvidence(sourceCode: SourceCode, events: ModuleEvents, lockKeyPatte
       || (event.keySignature !== undefined && acquired.has(event.keySignature))
       || (event.splitKey !== undefined && acquired.has(event.splitKey)),
   };
+}
+
+/**
+ * A key that is a parameter of a function only this module calls (`take(key)`, `drop(key, token)`),
+ * when every call passes a lock's key (`take('lock:nightly')`): the helper's name need not say so.
+ */
+function callersPassLockKeys(sourceCode: SourceCode, key: TSESTree.Node, lockKeyPattern: RegExp): boolean {
+  const passed = callerArguments(sourceCode, key);
+  return passed !== undefined && passed.every((argument) => looksLikeLockKey(sourceCode, argument, lockKeyPattern));
 }
 
 function summarize(

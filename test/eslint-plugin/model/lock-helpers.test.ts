@@ -127,6 +127,32 @@ export async function lock({ key, ttlSeconds }) {
     assert.deepEqual(named(found, 'lock').ttlParameter, { index: 0, property: 'ttlSeconds' });
   });
 
+  it('module-private helpers named for nothing are lock helpers when every caller passes a lock key; a dedupe marker is not', () => {
+    const found = summaries(`import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+const RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+async function take(key) {
+  const token = randomUUID();
+  return (await redis.set(key, token, 'PX', 30000, 'NX')) === 'OK' ? token : null;
+}
+async function drop(key, token) { await redis.eval(RELEASE, 1, key, token); }
+async function remember(key) { return (await redis.set(key, '1', 'EX', 86400, 'NX')) === 'OK'; }
+export async function nightly(work) {
+  const token = await take('lock:nightly');
+  if (!token) return;
+  try { await work(); } finally { await drop('lock:nightly', token); }
+}
+export async function onEvent(event) {
+  if (await remember(\`seen:\${event.id}\`)) await handle(event);
+}`);
+    // nightly(work) runs its callback under the lock take() took: a with-lock helper in turn.
+    assert.deepEqual(Object.keys(found).sort(), ['drop', 'nightly', 'take']);
+    assert.equal(named(found, 'nightly').role, 'with-lock');
+    assert.equal(named(found, 'take').role, 'acquire');
+    assert.equal(named(found, 'drop').role, 'release');
+  });
+
   it('lookalikes are no helpers: a cache, a cache-clearing helper, a rate limiter, a reader, a job that works under its lock', () => {
     const found = summaries(`import Redis from 'ioredis';
 const redis = new Redis();
