@@ -8,11 +8,12 @@ import { asRedisStringArgument } from '../fixes/templates.js';
 import { tokenByName } from '../fixes/token-by-name.js';
 import { secondsAsMilliseconds, ttlInMilliseconds } from '../fixes/ttl.js';
 import { getLockModel } from '../model/index.js';
-import { acquiredAt, acquisitionForRelease, ownerCheckAround, splitAcquisitionOf } from '../model/queries.js';
+import { acquiredAt } from '../model/locks.js';
+import { ownerCheckAround, splitAcquisitionOf } from '../model/queries.js';
 import type { Expiry, RedisCommand, RedisModel } from '../model/redis-model.js';
 import { admits } from '../model/servers.js';
 import { getSqlModel } from '../model/sql/index.js';
-import { isUnownedRenewal, lockRowAcquisitionOf } from '../model/sql/lock-table-events.js';
+import { isUnownedRenewal } from '../model/sql/lock-table-events.js';
 import { ownerComparisonFix } from '../fixes/sql-owner-compare.js';
 import { skipTypeWrappers, staticString } from '../util/ast.js';
 import { luaCompareFirstEdit } from '../fixes/lua-compare-first.js';
@@ -95,7 +96,7 @@ export default createRule<Options, MessageId>({
           context.report({
             node: expiry.node,
             messageId,
-            data: { command: command.name, ...relatedData(acquiredAt(model, expiry)) },
+            data: { command: command.name, ...relatedData(acquiredAt(getLockModel(context).locks, expiry)) },
             // A suggestion, not an autofix: the renewal starts sending a script instead of PEXPIRE.
             suggest,
           });
@@ -103,7 +104,7 @@ export default createRule<Options, MessageId>({
         const sql = getSqlModel(context);
         for (const renewal of sql.lockTableRenewals) {
           if (!isUnownedRenewal(sql, renewal)) continue;
-          const acquisition = lockRowAcquisitionOf(sql, renewal);
+          const acquisition = getLockModel(context).locks.lockReleasedBy(renewal)?.lockTable;
           const comparison = ownerComparisonFix(context.sourceCode, renewal, acquisition);
           context.report({
             node: renewal.node,
@@ -161,7 +162,7 @@ function renewalParts(
   const command = expiry.command!;
   const key = expiry.key;
   if (!key) return undefined;
-  const acquisition = acquisitionForRelease(model, expiry);
+  const acquisition = getLockModel(context).locks.lockReleasedBy(expiry)?.redis;
   const available = (expression: TSESTree.Node, at: TSESTree.Node) => isExpressionAvailableAt(sourceCode, expression, at);
   // A split lock's acquisition builds its token in another function: its text means nothing here.
   const acquiredToken = acquisition?.keySignature === expiry.keySignature ? acquisition?.value : undefined;

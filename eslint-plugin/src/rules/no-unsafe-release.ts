@@ -9,10 +9,11 @@ import { tokenByName } from '../fixes/token-by-name.js';
 import { getLockModel } from '../model/index.js';
 import { compareAndDeleteCommand } from '../model/servers.js';
 import { watchGuardOf } from '../model/watch-guards.js';
-import { acquiredAt, acquisitionForRelease, ownerCheckAround } from '../model/queries.js';
+import { acquiredAt } from '../model/locks.js';
+import { ownerCheckAround } from '../model/queries.js';
 import type { RedisModel, Release } from '../model/redis-model.js';
 import { getSqlModel, type LockTableAcquisition, type LockTableRelease } from '../model/sql/index.js';
-import { isUnownedRelease, lockRowAcquisitionOf } from '../model/sql/lock-table-events.js';
+import { isUnownedRelease } from '../model/sql/lock-table-events.js';
 import { luaCompareFirstEdit } from '../fixes/lua-compare-first.js';
 import { createRule } from '../util/create-rule.js';
 import { luaLoc, luaModelOf } from '../util/lua-report.js';
@@ -92,7 +93,7 @@ export default createRule<Options, MessageId>({
             data: {
               command: release.command.name,
               ...relatedData(
-                acquiredAt(model, release),
+                acquiredAt(getLockModel(context).locks, release),
                 checkedBy && { message: 'The owner check, a separate command', node: checkedBy, role: 'read' },
                 watched && { message: 'The WATCH', node: watched.watch },
               ),
@@ -104,7 +105,7 @@ export default createRule<Options, MessageId>({
         const sql = getSqlModel(context);
         for (const release of sql.lockTableReleases) {
           if (!isUnownedRelease(sql, release)) continue;
-          const acquisition = lockRowAcquisitionOf(sql, release);
+          const acquisition = getLockModel(context).locks.lockReleasedBy(release)?.lockTable;
           const suggestion = ownerComparisonSuggestion(context, release, acquisition);
           context.report({
             node: release.node,
@@ -141,7 +142,7 @@ function releaseTokenText(
 ): string | undefined {
   const sourceCode = context.sourceCode;
   const command = release.command!;
-  const acquisition = acquisitionForRelease(model, release);
+  const acquisition = getLockModel(context).locks.lockReleasedBy(release)?.redis;
   const available = (expression: TSESTree.Node, at: TSESTree.Node) => isExpressionAvailableAt(sourceCode, expression, at);
   // A split lock's acquisition builds its token in another function: its text means nothing here.
   const acquiredToken = acquisition?.keySignature === release.keySignature ? acquisition?.value : undefined;
