@@ -38,7 +38,10 @@ interface LockBase {
   /** Source offsets the critical section spans: from the acquisition to its release (or the function's end). */
   readonly from: number;
   readonly to: number;
-  /** The release ending the section: the first of `releases` after the acquisition in its own function. */
+  /**
+   * The release ending the section: the first of `releases` after the acquisition in its own
+   * function; for a library lock whose handle is not followed, its library's first release there.
+   */
   readonly release: TSESTree.Node | undefined;
 }
 
@@ -273,11 +276,22 @@ function redisLock(sourceCode: SourceCode, model: RedisModel, acquisition: Acqui
       return this.release?.range[0] ?? (acquisition.helper?.role === 'with-lock' ? acquisition.node.range[1] : acquisition.owner.range[1]);
     },
     get release() {
-      section ??= { release: sectionEnd(lock) };
+      section ??= { release: sectionEnd(lock) ?? unpairedLibraryRelease(model, acquisition) };
       return section.release;
     },
   };
   return lock;
+}
+
+/**
+ * A library or helper lock whose handle the pairing cannot follow (`let lock; lock = await
+ * redlock.acquire(…)`, `this.lock = …`) still ends its section at the first release of the same
+ * library later in its function: otherwise the work after `finally` would count as held.
+ */
+function unpairedLibraryRelease(model: RedisModel, acquisition: Acquisition): TSESTree.Node | undefined {
+  if (acquisition.library === 'redis') return undefined;
+  return within(model.releases, [acquisition.node.range[1], acquisition.owner.range[1]], eventNode).find((candidate) => candidate.owner === acquisition.owner
+    && candidate.node.range[0] > acquisition.node.range[1] && candidate.keySignature === undefined && candidate.library === acquisition.library)?.node;
 }
 
 function redisTtl(model: RedisModel, acquisition: Acquisition): LockTtl | undefined {
