@@ -138,7 +138,7 @@ export function locksOf(sourceCode: SourceCode, sources: LockSources): Locks {
       return sqlHalf().locks;
     },
     lockOfAcquisition(acquisition: Acquisition | LockTableAcquisition | AdvisoryLockItem) {
-      return isRedisEvent(acquisition) ? redisHalf().byNode.get(acquisition.node) : sqlHalf().byNode.get(acquisition.node);
+      return isRedisEvent(acquisition) ? redisHalf().byAcquisition.get(acquisition) : sqlHalf().byAcquisition.get(acquisition);
     },
     lockReleasedBy(event: LockRelease) {
       return isRedisEvent(event) ? redisHalf().releasedBy(event) : sqlHalf().releasedBy(event);
@@ -209,7 +209,8 @@ function sectionEnd(lock: Lock): TSESTree.Node | undefined {
 
 interface Half<L extends Lock, E> {
   readonly locks: readonly L[];
-  readonly byNode: ReadonlyMap<TSESTree.Node, L>;
+  /** By the model's own acquisition item (two advisory locks of one query share its node). */
+  readonly byAcquisition: ReadonlyMap<Acquisition | LockTableAcquisition | AdvisoryLockItem, L>;
   releasedBy(event: E): L | undefined;
 }
 
@@ -219,14 +220,14 @@ function redisLocksOf(sourceCode: SourceCode, model: RedisModel): Half<RedisLock
   const cached = redisHalves.get(model);
   if (cached) return cached;
   const locks = model.acquisitions.map((acquisition) => redisLock(sourceCode, model, acquisition));
-  const byNode = new Map<TSESTree.Node, RedisLock>(locks.map((lock) => [lock.node, lock]));
+  const byAcquisition = new Map<Acquisition | LockTableAcquisition | AdvisoryLockItem, RedisLock>(locks.map((lock) => [lock.redis, lock]));
   let byHandle: Map<Release | Expiry, RedisLock> | undefined;
   const half: Half<RedisLock, Release | Expiry> = {
     locks,
-    byNode,
+    byAcquisition,
     releasedBy(event) {
       const acquisition = acquisitionReleasedBy(model, event);
-      if (acquisition) return byNode.get(acquisition.node);
+      if (acquisition) return byAcquisition.get(acquisition);
       if (event.keySignature !== undefined) return undefined;
       // Called on a handle the acquisition returned: paired from the lock's side, once for the file.
       if (!byHandle) {
@@ -434,13 +435,11 @@ function sqlLocksOf(sourceCode: SourceCode, model: SqlModel): Half<SqlLock, Lock
   for (const acquisition of model.lockTableAcquisitions) rowLocks.set(acquisition, lockTableLock(model, acquisition, tables));
   const advisoryLocks = model.advisoryLocks.filter((item) => item.call.action === 'lock').map((item) => advisoryLock(sourceCode, model, item));
   const locks: SqlLock[] = [...rowLocks.values(), ...advisoryLocks];
-  const byNode = new Map<TSESTree.Node, SqlLock>();
-  // A query that takes two advisory locks is one node: the first lock answers for it.
-  for (const lock of locks) if (!byNode.has(lock.node)) byNode.set(lock.node, lock);
+  const byAcquisition = new Map<Acquisition | LockTableAcquisition | AdvisoryLockItem, SqlLock>(locks.map((lock) => [lock.library === 'advisory' ? lock.advisory : lock.lockTable, lock]));
   let unlocked: Map<AdvisoryLockItem, AdvisoryLock> | undefined;
   const half: Half<SqlLock, LockTableRelease | AdvisoryLockItem> = {
     locks,
-    byNode,
+    byAcquisition,
     releasedBy(event) {
       if ('table' in event) {
         const acquisition = lockRowAcquisitionOf(tables, event);

@@ -2,7 +2,7 @@
 
 import type { TSESLint } from '@typescript-eslint/utils';
 import { freeName } from '../fixes/edits.js';
-import { within } from '../model/indexes.js';
+import { getLockModel } from '../model/index.js';
 import { HANDLE_NAMES, renderCheckoutWrap, renderTransactionWrap, transactionLevelName, type TransactionHelperLibrary } from '../fixes/sql-templates.js';
 import { getSqlModel, isPooledSessionCall, type AdvisoryLockItem, type SqlModel } from '../model/sql/index.js';
 import { renderSpanBody, spanBetween, spanDeclarationsUsedAfter, spanLeavesCallback, type StatementSpan, type TextEdit } from '../model/sql/statement-span.js';
@@ -50,15 +50,15 @@ export default createRule<Options, MessageId>({
 
 type Context = Readonly<TSESLint.RuleContext<MessageId, Options>>;
 
-function matchingUnlock(model: SqlModel, lock: AdvisoryLockItem): AdvisoryLockItem | undefined {
-  return within(model.advisoryLocks, lock.function.range, (item) => item.node).find((candidate) => candidate.call.scope === 'session' && candidate.call.action === 'unlock'
-    && candidate.function === lock.function && candidate.range[0] > lock.range[1]
-    && candidate.query.sender.identity === lock.query.sender.identity);
+/** The lock's own `pg_advisory_unlock` in its function (same client, a key that may be its own), as locks.ts pairs it. */
+function matchingUnlock(context: Context, lock: AdvisoryLockItem): AdvisoryLockItem | undefined {
+  return getLockModel(context).locks.lockOfAcquisition(lock)?.releases
+    .find((candidate) => candidate.call.action === 'unlock' && candidate.function === lock.function);
 }
 
 function suggestions(context: Context, model: SqlModel, lock: AdvisoryLockItem): TSESLint.SuggestionReportDescriptor<MessageId>[] {
   const sourceCode = context.sourceCode;
-  const unlock = matchingUnlock(model, lock);
+  const unlock = matchingUnlock(context, lock);
   if (!unlock) return [];
   const span = spanBetween(sourceCode, lock.node, unlock.node);
   if (!span || spanDeclarationsUsedAfter(span, sourceCode)) return [];
