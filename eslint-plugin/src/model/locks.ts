@@ -7,7 +7,7 @@ import { contains, findVariable, methodCallParts, type ScopeOwner, skipTypeWrapp
 import { eventNode, inEnclosingFunctions, redisIndex, splitAcquisitionsOf, within } from './indexes.js';
 import { precedesInScope, runsBefore, splitAcquisitionOf } from './queries.js';
 import type { Acquisition, Expiry, LockLibraryKind, RedisModel, Release } from './redis-model.js';
-import type { AdvisoryLockItem, LockTableAcquisition, LockTableRelease, SqlModel, SqlQuery, SqlWrite } from './sql/index.js';
+import type { AdvisoryLockItem, LockTableAcquisition, LockTableRelease, SqlModel, SqlWrite } from './sql/index.js';
 
 /** What the lock is held as: a PostgreSQL lock taken through a project helper is held as that lock. */
 export type LockKind = LockLibraryKind | 'lock-table' | 'advisory';
@@ -170,13 +170,6 @@ export function keyedReleasesAndRenewals(lock: RedisLock): (Release | Expiry)[] 
 export function writesUnder(lock: Lock, writes: readonly SqlWrite[]): SqlWrite[] {
   return within(writes, [lock.from, lock.to], itemNode)
     .filter((write) => write.range[0] > lock.from && write.range[1] <= lock.to && contains(lock.owner, write.node) && write.node !== lock.node);
-}
-
-/** SQL queries that run inside the lock's critical section, the lock's own queries left out. */
-export function queriesUnder(lock: Lock, queries: readonly SqlQuery[]): SqlQuery[] {
-  return within(queries, [lock.from, lock.to], itemNode)
-    .filter((query) => query.node.range[0] > lock.from && query.node.range[1] <= lock.to && contains(lock.owner, query.node)
-      && query.node !== lock.node && query.node !== lock.release);
 }
 
 /**
