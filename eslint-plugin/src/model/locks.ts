@@ -85,7 +85,7 @@ export interface AdvisoryLock extends LockBase {
 
 export type Lock = RedisLock | LockTableLock | AdvisoryLock;
 
-export type LockRelease = Release | Expiry | LockTableRelease | AdvisoryLockItem;
+type LockRelease = Release | Expiry | LockTableRelease | AdvisoryLockItem;
 
 export interface Locks {
   /** Every lock of the file: the Redis half first, then lock-table rows, then advisory locks, each in source order. */
@@ -162,8 +162,9 @@ export function acquiredAt(locks: Locks, event: Release | Expiry): { message: st
 /** The releases and renewals that name the lock's own key (not its handle), in the model's order: releases first. */
 export function keyedReleasesAndRenewals(lock: RedisLock): (Release | Expiry)[] {
   if (lock.keySignature === undefined) return [];
-  const named = (event: Release | Expiry) => event.keySignature === lock.keySignature;
-  return [...lock.releases.filter(named), ...lock.renewals.filter(named)];
+  // The key's shared buckets, not the lock's whole list: its handle and split-key pairings are left out.
+  const { releases, renewals } = pairingOf(lock);
+  return [...releases.byKey, ...renewals.byKey.filter((expiry) => renewals.excluded?.has(expiry) !== true)];
 }
 
 /** Writes that run inside the lock's critical section. */
@@ -177,22 +178,18 @@ export function writesUnder(lock: Lock, writes: readonly SqlWrite[]): SqlWrite[]
  * there: the ones an error between the two can skip (require-release-in-finally), in the order of `releases`.
  */
 export function releasesAfterAcquisition<L extends Lock>(lock: L): L['releases'] {
-  return (lock.releases as readonly LockRelease[]).filter((release) => contains(lock.owner, release.node) && followsAcquisition(lock, release)) as L['releases'];
+  // A Redis lock reads only the part of its key's (shared) bucket inside its function.
+  if (lock.redis) return redisReleasesAfter(lock);
+  return (lock.releases as readonly (LockTableRelease | AdvisoryLockItem)[])
+    .filter((release) => contains(lock.owner, release.node) && release.range[0] > lock.node.range[1]) as L['releases'];
 }
 
-function followsAcquisition(lock: Lock, release: LockRelease): boolean {
-  // A Redis command can be written around an earlier one (a chain link, a node_redis v3 callback).
-  if (lock.library !== 'lock-table' && lock.library !== 'advisory') return runsBefore(lock.redis.node, (release as Release).node);
-  return release.node.range[0] > lock.node.range[1];
-}
-
-/** The lock's section ends at its first release in its own function (not in a nested callback). */
-function sectionEnd(lock: Lock): TSESTree.Node | undefined {
+/** A SQL lock's section ends at its first release in its own function (not in a nested callback). */
+function sqlSectionEnd(lock: SqlLock): TSESTree.Node | undefined {
   let first: TSESTree.Node | undefined;
-  for (const release of lock.releases as readonly LockRelease[]) {
-    const owner = 'owner' in release ? release.owner : release.function;
-    if (owner !== lock.owner || release.node.range[0] <= lock.node.range[1]) continue;
-    if (!first || release.node.range[0] < first.range[0]) first = release.node;
+  for (const release of lock.releases as readonly (LockTableRelease | AdvisoryLockItem)[]) {
+    if (release.function !== lock.owner || release.range[0] <= lock.node.range[1]) continue;
+    if (!first || release.range[0] < first.range[0]) first = release.node;
   }
   return first;
 }
@@ -222,11 +219,13 @@ function redisLocksOf(sourceCode: SourceCode, model: RedisModel): Half<RedisLock
       const acquisition = acquisitionReleasedBy(model, event);
       if (acquisition) return byAcquisition.get(acquisition);
       if (event.keySignature !== undefined) return undefined;
-      // Called on a handle the acquisition returned: paired from the lock's side, once for the file.
+      // Called on a handle the acquisition returned: paired from the lock's side, once for the file
+      // (each lock's handle calls lie in its own function, so the map is built in linear time).
       if (!byHandle) {
         byHandle = new Map();
         for (const lock of locks) {
-          for (const paired of [...lock.releases, ...lock.renewals]) if (paired.keySignature === undefined && !byHandle.has(paired)) byHandle.set(paired, lock);
+          const { releases, renewals } = pairingOf(lock);
+          for (const paired of [...releases.onHandle, ...renewals.onHandle]) if (!byHandle.has(paired)) byHandle.set(paired, lock);
         }
       }
       return byHandle.get(event);
@@ -255,13 +254,11 @@ function redisLock(sourceCode: SourceCode, model: RedisModel, acquisition: Acqui
     },
     mintsFence: acquisition.mintsFence,
     get releases() {
-      releases ??= pairedEvents(sourceCode, model, acquisition, model.releases, releaseLookups(sourceCode, model, 'releases'));
+      releases ??= everyPaired(acquisition, pairingOf(lock).releases, releaseLookups(sourceCode, model, 'releases').order);
       return releases;
     },
     get renewals() {
-      renewals ??= pairedEvents(sourceCode, model, acquisition, model.expiries, releaseLookups(sourceCode, model, 'expiries'))
-        // The `EXPIRE` that completes a `SETNX` is part of the acquisition, not a renewal.
-        .filter((expiry) => expiry.kind !== 'expire' || splitAcquisitionOf(model, expiry) === undefined);
+      renewals ??= everyPaired(acquisition, pairingOf(lock).renewals, releaseLookups(sourceCode, model, 'expiries').order);
       return renewals;
     },
     from: acquisition.node.range[0],
@@ -270,11 +267,93 @@ function redisLock(sourceCode: SourceCode, model: RedisModel, acquisition: Acqui
       return this.release?.range[0] ?? (acquisition.helper?.role === 'with-lock' ? acquisition.node.range[1] : acquisition.owner.range[1]);
     },
     get release() {
-      section ??= { release: sectionEnd(lock) ?? unpairedLibraryRelease(model, acquisition) };
+      section ??= { release: redisSectionEnd(lock) ?? unpairedLibraryRelease(model, acquisition) };
       return section.release;
     },
   };
+  let pairing: RedisPairing | undefined;
+  pairings.set(lock, () => {
+    pairing ??= {
+      releases: pairedEvents(sourceCode, model, acquisition, releaseLookups(sourceCode, model, 'releases')),
+      renewals: pairedEvents(sourceCode, model, acquisition, releaseLookups(sourceCode, model, 'expiries'), completingExpiries(model)),
+      releaseOrder: releaseLookups(sourceCode, model, 'releases').order,
+    };
+    return pairing;
+  });
   return lock;
+}
+
+/**
+ * How a Redis lock's releases (or renewals) are found. The per-key and per-split-key buckets are the
+ * index's own lists, shared by every lock of the key and never copied per lock: a file taking one
+ * key in thousands of functions pairs in linear time, each question reading only the part of a
+ * bucket inside the lock's function (a binary search).
+ */
+interface Paired<E> {
+  /** Every event of the lock's key, anywhere in the module (shared). */
+  readonly byKey: readonly E[];
+  /** Every event of the lock's split key (shared); only those in another function are the lock's. */
+  readonly bySplitKey: readonly E[];
+  /** The events called on the acquisition's handle or a semaphore's receiver, after it in its function, not of its key. */
+  readonly onHandle: readonly E[];
+  /** Events of the key that are not the lock's (the `EXPIRE` completing a `SETNX` is its acquisition). */
+  readonly excluded: ReadonlySet<E> | undefined;
+}
+
+interface RedisPairing {
+  readonly releases: Paired<Release>;
+  readonly renewals: Paired<Expiry>;
+  readonly releaseOrder: ReadonlyMap<Release, number>;
+}
+
+const pairings = new WeakMap<RedisLock, () => RedisPairing>();
+
+function pairingOf(lock: RedisLock): RedisPairing {
+  return pairings.get(lock)!();
+}
+
+/** The whole list, in the model's order: what the lock map shows (its size is the answer's). */
+function everyPaired<E extends Release | Expiry>(acquisition: Acquisition, paired: Paired<E>, order: ReadonlyMap<E, number>): E[] {
+  const keep = (event: E) => paired.excluded?.has(event) !== true;
+  // Of the split key's events, those in other functions and not already of the lock's own key.
+  const others = paired.bySplitKey.filter((event) => event.owner !== acquisition.owner && !contains(acquisition.owner, event.node)
+    && (acquisition.keySignature === undefined || event.keySignature !== acquisition.keySignature));
+  return [...paired.byKey, ...paired.onHandle, ...others].filter(keep).sort((left, right) => order.get(left)! - order.get(right)!);
+}
+
+/** The lock's releases in its own function (nested ones included) that run after it, in the model's order. */
+function redisReleasesAfter(lock: RedisLock): Release[] {
+  const paired = pairingOf(lock).releases;
+  const acquisition = lock.redis;
+  const order = pairingOf(lock).releaseOrder;
+  return [...within(paired.byKey, acquisition.owner.range, eventNode), ...paired.onHandle]
+    .filter((release) => runsBefore(acquisition.node, release.node))
+    .sort((left, right) => order.get(left)! - order.get(right)!);
+}
+
+/** The first of the lock's releases after it in its own function (not in a nested callback). */
+function redisSectionEnd(lock: RedisLock): TSESTree.Node | undefined {
+  const paired = pairingOf(lock).releases;
+  const acquisition = lock.redis;
+  const after = [acquisition.node.range[1], acquisition.owner.range[1]] as const;
+  let first: TSESTree.Node | undefined;
+  for (const release of [...within(paired.byKey, after, eventNode), ...paired.onHandle]) {
+    if (release.owner !== acquisition.owner || release.node.range[0] <= acquisition.node.range[1]) continue;
+    if (!first || release.node.range[0] < first.range[0]) first = release.node;
+  }
+  return first;
+}
+
+const completingByModel = new WeakMap<RedisModel, ReadonlySet<Expiry>>();
+
+/** The `EXPIRE`s that complete a `SETNX` (the split acquire): part of an acquisition, renewing nothing. Found once per file. */
+function completingExpiries(model: RedisModel): ReadonlySet<Expiry> {
+  let completing = completingByModel.get(model);
+  if (!completing) {
+    completing = new Set(model.expiries.filter((expiry) => expiry.kind === 'expire' && splitAcquisitionOf(model, expiry) !== undefined));
+    completingByModel.set(model, completing);
+  }
+  return completing;
 }
 
 /**
@@ -374,16 +453,16 @@ function push<E>(map: Map<string, E[]>, name: string, event: E): void {
  * same key anywhere; a semaphore's own receiver or the returned handle in its function; the same
  * split key in another function.
  */
-function pairedEvents<E extends Release | Expiry>(sourceCode: SourceCode, model: RedisModel, acquisition: Acquisition, all: readonly E[], lookups: EventLookups<E>): E[] {
-  if (all.length === 0) return [];
-  const paired = new Set<E>();
-  if (acquisition.keySignature !== undefined) for (const event of lookups.byKey.get(acquisition.keySignature) ?? []) paired.add(event);
+function pairedEvents<E extends Release | Expiry>(sourceCode: SourceCode, model: RedisModel, acquisition: Acquisition, lookups: EventLookups<E>, excluded?: ReadonlySet<E>): Paired<E> {
+  const byKey = acquisition.keySignature === undefined ? [] : lookups.byKey.get(acquisition.keySignature) ?? [];
+  const bySplitKey = acquisition.splitKey === undefined ? [] : lookups.bySplitKey.get(acquisition.splitKey) ?? [];
+  const onHandle = new Set<E>();
   const local = (list: readonly E[] | undefined) => within(list, acquisition.owner.range, eventNode)
-    .filter((event) => !paired.has(event) && runsBefore(acquisition.node, event.node));
+    .filter((event) => (acquisition.keySignature === undefined || event.keySignature !== acquisition.keySignature) && runsBefore(acquisition.node, event.node));
   if (acquisition.library === 'redis-semaphore') {
     const acquired = methodCallParts(acquisition.node)?.receiver;
     for (const event of acquired ? local(lookups.semaphoreByReceiver.get(sourceCode.getText(acquired))) : []) {
-      if (event.library === 'redis-semaphore') paired.add(event);
+      if (event.library === 'redis-semaphore') onHandle.add(event);
     }
   }
   const handle = handleDeclarator(acquisition);
@@ -391,14 +470,10 @@ function pairedEvents<E extends Release | Expiry>(sourceCode: SourceCode, model:
     for (const event of local(lookups.byTargetName.get(handle.id.name))) {
       const target = methodCallParts(event.node)?.receiver ?? event.node.arguments[0];
       const root = target ? skipTypeWrappers(target) : undefined;
-      if (root?.type === AST_NODE_TYPES.Identifier && findVariable(sourceCode, root)?.defs[0]?.node === handle) paired.add(event);
+      if (root?.type === AST_NODE_TYPES.Identifier && findVariable(sourceCode, root)?.defs[0]?.node === handle) onHandle.add(event);
     }
   }
-  // The same key built from another function's parameter (`acquire(name)` and `release(name)`).
-  if (acquisition.splitKey !== undefined) {
-    for (const event of lookups.bySplitKey.get(acquisition.splitKey) ?? []) if (event.owner !== acquisition.owner && !contains(acquisition.owner, event.node)) paired.add(event);
-  }
-  return [...paired].sort((left, right) => lookups.order.get(left)! - lookups.order.get(right)!);
+  return { byKey, bySplitKey, onHandle: [...onHandle].filter((event) => excluded?.has(event) !== true), excluded };
 }
 
 /** `const lock = await redlock.acquire(...)`: the declarator holding what the acquisition returned. */
@@ -525,7 +600,7 @@ function lockTableLock(model: SqlModel, acquisition: LockTableAcquisition, table
       return this.release?.range[0] ?? acquisition.function.range[1];
     },
     get release() {
-      section ??= { release: sectionEnd(lock) };
+      section ??= { release: sqlSectionEnd(lock) };
       return section.release;
     },
   };
@@ -581,7 +656,7 @@ function advisoryLock(sourceCode: SourceCode, model: SqlModel, item: AdvisoryLoc
       return this.release?.range[0] ?? item.function.range[1];
     },
     get release() {
-      section ??= { release: sectionEnd(lock) };
+      section ??= { release: sqlSectionEnd(lock) };
       return section.release;
     },
   };
