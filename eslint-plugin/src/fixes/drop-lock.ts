@@ -2,7 +2,7 @@
 // becomes the statement alone, for the plain layouts only.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { HeldLock } from '../model/sql/critical-sections.js';
+import type { Lock } from '../model/locks.js';
 import { contains, isFunctionLike, skipTypeWrappers, statementInList } from '../util/ast.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
@@ -12,7 +12,7 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
  * ttl, async () => { stmt })`, or acquire; an optional `if (!ok) return;`; then `stmt; release;` or
  * `try { stmt } finally { release }`.
  */
-export function dropLockFix(sourceCode: SourceCode, lock: HeldLock, statementNode: TSESTree.Node): ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix) | undefined {
+export function dropLockFix(sourceCode: SourceCode, lock: Lock, statementNode: TSESTree.Node): ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix) | undefined {
   const work = statementInList(statementNode);
   if (!work) return undefined;
   const acquisition = statementInList(lock.node);

@@ -2,7 +2,7 @@
 // becomes the fence, and an UPDATE that stores and compares it, bound in the query's placeholder style.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { HeldLock } from '../model/sql/critical-sections.js';
+import type { Lock } from '../model/locks.js';
 import type { SqlWrite } from '../model/sql/index.js';
 import { skipTypeWrappers } from '../util/ast.js';
 import { isUsedOnlyAsCondition } from '../model/result-flow.js';
@@ -20,7 +20,7 @@ export interface FencedFix {
  * result becomes the fence, 0 when the lock is taken, so tests keep their meaning) and adds the fence
  * to an UPDATE's SET list and WHERE, in the query's placeholder style.
  */
-export function fencedFix(sourceCode: Readonly<TSESLint.SourceCode>, lock: HeldLock, write: SqlWrite, column: string): FencedFix | undefined {
+export function fencedFix(sourceCode: Readonly<TSESLint.SourceCode>, lock: Lock, write: SqlWrite, column: string): FencedFix | undefined {
   const acquisition = lock.redis;
   const command = acquisition?.command;
   const statement = write.statement;

@@ -5,13 +5,13 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { constInitializer, skipTypeWrappers } from '../util/ast.js';
 import { redisIndex } from './indexes.js';
 import type { RedisModel } from './redis-model.js';
-import type { HeldLock } from './sql/critical-sections.js';
+import type { Lock } from './locks.js';
 import type { SqlWrite } from './sql/index.js';
 
 const EFFICIENCY_MARKER = /\blocksmith:\s*efficiency\b/u;
 
 /** `// locksmith: efficiency` on or above the acquisition, or a key matching `efficiencyLocks`. */
-export function isEfficiencyLock(sourceCode: Readonly<TSESLint.SourceCode>, lock: HeldLock, patterns: readonly RegExp[]): boolean {
+export function isEfficiencyLock(sourceCode: Readonly<TSESLint.SourceCode>, lock: Lock, patterns: readonly RegExp[]): boolean {
   const line = lock.node.loc.start.line;
   let statement: TSESTree.Node = lock.node;
   while (statement.parent && statement.parent.type !== AST_NODE_TYPES.BlockStatement && statement.parent.type !== AST_NODE_TYPES.Program) statement = statement.parent;
@@ -22,7 +22,7 @@ export function isEfficiencyLock(sourceCode: Readonly<TSESLint.SourceCode>, lock
 }
 
 /** The fence compared in the write comes from an `INCR` that runs after the acquisition. */
-export function fenceMintedAfter(sourceCode: Readonly<TSESLint.SourceCode>, redis: RedisModel, write: SqlWrite, fenceColumns: readonly string[], lock: HeldLock): boolean {
+export function fenceMintedAfter(sourceCode: Readonly<TSESLint.SourceCode>, redis: RedisModel, write: SqlWrite, fenceColumns: readonly string[], lock: Lock): boolean {
   const comparison = write.statement?.where.find((candidate) => fenceColumns.includes(candidate.column) && candidate.operator === '<');
   if (!comparison?.parameter || !write.query) return false;
   let expression = write.query.parameters[comparison.parameter - 1];

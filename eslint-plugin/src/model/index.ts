@@ -2,16 +2,23 @@
 // rule queries. Rules never walk the AST for Redis themselves.
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { locksOf, type Locks } from './locks.js';
 import { buildRedisModel, type RedisModel } from './redis-model.js';
 import { readSharedSettings, type SharedSettings } from './settings.js';
+import { getSqlModel, type SqlModel } from './sql/index.js';
 import { testCodeOf } from './test-code.js';
 import { getTypeOracle, type TypeOracle } from './type-oracle.js';
 
 export type { Acquisition, Expiry, RedisCommand, RedisModel, Release, ScriptCall } from './redis-model.js';
 export type { SharedSettings } from './settings.js';
+export type { Lock, Locks } from './locks.js';
 
+/** Each half is built on first read: a SQL-only rule never builds the Redis half, nor the reverse. */
 export interface LockModel {
   readonly redis: RedisModel;
+  readonly sql: SqlModel;
+  /** Every lock of the file with its releases and renewals, paired in one place (locks.ts). */
+  readonly locks: Locks;
   readonly settings: SharedSettings;
   readonly typeOracle: TypeOracle | null;
   /** True when `node` runs inside a test case or a setup/teardown hook of a test framework. */
@@ -34,8 +41,21 @@ export function getLockModel(context: AnyRuleContext): LockModel {
   const cached = perSettings.get(settings);
   if (cached) return cached;
   const typeOracle = getTypeOracle(context);
+  let redis: RedisModel | undefined;
+  let sql: SqlModel | undefined;
   const model: LockModel = {
-    redis: buildRedisModel(sourceCode, context.filename, typeOracle, settings),
+    get redis() {
+      redis ??= buildRedisModel(sourceCode, context.filename, typeOracle, settings);
+      return redis;
+    },
+    get sql() {
+      // Per Program, whatever the settings: the SQL half reads none of them.
+      sql ??= getSqlModel(context);
+      return sql;
+    },
+    get locks() {
+      return locksOf(sourceCode, model);
+    },
     settings,
     typeOracle,
     inTestCode: (node) => testCodeOf(sourceCode).callbackAround(node) !== undefined,
@@ -52,7 +72,7 @@ export { DEFAULT_FENCE_COLUMNS, readSharedSettings, type RawSharedSettings } fro
 
 // Acquisitions: which calls take a lock, and which of them owe a release or an expiry.
 export { isExportedLockHelper, isInLockFunction, isLockAcquisition, isLockKeyWrite, isScopedAcquisition, redisAcquisitionsWithoutTtl } from './lock-acquisitions.js';
-export { acquiredAt, precedesInScope, splitAcquisitionOf } from './queries.js';
+export { precedesInScope, splitAcquisitionOf } from './queries.js';
 
 // Acquisition results: whether a try-acquire's answer decides anything, and helpers that fail open.
 export { TRY_ACQUISITION_SOURCES, type TryAcquisition } from './try-acquisitions.js';
@@ -61,14 +81,16 @@ export { isResultDiscarded, isUsedOnlyAsCondition, resultAccess, type ResultFate
 
 // Releases and renewals: whose lock each one ends or extends, whether it compares the owner first,
 // and whether anything reads the answer it gives.
-export { acquisitionForRelease, lockMachinery, ownerCheckAround, releasesOfAcquisition } from './queries.js';
+export { lockMachinery, ownerCheckAround } from './queries.js';
+// Which lock a release or renewal ends or extends, and a lock's releases: paired once, in locks.ts.
+export { acquiredAt, keyedReleasesAndRenewals, releasesAfterAcquisition, type AdvisoryLock, type LockTableLock, type RedisLock } from './locks.js';
 export { droppedReleaseResults } from './release-results.js';
 export { isUnsafeRenewal } from './renewals.js';
 export { watchGuardOf } from './watch-guards.js';
 export { admits, compareAndDeleteCommand } from './servers.js';
 
 // Tokens: whether the value a lock stores is this holder's alone.
-export { eventsOfSameLock, releasesOfSameKey, writtenKeyEvents } from './queries.js';
+export { eventsOfSameLock, writtenKeyEvents } from './queries.js';
 export { isParameterValue, sharedTokenKind, type SharedTokenKind } from './token-origin.js';
 export { callerArguments } from './parameter-callers.js';
 
@@ -88,11 +110,10 @@ export { crossSlotScriptCalls } from './hash-slots.js';
 
 // PostgreSQL: advisory locks and lock tables, their pairing, and the transactions they run in.
 export {
-  controlsTransactionIn, EXPIRY_COLUMNS, getSqlModel, isPooledSessionCall, isTrailingBarrier, OWNER_COLUMNS, runsOutsideTransaction, sessionUnlockAfter,
+  controlsTransactionIn, EXPIRY_COLUMNS, getSqlModel, isPooledSessionCall, isTrailingBarrier, OWNER_COLUMNS, runsOutsideTransaction,
   type AdvisoryLockItem, type LockTableAcquisition, type LockTableRelease, type SqlModel, type SqlWrite,
 } from './sql/index.js';
-export { heldLocks, writesUnder, type HeldLock } from './sql/critical-sections.js';
-export { advisoryUnlocksOf } from './sql/advisory-unlocks.js';
-export { isUnownedRelease, isUnownedRenewal, lockRowAcquisitionOf, lockRowReleasesOf } from './sql/lock-table-events.js';
+export { writesUnder } from './locks.js';
+export { isUnownedRelease, isUnownedRenewal } from './sql/lock-table-events.js';
 // The statements between a lock and its unlock, as a suggestion moves them into a transaction.
 export { renderSpanBody, spanBetween, spanDeclarationsUsedAfter, spanLeavesCallback, spanToBlockEnd, type StatementSpan, type TextEdit } from './sql/statement-span.js';

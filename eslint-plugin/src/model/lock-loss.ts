@@ -11,7 +11,7 @@ import { autoExtensionOf, routineArgument } from './auto-extension.js';
 import { AUTO_EXTENDING_LOCKS, REDIS_WRITE_COMMANDS } from './client-table.js';
 import { within } from './indexes.js';
 import type { Acquisition, RedisModel } from './redis-model.js';
-import { heldLocks } from './sql/critical-sections.js';
+import { locksOf } from './locks.js';
 import type { SqlModel } from './sql/index.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
@@ -48,9 +48,9 @@ export function locksIgnoringLoss(sourceCode: SourceCode, redis: RedisModel, sql
   });
   if (candidates.length === 0) return found;
   const writes = writeNodes(redis, sql);
-  const sections = new Map(heldLocks(sourceCode, redis, sql).map((lock) => [lock.node, lock] as const));
+  const locks = locksOf(sourceCode, { redis, sql });
   for (const { acquisition, library } of candidates) {
-    const work = library === 'redlock' ? redlockRoutine(acquisition) : semaphoreWork(sourceCode, acquisition, sections.get(acquisition.node));
+    const work = library === 'redlock' ? redlockRoutine(acquisition) : semaphoreWork(sourceCode, acquisition, locks.lockOfAcquisition(acquisition));
     if (!work) continue;
     const inside = within(writes, work.range, (node) => node).filter((node) => contains(work.root, node) && node !== acquisition.node);
     if (inside.length === 0) continue;

@@ -1,19 +1,16 @@
 // The lock map: one line per lock a file takes, with its life (where it is acquired, released and
 // renewed, its TTL, its token, whether writes under it are fenced), for editors that show the locks
 // of a workspace (the VS Code extension's Locksmith view and its CodeLens). Read from the same model
-// the rules query: held locks (sql/critical-sections.ts), the release and renewal pairings
-// (queries.ts, indexes.ts) and the token classification (token-origin.ts). Nothing here reports.
+// the rules query: the locks with their releases and renewals (locks.ts) and the token
+// classification (token-origin.ts). Nothing here reports.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { constInitializer, isInFinally, skipTypeWrappers } from '../util/ast.js';
 import { getLockModel } from './index.js';
-import { splitAcquisitionOf } from './queries.js';
-import { redisIndex } from './indexes.js';
+import { writesUnder, type AdvisoryLock, type Lock, type LockTableLock, type RedisLock } from './locks.js';
 import { fileMayHoldLocks } from './screen.js';
-import type { Acquisition, Expiry, Release } from './redis-model.js';
+import type { Acquisition, Release } from './redis-model.js';
 import { DEFAULT_FENCE_COLUMNS } from './settings.js';
-import { getSqlModel } from './sql/index.js';
-import { heldLocks, writesUnder, type HeldLock } from './sql/critical-sections.js';
 import { mintsRandomly, sharedTokenKind } from './token-origin.js';
 
 /** Zero-based line and column, as editors (LSP) count them. */
@@ -56,7 +53,7 @@ export interface LockSummary {
 
 type AnyRuleContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
 
-const KIND_LABELS: Record<HeldLock['kind'], LockMapKind> = {
+const KIND_LABELS: Record<Lock['kind'], LockMapKind> = {
   redis: 'Redis',
   redlock: 'Redlock',
   'redis-semaphore': 'redis-semaphore',
@@ -72,12 +69,12 @@ export function lockSummaries(context: AnyRuleContext): LockSummary[] {
   if (!fileMayHoldLocks(context)) return [];
   const sourceCode = context.sourceCode;
   const model = getLockModel(context);
-  const sql = getSqlModel(context);
+  const sql = model.sql;
   const fenceColumns = model.settings.fenceColumns.length > 0 ? model.settings.fenceColumns : DEFAULT_FENCE_COLUMNS;
   const summaries: LockSummary[] = [];
-  for (const lock of heldLocks(sourceCode, model.redis, sql)) {
+  for (const lock of model.locks.all) {
     const acquisition = lock.redis;
-    const { releases, renewals } = acquisition ? redisEnds(model.redis, acquisition, lock) : sqlEnds(lock);
+    const { releases, renewals } = lock.redis ? redisEnds(lock) : sqlEnds(lock);
     const writes = writesUnder(lock, sql.writes).filter((write) => !(write.query && !write.statement) && !write.idempotent);
     // An advisory lock ends with its connection: a write on it cannot outlive the lock (require-fencing-token).
     const fenced = writes.length === 0 || lock.kind === 'advisory' ? undefined : lock.mintsFence || writes.every((write) => write.isFenced(fenceColumns));
@@ -89,7 +86,7 @@ export function lockSummaries(context: AnyRuleContext): LockSummary[] {
       section: { start: rangeOf(lock.node).start, end: positionAt(sourceCode, Math.max(lock.to, lock.node.range[1])) },
       releases,
       renewals,
-      ttl: acquisition ? ttlOf(sourceCode, model.redis, acquisition) : lock.kind === 'advisory' ? advisoryTtl(sourceCode, lock) : 'until released (expiry column, if any)',
+      ttl: lock.redis ? ttlOf(sourceCode, lock) : lock.kind === 'advisory' ? advisoryTtl(sourceCode, lock) : 'until released (expiry column, if any)',
       token: token.text,
       tokenUnique: token.unique,
       writes: writes.length === 0 ? 'no writes under it' : fenced === undefined ? 'writes need no fence' : fenced ? 'writes fenced' : 'writes not fenced',
@@ -99,31 +96,19 @@ export function lockSummaries(context: AnyRuleContext): LockSummary[] {
   return summaries.sort((left, right) => left.acquired.start.line - right.acquired.start.line || left.acquired.start.character - right.acquired.start.character);
 }
 
-function redisEnds(redis: ReturnType<typeof getLockModel>['redis'], acquisition: Acquisition, lock: HeldLock): { releases: LockSiteSummary[]; renewals: LockSiteSummary[] } {
-  const index = redisIndex(redis);
-  const releases: Release[] = [];
-  const renewals: Expiry[] = [];
-  if (acquisition.keySignature !== undefined && acquisition.library === 'redis') {
-    releases.push(...(index.releasesByKey.get(acquisition.keySignature) ?? []));
-    // The `EXPIRE` that completes a `SETNX` is part of the acquisition, not a renewal.
-    renewals.push(...(index.expiriesByKey.get(acquisition.keySignature) ?? []).filter((expiry) => splitAcquisitionOf(redis, expiry) === undefined));
-  } else if (acquisition.splitKey !== undefined && index.releasesBySplitKey.has(acquisition.splitKey)) {
-    releases.push(...index.releasesBySplitKey.get(acquisition.splitKey)!);
-  }
-  // A library or helper lock's release names its handle, not the key: the one paired in its function.
-  if (releases.length === 0 && lock.release) {
-    const paired = redis.releases.find((release) => release.node === lock.release);
-    if (paired) releases.push(paired);
-  }
+function redisEnds(lock: RedisLock): { releases: LockSiteSummary[]; renewals: LockSiteSummary[] } {
   return {
-    releases: releases.map((release) => ({ range: rangeOf(release.node), note: releaseNote(release) })),
-    renewals: renewals.map((expiry) => ({ range: rangeOf(expiry.node), note: expiry.safe ? 'owner-checked' : 'not owner-checked' })),
+    releases: lock.releases.map((release) => ({ range: rangeOf(release.node), note: releaseNote(release) })),
+    renewals: lock.renewals.map((expiry) => ({ range: rangeOf(expiry.node), note: expiry.safe ? 'owner-checked' : 'not owner-checked' })),
   };
 }
 
-function sqlEnds(lock: HeldLock): { releases: LockSiteSummary[]; renewals: LockSiteSummary[] } {
-  if (!lock.release) return { releases: [], renewals: [] };
-  return { releases: [{ range: rangeOf(lock.release), note: isInFinally(lock.release, lock.owner) ? 'in finally' : 'not in finally' }], renewals: [] };
+function sqlEnds(lock: LockTableLock | AdvisoryLock): { releases: LockSiteSummary[]; renewals: LockSiteSummary[] } {
+  const place = (event: { readonly node: TSESTree.Node; readonly function: TSESTree.Node }) => (isInFinally(event.node, event.function) ? 'in finally' : 'not in finally');
+  return {
+    releases: lock.releases.map((release) => ({ range: rangeOf(release.node), note: place(release) })),
+    renewals: lock.renewals.map((renewal) => ({ range: rangeOf(renewal.node), note: renewal.ownerCompared ? 'owner-checked' : 'not owner-checked' })),
+  };
 }
 
 function releaseNote(release: Release): string {
@@ -131,19 +116,12 @@ function releaseNote(release: Release): string {
   return release.safe ? place : `${place}, not owner-checked`;
 }
 
-function ttlOf(sourceCode: Readonly<TSESLint.SourceCode>, redis: ReturnType<typeof getLockModel>['redis'], acquisition: Acquisition): string {
-  const expiry = acquisition.command?.set?.expiry;
-  if (expiry?.value) return duration(sourceCode, expiry.value, expiry.unit === 'EX' || expiry.unit === 'EXAT' ? 's' : 'ms');
-  if (acquisition.library === 'redlock' || acquisition.library === 'redis-semaphore') {
-    // Redlock's `acquire(resources, duration)`; redis-semaphore's `lockTimeout` option, else its default.
-    const ttl = acquisition.library === 'redlock' ? acquisition.node.arguments[1] : undefined;
-    return ttl ? duration(sourceCode, ttl, 'ms') : 'library default';
-  }
-  if (acquisition.kind === 'setnx' && acquisition.keySignature !== undefined) {
-    const completing = (redisIndex(redis).expiriesByKey.get(acquisition.keySignature) ?? []).find((expiry) => splitAcquisitionOf(redis, expiry) === acquisition);
-    const seconds = completing?.command?.args[1];
-    if (seconds) return `${duration(sourceCode, seconds, 's')}, set by a separate EXPIRE`;
-  }
+function ttlOf(sourceCode: Readonly<TSESLint.SourceCode>, lock: RedisLock): string {
+  const acquisition = lock.redis;
+  const ttl = lock.ttl;
+  if (ttl) return `${duration(sourceCode, ttl.node, ttl.unit)}${ttl.completion ? ', set by a separate EXPIRE' : ''}`;
+  // redis-semaphore's `lockTimeout` option is not read: its default, or what the option says.
+  if (acquisition.library === 'redlock' || acquisition.library === 'redis-semaphore') return 'library default';
   return acquisition.hasTtl ? 'set' : 'none';
 }
 
@@ -156,7 +134,7 @@ function duration(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node
   return Number.isInteger(seconds) ? `${seconds} s` : `${value} ms`;
 }
 
-function advisoryTtl(sourceCode: Readonly<TSESLint.SourceCode>, lock: HeldLock): string {
+function advisoryTtl(sourceCode: Readonly<TSESLint.SourceCode>, lock: Lock): string {
   return /_xact_/u.test(sourceCode.getText(lock.node)) ? 'until the transaction ends' : 'until unlocked or the session ends';
 }
 
@@ -182,7 +160,7 @@ function randomOrigin(sourceCode: Readonly<TSESLint.SourceCode>, value: TSESTree
   return name ?? 'random';
 }
 
-function nameOf(sourceCode: Readonly<TSESLint.SourceCode>, lock: HeldLock): string {
+function nameOf(sourceCode: Readonly<TSESLint.SourceCode>, lock: Lock): string {
   if (lock.kind === 'advisory') {
     const text = sourceCode.getText(lock.node);
     return /pg_(?:try_)?advisory_(?:xact_)?lock(?:_shared)?\s*\([^)]*\)/iu.exec(text)?.[0] ?? 'advisory lock';

@@ -1,8 +1,8 @@
 // Questions several rules ask of the lock model, answered once here.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, findVariable, isFunctionLike, methodCallParts, skipTypeWrappers, valueCarrier } from '../util/ast.js';
-import { commandNode, eventNode, inEnclosingFunctions, redisIndex, splitAcquisitionsOf, within } from './indexes.js';
+import { contains, isFunctionLike, skipTypeWrappers, valueCarrier } from '../util/ast.js';
+import { commandNode, eventNode, inEnclosingFunctions, redisIndex, within } from './indexes.js';
 import { isInLockFunction } from './lock-acquisitions.js';
 import { isReplyOfKey, pipelineReplyOf } from './pipeline-replies.js';
 import type { Acquisition, Expiry, RedisModel, Release } from './redis-model.js';
@@ -52,26 +52,6 @@ function completesAcquisition(acquisition: Acquisition, expiry: Expiry): boolean
   return acquisition.node.arguments.some((argument) => isFunctionLike(argument) && contains(argument, expiry.node));
 }
 
-/** The related location "the lock is acquired here" for a release or renewal, when the module shows it. */
-export function acquiredAt(model: RedisModel, event: Release | Expiry): { message: string; node: TSESTree.Node; role: 'acquisition' } | undefined {
-  const acquisition = acquisitionForRelease(model, event);
-  return acquisition && { message: 'The lock is acquired here', node: acquisition.node, role: 'acquisition' };
-}
-
-/** The acquisition of the same key that a release answers (the latest one before it, or in its class, or in a sibling function that builds the key alike). */
-export function acquisitionForRelease(model: RedisModel, release: Release | Expiry): Acquisition | undefined {
-  // A lock split over functions: the release in `release(name)`, the acquisition in `acquire(name)`.
-  if (release.keySignature === undefined) return splitAcquisitionsOf(model, release)[0];
-  const index = redisIndex(model);
-  // One that precedes it in scope runs in its function or in one around it; failing that, the
-  // first of the key (none of them precedes it then).
-  let sameScope: Acquisition | undefined;
-  for (const acquisition of inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, release.owner, release.keySignature)) {
-    if (precedesInScope(acquisition, release)) sameScope = acquisition;
-  }
-  return sameScope ?? index.acquisitionsByKey.get(release.keySignature)?.[0] ?? splitAcquisitionsOf(model, release)[0];
-}
-
 /**
  * `if ((await redis.get(key)) === token) await redis.del(key)` (or `pexpire`): the value the
  * JavaScript compared the stored token with, when the release or renewal sits under such a check.
@@ -115,13 +95,6 @@ function couldBeToken(node: TSESTree.Node): boolean {
   const expression = skipTypeWrappers(node);
   if (expression.type === AST_NODE_TYPES.Literal) return false;
   return !(expression.type === AST_NODE_TYPES.Identifier && expression.name === 'undefined');
-}
-
-/** The releases and renewals of an acquisition's key (any library: a helper's call, a command), in the model's order. */
-export function releasesOfSameKey(model: RedisModel, acquisition: Acquisition): (Release | Expiry)[] {
-  if (acquisition.keySignature === undefined) return [];
-  const index = redisIndex(model);
-  return [...(index.releasesByKey.get(acquisition.keySignature) ?? []), ...(index.expiriesByKey.get(acquisition.keySignature) ?? [])];
 }
 
 /**
@@ -266,86 +239,6 @@ export function comparesStoredValue(sourceCode: Readonly<TSESLint.SourceCode>, m
     if (comparison?.type !== AST_NODE_TYPES.BinaryExpression) return false;
     return sourceCode.getText(comparison.left) === valueText || sourceCode.getText(comparison.right) === valueText;
   });
-}
-
-/**
- * The releases of this acquisition, in the model's order. Only those that can pass
- * `releasesAcquisition` are weighed (require-release-in-finally): the same key, a semaphore's release on the same receiver text,
- * or a call on an identifier named like the handle; each inside the acquisition's function.
- */
-export function releasesOfAcquisition(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, acquisition: Acquisition): Release[] {
-  const lookups = releaseLookups(sourceCode, model);
-  const candidates = new Set<Release>();
-  const add = (list: readonly Release[] | undefined) => {
-    for (const release of within(list, acquisition.owner.range, eventNode)) candidates.add(release);
-  };
-  if (acquisition.keySignature !== undefined) add(redisIndex(model).releasesByKey.get(acquisition.keySignature));
-  if (acquisition.library === 'redis-semaphore') {
-    const acquired = methodCallParts(acquisition.node)?.receiver;
-    if (acquired) add(lookups.semaphoreByReceiver.get(sourceCode.getText(acquired)));
-  }
-  const handle = handleDeclarator(acquisition);
-  if (handle?.id.type === AST_NODE_TYPES.Identifier) add(lookups.byTargetName.get(handle.id.name));
-  return [...candidates]
-    .filter((release) => releasesAcquisition(sourceCode, acquisition, release))
-    .sort((left, right) => lookups.order.get(left)! - lookups.order.get(right)!);
-}
-
-interface ReleaseLookups {
-  readonly order: ReadonlyMap<Release, number>;
-  /** redis-semaphore releases by their receiver's text. */
-  readonly semaphoreByReceiver: ReadonlyMap<string, readonly Release[]>;
-  /** Releases by the identifier they are called on or passed (`lock.release()`, `releaseLock(lock)`). */
-  readonly byTargetName: ReadonlyMap<string, readonly Release[]>;
-}
-
-const releaseLookupsByModel = new WeakMap<RedisModel, ReleaseLookups>();
-
-function releaseLookups(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel): ReleaseLookups {
-  const cached = releaseLookupsByModel.get(model);
-  if (cached) return cached;
-  const semaphoreByReceiver = new Map<string, Release[]>();
-  const byTargetName = new Map<string, Release[]>();
-  const push = (map: Map<string, Release[]>, name: string, release: Release) => {
-    const list = map.get(name);
-    if (list) list.push(release);
-    else map.set(name, [release]);
-  };
-  for (const release of model.releases) {
-    const receiver = methodCallParts(release.node)?.receiver;
-    if (release.library === 'redis-semaphore' && receiver) push(semaphoreByReceiver, sourceCode.getText(receiver), release);
-    const target = receiver ?? release.node.arguments[0];
-    const root = target ? skipTypeWrappers(target) : undefined;
-    if (root?.type === AST_NODE_TYPES.Identifier) push(byTargetName, root.name, release);
-  }
-  const lookups = { order: new Map(model.releases.map((release, index) => [release, index])), semaphoreByReceiver, byTargetName };
-  releaseLookupsByModel.set(model, lookups);
-  return lookups;
-}
-
-/** The release frees this acquisition's lock: the same key, or a call on the handle the acquisition returned. */
-function releasesAcquisition(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition, release: Release): boolean {
-  if (!contains(acquisition.owner, release.node) || !runsBefore(acquisition.node, release.node)) return false;
-  if (acquisition.keySignature !== undefined && acquisition.keySignature === release.keySignature) return true;
-  if (acquisition.library === 'redis-semaphore' && release.library === 'redis-semaphore') {
-    const acquired = methodCallParts(acquisition.node)?.receiver;
-    const released = methodCallParts(release.node)?.receiver;
-    return acquired !== undefined && released !== undefined && sourceCode.getText(acquired) === sourceCode.getText(released);
-  }
-  const handle = handleDeclarator(acquisition);
-  if (!handle) return false;
-  // `lock.release()` / `lock.unlock()` on Redlock's handle, or `releaseLock(lock)` for a wrapper.
-  const target = methodCallParts(release.node)?.receiver ?? release.node.arguments[0];
-  const root = target ? skipTypeWrappers(target) : undefined;
-  if (root?.type !== AST_NODE_TYPES.Identifier) return false;
-  return findVariable(sourceCode, root)?.defs[0]?.node === handle;
-}
-
-/** `const lock = await redlock.acquire(...)`: the declarator holding what the acquisition returned. */
-function handleDeclarator(acquisition: Acquisition): TSESTree.VariableDeclarator | undefined {
-  const carrier = valueCarrier(acquisition.node);
-  const parent = carrier.parent;
-  return parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier ? parent : undefined;
 }
 
 /** Redis commands on the lock's own key (its expiry, a read-back): the lock's machinery, not work. */

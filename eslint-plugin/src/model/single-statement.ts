@@ -5,7 +5,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { isFunctionLike, methodCallParts, skipTypeWrappers } from '../util/ast.js';
 import { childrenOverlapping } from '../util/ranges.js';
 import type { RedisModel } from './redis-model.js';
-import type { HeldLock } from './sql/critical-sections.js';
+import type { Lock } from './locks.js';
 import type { SqlModel, SqlQuery, SqlWrite } from './sql/index.js';
 
 // The lock's own machinery: token and timestamp minting, renewal timers, connection hand-back.
@@ -15,7 +15,7 @@ const MACHINERY_METHODS = new Set(['release', 'unlock', 'extend', 'randomUUID', 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
 /** The one statement the critical section runs, or undefined when it does anything else. */
-export function singleStatement(sourceCode: SourceCode, redis: RedisModel, sql: SqlModel, lock: HeldLock): { statement: string; table: string; node: TSESTree.Node } | undefined {
+export function singleStatement(sourceCode: SourceCode, redis: RedisModel, sql: SqlModel, lock: Lock): { statement: string; table: string; node: TSESTree.Node } | undefined {
   const [from, to] = sectionRange(lock);
   const steps: TSESTree.Node[] = [];
   const { queryByNode, writeByNode, redisCalls } = fileLookups(redis, sql);
@@ -60,7 +60,7 @@ function inLoopWithin(node: TSESTree.Node, from: number, owner: TSESTree.Node): 
 }
 
 /** From the acquisition to its release; a `using(keys, ttl, fn)` callback's body when there is one. */
-function sectionRange(lock: HeldLock): [number, number] {
+function sectionRange(lock: Lock): [number, number] {
   if (lock.node.type === AST_NODE_TYPES.CallExpression) {
     const callback = lock.node.arguments.find((argument) => isFunctionLike(argument));
     if (callback) return [callback.body.range[0], callback.body.range[1]];

@@ -3,7 +3,7 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 import { freeName } from '../fixes/edits.js';
 import {
-  type AdvisoryLockItem, getSqlModel, isPooledSessionCall, renderSpanBody, sessionUnlockAfter, spanBetween, spanDeclarationsUsedAfter, spanLeavesCallback, type SqlModel, type StatementSpan, type TextEdit,
+  type AdvisoryLockItem, getLockModel, getSqlModel, isPooledSessionCall, renderSpanBody, spanBetween, spanDeclarationsUsedAfter, spanLeavesCallback, type SqlModel, type StatementSpan, type TextEdit,
 } from '../model/index.js';
 import { HANDLE_NAMES, renderCheckoutWrap, renderTransactionWrap, transactionLevelName, type TransactionHelperLibrary } from '../fixes/sql-templates.js';
 import { advisoryFunctionRange, handleEdits, helperName, prismaExecuteEdits, unlockStatementEdit } from '../fixes/advisory-edits.js';
@@ -50,9 +50,15 @@ export default createRule<Options, MessageId>({
 
 type Context = Readonly<TSESLint.RuleContext<MessageId, Options>>;
 
+/** The lock's own `pg_advisory_unlock` in its function (same client, a key that may be its own), as locks.ts pairs it. */
+function matchingUnlock(context: Context, lock: AdvisoryLockItem): AdvisoryLockItem | undefined {
+  return getLockModel(context).locks.lockOfAcquisition(lock)?.releases
+    .find((candidate) => candidate.call.action === 'unlock' && candidate.function === lock.function);
+}
+
 function suggestions(context: Context, model: SqlModel, lock: AdvisoryLockItem): TSESLint.SuggestionReportDescriptor<MessageId>[] {
   const sourceCode = context.sourceCode;
-  const unlock = sessionUnlockAfter(model, lock);
+  const unlock = matchingUnlock(context, lock);
   if (!unlock) return [];
   const span = spanBetween(sourceCode, lock.node, unlock.node);
   if (!span || spanDeclarationsUsedAfter(span, sourceCode)) return [];

@@ -1,7 +1,9 @@
 // no-unneeded-lock: a lock whose whole critical section is one SQL statement on one table.
 
 import { dropLockFix } from '../fixes/drop-lock.js';
-import { getLockModel, getSqlModel, heldLocks, singleStatement } from '../model/index.js';
+import {
+  getLockModel, singleStatement,
+} from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
@@ -26,12 +28,13 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
-        const sql = getSqlModel(context);
+        const model = getLockModel(context);
+        const sql = model.sql;
         // The rule is about a lock around one SQL statement: without SQL there is nothing to find.
         if (sql.queries.length === 0 && sql.writes.length === 0) return;
         const sourceCode = context.sourceCode;
-        const redis = getLockModel(context).redis;
-        for (const lock of heldLocks(sourceCode, redis, sql)) {
+        const redis = model.redis;
+        for (const lock of model.locks.all) {
           // A lock table is itself the database's serialisation; its rules are no-lock-takeover and require-lock-ttl.
           if (lock.kind === 'lock-table') continue;
           const single = singleStatement(sourceCode, redis, sql, lock);

@@ -7,9 +7,7 @@ import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
 import { asRedisStringArgument } from '../fixes/templates.js';
 import { tokenByName } from '../fixes/token-by-name.js';
 import { scriptTtlInMilliseconds, setTtlInMilliseconds, ttlInMilliseconds } from '../fixes/ttl.js';
-import {
-  acquiredAt, acquisitionForRelease, admits, type Expiry, getLockModel, getSqlModel, isUnownedRenewal, isUnsafeRenewal, lockRowAcquisitionOf, ownerCheckAround, type RedisModel,
-} from '../model/index.js';
+import { acquiredAt, admits, type Expiry, getLockModel, getSqlModel, isUnownedRenewal, isUnsafeRenewal, ownerCheckAround, type RedisModel } from '../model/index.js';
 import { ownerComparisonFix } from '../fixes/sql-owner-compare.js';
 import { luaCompareFirstEdit } from '../fixes/lua-compare-first.js';
 import { createRule } from '../util/create-rule.js';
@@ -91,7 +89,7 @@ export default createRule<Options, MessageId>({
           context.report({
             node: expiry.node,
             messageId,
-            data: { command: command.name, ...relatedData(acquiredAt(model, expiry)) },
+            data: { command: command.name, ...relatedData(acquiredAt(getLockModel(context).locks, expiry)) },
             // A suggestion, not an autofix: the renewal starts sending a script instead of PEXPIRE.
             suggest,
           });
@@ -99,7 +97,7 @@ export default createRule<Options, MessageId>({
         const sql = getSqlModel(context);
         for (const renewal of sql.lockTableRenewals) {
           if (!isUnownedRenewal(sql, renewal)) continue;
-          const acquisition = lockRowAcquisitionOf(sql, renewal);
+          const acquisition = getLockModel(context).locks.lockReleasedBy(renewal)?.lockTable;
           const comparison = ownerComparisonFix(context.sourceCode, renewal, acquisition);
           context.report({
             node: renewal.node,
@@ -134,7 +132,7 @@ function renewalParts(
   const command = expiry.command!;
   const key = expiry.key;
   if (!key) return undefined;
-  const acquisition = acquisitionForRelease(model, expiry);
+  const acquisition = getLockModel(context).locks.lockReleasedBy(expiry)?.redis;
   const available = (expression: TSESTree.Node, at: TSESTree.Node) => isExpressionAvailableAt(sourceCode, expression, at);
   // A split lock's acquisition builds its token in another function: its text means nothing here.
   const acquiredToken = acquisition?.keySignature === expiry.keySignature ? acquisition?.value : undefined;

@@ -7,7 +7,7 @@ import { ownerComparisonFix } from '../fixes/sql-owner-compare.js';
 import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
 import { tokenByName } from '../fixes/token-by-name.js';
 import {
-  acquiredAt, acquisitionForRelease, compareAndDeleteCommand, getLockModel, getSqlModel, isUnownedRelease, lockRowAcquisitionOf, type LockTableAcquisition, type LockTableRelease, ownerCheckAround, type RedisModel, type Release, watchGuardOf,
+  acquiredAt, compareAndDeleteCommand, getLockModel, getSqlModel, isUnownedRelease, type LockTableAcquisition, type LockTableRelease, ownerCheckAround, type RedisModel, type Release, watchGuardOf,
 } from '../model/index.js';
 import { luaCompareFirstEdit } from '../fixes/lua-compare-first.js';
 import { createRule } from '../util/create-rule.js';
@@ -88,7 +88,7 @@ export default createRule<Options, MessageId>({
             data: {
               command: release.command.name,
               ...relatedData(
-                acquiredAt(model, release),
+                acquiredAt(getLockModel(context).locks, release),
                 checkedBy && { message: 'The owner check, a separate command', node: checkedBy, role: 'read' },
                 watched && { message: 'The WATCH', node: watched.watch },
               ),
@@ -100,7 +100,7 @@ export default createRule<Options, MessageId>({
         const sql = getSqlModel(context);
         for (const release of sql.lockTableReleases) {
           if (!isUnownedRelease(sql, release)) continue;
-          const acquisition = lockRowAcquisitionOf(sql, release);
+          const acquisition = getLockModel(context).locks.lockReleasedBy(release)?.lockTable;
           const suggestion = ownerComparisonSuggestion(context, release, acquisition);
           context.report({
             node: release.node,
@@ -137,7 +137,7 @@ function releaseTokenText(
 ): string | undefined {
   const sourceCode = context.sourceCode;
   const command = release.command!;
-  const acquisition = acquisitionForRelease(model, release);
+  const acquisition = getLockModel(context).locks.lockReleasedBy(release)?.redis;
   const available = (expression: TSESTree.Node, at: TSESTree.Node) => isExpressionAvailableAt(sourceCode, expression, at);
   // A split lock's acquisition builds its token in another function: its text means nothing here.
   const acquiredToken = acquisition?.keySignature === release.keySignature ? acquisition?.value : undefined;

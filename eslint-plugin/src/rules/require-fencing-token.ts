@@ -2,9 +2,7 @@
 
 import type { TSESTree } from '@typescript-eslint/utils';
 import { fencedFix } from '../fixes/fenced-acquire.js';
-import {
-  DEFAULT_FENCE_COLUMNS, fenceMintedAfter, getLockModel, getSqlModel, type HeldLock, heldLocks, isEfficiencyLock, type RawSharedSettings, readSharedSettings, type SqlWrite, writesUnder,
-} from '../model/index.js';
+import { DEFAULT_FENCE_COLUMNS, fenceMintedAfter, getLockModel, isEfficiencyLock, type Lock, type RawSharedSettings, readSharedSettings, type SqlWrite, writesUnder } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
@@ -51,13 +49,14 @@ export default createRule<Options, MessageId>({
     const fenceColumns = settings.fenceColumns.length > 0 ? settings.fenceColumns : DEFAULT_FENCE_COLUMNS;
     return {
       'Program:exit'() {
-        const sql = getSqlModel(context);
+        const model = getLockModel(context);
+        const sql = model.sql;
         // No write, nothing to fence: skip building the Redis half's lock list.
         if (sql.writes.length === 0) return;
         const sourceCode = context.sourceCode;
-        const redis = getLockModel(context).redis;
+        const redis = model.redis;
         const reported = new Set<TSESTree.Node>();
-        for (const lock of heldLocks(sourceCode, redis, sql)) {
+        for (const lock of model.locks.all) {
           // Advisory locks end with their connection: a write on it cannot outlive the lock.
           if (lock.kind === 'advisory' || isEfficiencyLock(sourceCode, lock, settings.efficiencyLocks)) continue;
           const line = String(lock.node.loc.start.line);
@@ -92,7 +91,7 @@ function describeWrite(write: SqlWrite): string {
   return `\`${write.orm?.method ?? 'write'}\`${write.table ? ` of \`${write.table}\`` : ''}`;
 }
 
-function lockName(lock: HeldLock): string {
+function lockName(lock: Lock): string {
   switch (lock.kind) {
     case 'redlock': return 'Redlock';
     case 'redis-semaphore': return 'redis-semaphore';

@@ -2,9 +2,7 @@
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { moveToFinallyFix } from '../fixes/move-to-finally.js';
-import {
-  advisoryUnlocksOf, endsSessionInFinally, getLockModel, getSqlModel, hasWorkBetween, isGuaranteed, isScopedAcquisition, lockMachinery, lockRowReleasesOf, type LockStep, releasesOfAcquisition,
-} from '../model/index.js';
+import { endsSessionInFinally, getLockModel, hasWorkBetween, isGuaranteed, isScopedAcquisition, lockMachinery, type LockStep, releasesAfterAcquisition } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
@@ -37,9 +35,10 @@ export default createRule<Options, MessageId>({
         // A test case that takes a lock and fails mid-way leaves it to expire in a throwaway server:
         // test hygiene, not the production leak this rule is about.
         const inTest = (node: TSESTree.Node): boolean => lockModel.inTestCode(node);
-        for (const acquisition of model.acquisitions) {
+        for (const lock of lockModel.locks.redis) {
+          const acquisition = lock.redis;
           if (!isScopedAcquisition(acquisition) || inTest(acquisition.node)) continue;
-          const releases = releasesOfAcquisition(sourceCode, model, acquisition);
+          const releases = releasesAfterAcquisition(lock);
           if (releases.length === 0) continue;
           // A release in a nested function (`.finally(() => lock.release())`, an exit handler) is
           // a guarantee this rule cannot weigh: stay silent rather than guess.
@@ -55,16 +54,18 @@ export default createRule<Options, MessageId>({
             suggest: fix ? [{ messageId: 'moveReleaseToFinally', fix }] : [],
           });
         }
-        const sql = getSqlModel(context);
-        for (const lock of sql.advisoryLocks) {
-          const unlocks = advisoryUnlocksOf(sourceCode, sql, lock);
-          if (!unlocks || inTest(lock.node) || endsSessionInFinally(sourceCode, lock)) continue;
-          reportSql(context, asStep(lock), unlocks.map(asStep), 'advisoryUnlockNotInFinally', 'Unlocked here, on the success path only');
+        const sqlLocks = lockModel.locks.sql;
+        for (const lock of sqlLocks) {
+          if (lock.library !== 'advisory') continue;
+          const unlocks = releasesAfterAcquisition(lock);
+          if (unlocks.length === 0 || inTest(lock.node) || endsSessionInFinally(sourceCode, lock.advisory)) continue;
+          reportSql(context, asStep(lock.advisory), unlocks.map(asStep), 'advisoryUnlockNotInFinally', 'Unlocked here, on the success path only');
         }
-        for (const acquisition of sql.lockTableAcquisitions) {
-          const releases = lockRowReleasesOf(sql, acquisition)?.map(asStep);
-          if (!releases || inTest(acquisition.node)) continue;
-          reportSql(context, asStep(acquisition), releases, 'lockRowReleaseNotInFinally', 'Deleted here, on the success path only');
+        for (const lock of sqlLocks) {
+          if (lock.library !== 'lock-table') continue;
+          const releases = releasesAfterAcquisition(lock).map(asStep);
+          if (releases.length === 0 || inTest(lock.node)) continue;
+          reportSql(context, asStep(lock.lockTable), releases, 'lockRowReleaseNotInFinally', 'Deleted here, on the success path only');
         }
       },
     };

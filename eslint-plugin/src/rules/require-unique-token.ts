@@ -2,9 +2,7 @@
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { randomTokenFix } from '../fixes/random-token.js';
-import {
-  type Acquisition, callerArguments, eventsOfSameLock, getLockModel, isExportedLockHelper, isLockAcquisition, isParameterValue, type RedisModel, releasesOfSameKey, sharedTokenKind, type SharedTokenKind, writtenKeyEvents,
-} from '../model/index.js';
+import { type Acquisition, callerArguments, eventsOfSameLock, getLockModel, isExportedLockHelper, isLockAcquisition, isParameterValue, keyedReleasesAndRenewals, sharedTokenKind, type SharedTokenKind, writtenKeyEvents } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 import { MAX_RELATED, relatedData } from '../util/related.js';
 
@@ -47,7 +45,7 @@ export default createRule<Options, MessageId>({
         for (const acquisition of model.acquisitions) {
           if (acquisition.library !== 'helper' || !acquisition.value) continue;
           helperValues.add(acquisition.value);
-          if (reportHelperToken(context, model, acquisition, acquisition.value)) reportedAtCalls.add(acquisition.value);
+          if (reportHelperToken(context, acquisition, acquisition.value)) reportedAtCalls.add(acquisition.value);
         }
         for (const acquisition of model.acquisitions) {
           if (!acquisition.value || acquisition.library !== 'redis') continue;
@@ -91,9 +89,10 @@ export default createRule<Options, MessageId>({
  * The token a caller hands to a lock helper, when the same lock is released or renewed in this
  * module (through the helper's release or the client): no suggestion, the helper's signature decides.
  */
-function reportHelperToken(context: Readonly<TSESLint.RuleContext<MessageId, Options>>, model: RedisModel, acquisition: Acquisition, value: TSESTree.Node): boolean {
+function reportHelperToken(context: Readonly<TSESLint.RuleContext<MessageId, Options>>, acquisition: Acquisition, value: TSESTree.Node): boolean {
   const kind = sharedTokenKind(context.sourceCode, value);
-  const releases = kind === undefined ? [] : releasesOfSameKey(model, acquisition);
+  const lock = kind === undefined ? undefined : getLockModel(context).locks.lockOfAcquisition(acquisition);
+  const releases = lock ? keyedReleasesAndRenewals(lock) : [];
   if (kind === undefined || releases.length === 0) return false;
   context.report({
     node: value,

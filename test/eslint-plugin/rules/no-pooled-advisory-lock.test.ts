@@ -37,6 +37,66 @@ async function run(jobId: number) {
     ],
   },
   {
+    // Two nested locks on a pool: the outer lock's connection must be held up to its own unlock,
+    // not the inner lock's (`pg_advisory_unlock(2)` does not free `pg_advisory_lock(1)`).
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+async function run() {
+  await pool.query('SELECT pg_advisory_lock(1)');
+  await pool.query('SELECT pg_advisory_lock(2)');
+  await doWork();
+  await pool.query('SELECT pg_advisory_unlock(2)');
+  await audit();
+  await pool.query('SELECT pg_advisory_unlock(1)');
+}`,
+    errors: [
+      {
+        messageId: 'pooledLock', line: 4, column: 9,
+        suggestions: [{
+          messageId: 'useDedicatedConnection',
+          output: `import { Pool } from 'pg';
+const pool = new Pool();
+async function run() {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(1)');
+    await pool.query('SELECT pg_advisory_lock(2)');
+    await doWork();
+    await pool.query('SELECT pg_advisory_unlock(2)');
+    await audit();
+    await client.query('SELECT pg_advisory_unlock(1)');
+  } finally {
+    client.release();
+  }
+}`,
+        }],
+      },
+      {
+        messageId: 'pooledLock', line: 5, column: 9,
+        suggestions: [{
+          messageId: 'useDedicatedConnection',
+          output: `import { Pool } from 'pg';
+const pool = new Pool();
+async function run() {
+  await pool.query('SELECT pg_advisory_lock(1)');
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(2)');
+    await doWork();
+    await client.query('SELECT pg_advisory_unlock(2)');
+  } finally {
+    client.release();
+  }
+  await audit();
+  await pool.query('SELECT pg_advisory_unlock(1)');
+}`,
+        }],
+      },
+      { messageId: 'pooledUnlock', line: 7, column: 9 },
+      { messageId: 'pooledUnlock', line: 9, column: 9 },
+    ],
+  },
+  {
     // pg Pool: lock and unlock each on whichever connection is free.
     code: `import { Pool } from 'pg';
 const pool = new Pool();

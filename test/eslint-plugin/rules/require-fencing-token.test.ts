@@ -215,6 +215,20 @@ async function run(me: string) {
     errors: [{ messageId: 'unfencedWrite', line: 6, column: 9, suggestions: [] }],
   },
   {
+    // The row is held up to the DELETE that names it: sweeping other holders' expired rows on the way
+    // releases none of this one, so the write after the sweep still runs under the lock.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+async function run(me: string) {
+  const { rows } = await pool.query("INSERT INTO locks (name, owner, expires_at) VALUES ('invoice', $1, now() + interval '30 seconds') ON CONFLICT (name) DO UPDATE SET owner = $1, expires_at = now() + interval '30 seconds' WHERE locks.expires_at < now() RETURNING owner", [me]);
+  if (rows[0]?.owner !== me) return;
+  await pool.query('DELETE FROM locks WHERE expires_at < now()');
+  await pool.query('DELETE FROM pending_invoices WHERE period = $1', ['2026-11']);
+  await pool.query('DELETE FROM locks WHERE name = $1 AND owner = $2', ['invoice', me]);
+}`,
+    errors: [{ messageId: 'unfencedWrite', line: 7, column: 9, suggestions: [] }],
+  },
+  {
     // A lock table written with knex's query builder (a factory's instance in a class field): the
     // write after the insert runs under the row, which expires; the lock's own statements are no writes.
     code: `const knex = require('knex');

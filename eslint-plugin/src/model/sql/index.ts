@@ -431,12 +431,6 @@ export function queriesIn(model: SqlModel, owner: ScopeOwner, from: number, to: 
   return within(model.queries, [from, to], (query) => query.node).filter((query) => query.function === owner && query.node.range[0] > from && query.node.range[1] <= to);
 }
 
-/** The first session unlock after `lock` in its function, on the same sender: the end of the span a suggestion rewrites. */
-export function sessionUnlockAfter(model: SqlModel, lock: AdvisoryLockItem): AdvisoryLockItem | undefined {
-  return within(model.advisoryLocks, lock.function.range, (item) => item.node).find((candidate) => candidate.call.scope === 'session' && candidate.call.action === 'unlock'
-    && candidate.function === lock.function && candidate.range[0] > lock.range[1]
-    && candidate.query.sender.identity === lock.query.sender.identity);
-}
 
 /**
  * The advisory call runs outside any transaction. Certain only for a pool (each statement its own

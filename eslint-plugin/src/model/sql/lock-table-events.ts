@@ -1,8 +1,8 @@
-// Which lock-table statements free or renew one named lock row without asking who owns it, and the
-// acquisition each answers: the questions no-unsafe-release and no-unsafe-extend ask of the SQL model.
+// Which lock-table statements free or renew one named lock row without asking who owns it: the
+// questions no-unsafe-release and no-unsafe-extend ask of the SQL model (the acquisition each answers
+// is paired in locks.ts).
 
 import { functionName, isFunctionLike } from '../../util/ast.js';
-import { within } from '../indexes.js';
 import { EXPIRY_COLUMNS, OWNER_COLUMNS } from './client-table.js';
 import type { LockTableAcquisition, LockTableRelease, SqlModel } from './index.js';
 
@@ -84,37 +84,4 @@ export function isUnownedRenewal(model: SqlModel, renewal: LockTableRelease): bo
   if (namesReturnedHandle(model, renewal)) return false;
   const fn = renewal.function;
   return !(isFunctionLike(fn) && /release|unlock|free|clear|drop/iu.test(functionName(fn) ?? ''));
-}
-
-/** The acquisition of the same table: the one earlier in the same function, else the file's only one. */
-export function lockRowAcquisitionOf(model: SqlModel, event: LockTableRelease): LockTableAcquisition | undefined {
-  const sameTable = lockTables(model).get(event.table)?.acquisitions ?? [];
-  return within(sameTable, event.function.range, (acquisition) => acquisition.node)
-    .filter((acquisition) => acquisition.function === event.function && acquisition.range[1] < event.range[0]).at(-1)
-    ?? (sameTable.length === 1 ? sameTable[0] : undefined);
-}
-
-const releaseQueriesByModel = new WeakMap<SqlModel, ReadonlySet<NonNullable<LockTableRelease['query']>>>();
-
-/** The queries that free a lock row; knex chains carry no query (and cannot free the row they take in the same statement). */
-function releaseQueries(model: SqlModel): ReadonlySet<NonNullable<LockTableRelease['query']>> {
-  let queries = releaseQueriesByModel.get(model);
-  if (!queries) {
-    queries = new Set(model.lockTableReleases.flatMap((release) => (release.query ? [release.query] : [])));
-    releaseQueriesByModel.set(model, queries);
-  }
-  return queries;
-}
-
-/**
- * A lock-table row's releases: a `DELETE` (or an `UPDATE` that clears the owner) of the same table
- * later in the same function body, through any client (the row outlives connections).
- */
-export function lockRowReleasesOf(model: SqlModel, acquisition: LockTableAcquisition): LockTableRelease[] | undefined {
-  if (acquisition.query && releaseQueries(model).has(acquisition.query)) return undefined;
-  return within(model.lockTableReleases, acquisition.function.range, (release) => release.node)
-    .filter((release) => release.table === acquisition.table && release.range[0] > acquisition.range[1]
-      // A release names its row (`WHERE name = $1`); a sweep of expired rows or a reset is not this row's release.
-      && release.statement.where.some((comparison) => comparison.operator === '=')
-      && !release.statement.where.some((comparison) => comparison.comparedWithClock));
 }
