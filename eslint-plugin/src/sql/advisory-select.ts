@@ -12,7 +12,7 @@
 //   term      := '$'digits | ['-']digits | 'string' | hash-function '(' [argument (',' argument)*] ')'
 
 import type { NodeLocation } from 'pgsql-ast-parser';
-import { ADVISORY_FUNCTION, advisorySelectFacts, type AdvisoryLockCall, type SqlStatementFacts } from './facts.js';
+import { advisoryLockCall, advisorySelectFacts, type AdvisoryLockCall, type SqlStatementFacts } from './facts.js';
 
 // Functions an advisory key is derived with (`hashtext($1)`, `hashtextextended($1, 0)`): plain
 // names, none of them a SQL keyword.
@@ -120,8 +120,8 @@ export function readAdvisorySelect(text: string): readonly SqlStatementFacts[] |
     reader.skipSpaces();
     const callStart = reader.position;
     const functionName = reader.name()?.toLowerCase();
-    const match = functionName === undefined ? null : ADVISORY_FUNCTION.exec(functionName);
-    if (!functionName || !match || !reader.arguments()) return undefined;
+    const call = functionName === undefined ? undefined : advisoryLockCall(functionName, undefined, undefined);
+    if (!call || !reader.arguments()) return undefined;
     const location: NodeLocation = { start: callStart, end: reader.position };
     let statementEnd = reader.position;
     reader.skipSpaces();
@@ -137,15 +137,7 @@ export function readAdvisorySelect(text: string): readonly SqlStatementFacts[] |
       statementEnd = reader.position;
       reader.skipSpaces();
     } else reader.position = afterCall;
-    calls.push({
-      functionName,
-      scope: match[2] ? 'xact' : 'session',
-      mode: match[1] ? 'try' : 'blocking',
-      action: match[3] === 'unlock_all' ? 'unlock-all' : match[3] === 'unlock' ? 'unlock' : 'lock',
-      shared: match[4] !== undefined,
-      location,
-      outputName,
-    });
+    calls.push({ ...call, location, outputName });
     if (reader.take(',')) continue;
     reader.take(';');
     reader.skipSpaces();

@@ -78,7 +78,7 @@ export interface SqlStatementFacts {
   readonly whereInsertAt: number | undefined;
 }
 
-export const ADVISORY_FUNCTION = /^pg_(try_)?advisory_(xact_)?(lock|unlock|unlock_all)(_shared)?$/u;
+const ADVISORY_FUNCTION = /^pg_(try_)?advisory_(xact_)?(lock|unlock|unlock_all)(_shared)?$/u;
 const COMPARISON_OPERATORS = new Set(['=', '<', '<=', '>', '>=', '<>', '!=']);
 const MIRRORED: Readonly<Record<string, string>> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
 const CLOCK_FUNCTIONS = new Set(['now', 'clock_timestamp', 'statement_timestamp', 'transaction_timestamp', 'current_timestamp', 'localtimestamp']);
@@ -313,20 +313,25 @@ function findAdvisoryLockCalls(statement: Statement): AdvisoryLockCall[] {
   walk(statement, (node) => {
     if (node.type !== 'call') return;
     const call = node as unknown as Extract<Expr, { type: 'call' }>;
-    const functionName = call.function.name.toLowerCase();
-    const match = ADVISORY_FUNCTION.exec(functionName);
-    if (!match) return;
-    calls.push({
-      functionName,
-      scope: match[2] ? 'xact' : 'session',
-      mode: match[1] ? 'try' : 'blocking',
-      action: match[3] === 'unlock_all' ? 'unlock-all' : match[3] === 'unlock' ? 'unlock' : 'lock',
-      shared: match[4] !== undefined,
-      location: call._location,
-      outputName: outputNames.get(call),
-    });
+    const advisory = advisoryLockCall(call.function.name.toLowerCase(), call._location, outputNames.get(call));
+    if (advisory) calls.push(advisory);
   });
   return calls;
+}
+
+/** The call of `functionName` (lower case) when it is an advisory-lock function, read from its name. */
+export function advisoryLockCall(functionName: string, location: NodeLocation | undefined, outputName: string | undefined): AdvisoryLockCall | undefined {
+  const match = ADVISORY_FUNCTION.exec(functionName);
+  if (!match) return undefined;
+  return {
+    functionName,
+    scope: match[2] ? 'xact' : 'session',
+    mode: match[1] ? 'try' : 'blocking',
+    action: match[3] === 'unlock_all' ? 'unlock-all' : match[3] === 'unlock' ? 'unlock' : 'lock',
+    shared: match[4] !== undefined,
+    location,
+    outputName,
+  };
 }
 
 /** A nested SELECT or a FROM list anywhere below the statement's own target. */
