@@ -8,6 +8,7 @@ import { eventNode, inEnclosingFunctions, redisIndex, splitAcquisitionsOf, withi
 import { precedesInScope, runsBefore, splitAcquisitionOf } from './queries.js';
 import type { Acquisition, Expiry, LockLibraryKind, RedisModel, Release } from './redis-model.js';
 import type { AdvisoryLockItem, LockTableAcquisition, LockTableRelease, SqlModel, SqlWrite } from './sql/index.js';
+import { lockTables, type LockTable } from './sql/lock-table-events.js';
 
 /** What the lock is held as: a PostgreSQL lock taken through a project helper is held as that lock. */
 export type LockKind = LockLibraryKind | 'lock-table' | 'advisory';
@@ -499,8 +500,9 @@ function sqlLocksOf(sourceCode: SourceCode, model: SqlModel): Half<SqlLock, Lock
   const cached = sqlHalves.get(model);
   if (cached) return cached;
   const tables = lockTables(model);
+  const answered = answeredElsewhere(model, tables);
   const rowLocks = new Map<LockTableAcquisition, LockTableLock>();
-  for (const acquisition of model.lockTableAcquisitions) rowLocks.set(acquisition, lockTableLock(model, acquisition, tables));
+  for (const acquisition of model.lockTableAcquisitions) rowLocks.set(acquisition, lockTableLock(model, acquisition, answered.get(acquisition)));
   const advisoryLocks = model.advisoryLocks.filter((item) => item.call.action === 'lock').map((item) => advisoryLock(sourceCode, model, item));
   const locks: SqlLock[] = [...rowLocks.values(), ...advisoryLocks];
   const byAcquisition = new Map<Acquisition | LockTableAcquisition | AdvisoryLockItem, SqlLock>(locks.map((lock) => [lock.library === 'advisory' ? lock.advisory : lock.lockTable, lock]));
@@ -525,38 +527,28 @@ function sqlLocksOf(sourceCode: SourceCode, model: SqlModel): Half<SqlLock, Lock
   return half;
 }
 
-interface LockTable {
-  readonly acquisitions: LockTableAcquisition[];
-  /** Releases and renewals in other functions that pair with the table's only acquisition. */
-  readonly answered: Map<LockTableAcquisition, { releases: LockTableRelease[]; renewals: LockTableRelease[] }>;
+interface RowEvents {
+  readonly releases: LockTableRelease[];
+  readonly renewals: LockTableRelease[];
 }
 
-/** The file's lock-table acquisitions by table, and the events each one answers, gathered once per file. */
-function lockTables(model: SqlModel): ReadonlyMap<string, LockTable> {
-  const tables = new Map<string, LockTable>();
-  for (const acquisition of model.lockTableAcquisitions) {
-    let table = tables.get(acquisition.table);
-    if (!table) {
-      table = { acquisitions: [], answered: new Map() };
-      tables.set(acquisition.table, table);
-    }
-    table.acquisitions.push(acquisition);
-  }
+/** Releases and renewals in other functions that pair with a table's only acquisition, by that acquisition. */
+function answeredElsewhere(model: SqlModel, tables: ReadonlyMap<string, LockTable>): ReadonlyMap<LockTableAcquisition, RowEvents> {
+  const answered = new Map<LockTableAcquisition, RowEvents>();
   for (const [list, which] of [[model.lockTableReleases, 'releases'], [model.lockTableRenewals, 'renewals']] as const) {
     for (const event of list) {
       const acquisition = lockRowAcquisitionOf(tables, event);
       // Releases in the acquisition's own function are paired from its side, in order.
       if (!acquisition || (which === 'releases' && contains(acquisition.function, event.node))) continue;
-      const table = tables.get(event.table)!;
-      let paired = table.answered.get(acquisition);
+      let paired = answered.get(acquisition);
       if (!paired) {
         paired = { releases: [], renewals: [] };
-        table.answered.set(acquisition, paired);
+        answered.set(acquisition, paired);
       }
       if (which === 'renewals' || namesOneRow(event)) paired[which].push(event);
     }
   }
-  return tables;
+  return answered;
 }
 
 /** The acquisition of the same table: the one earlier in the same function, else the file's only one. */
@@ -573,10 +565,13 @@ function namesOneRow(release: LockTableRelease): boolean {
     && !release.statement.where.some((comparison) => comparison.comparedWithClock);
 }
 
-function lockTableLock(model: SqlModel, acquisition: LockTableAcquisition, tables: ReadonlyMap<string, LockTable>): LockTableLock {
+function lockTableLock(
+  model: SqlModel,
+  acquisition: LockTableAcquisition,
+  answered: RowEvents | undefined,
+): LockTableLock {
   let releases: LockTableRelease[] | undefined;
   let section: { release: TSESTree.Node | undefined } | undefined;
-  const answered = tables.get(acquisition.table)?.answered.get(acquisition);
   const lock: LockTableLock = {
     kind: 'lock-table',
     library: 'lock-table',

@@ -6,7 +6,7 @@ import { functionName, isFunctionLike } from '../../util/ast.js';
 import { EXPIRY_COLUMNS, OWNER_COLUMNS } from './client-table.js';
 import type { LockTableAcquisition, LockTableRelease, SqlModel } from './index.js';
 
-interface LockTable {
+export interface LockTable {
   readonly acquisitions: LockTableAcquisition[];
   /** The columns the acquisitions return (`RETURNING id`): a handle naming this holder's row. */
   readonly returned: Set<string>;
@@ -14,8 +14,8 @@ interface LockTable {
 
 const lockTablesByModel = new WeakMap<SqlModel, ReadonlyMap<string, LockTable>>();
 
-/** The file's lock-table acquisitions by table, gathered once per file. */
-function lockTables(model: SqlModel): ReadonlyMap<string, LockTable> {
+/** The file's lock-table acquisitions by table, gathered once per file (locks.ts pairs releases through it). */
+export function lockTables(model: SqlModel): ReadonlyMap<string, LockTable> {
   const cached = lockTablesByModel.get(model);
   if (cached) return cached;
   const tables = new Map<string, LockTable>();
