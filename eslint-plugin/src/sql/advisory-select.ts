@@ -12,6 +12,7 @@
 //   term      := '$'digits | ['-']digits | 'string' | hash-function '(' [argument (',' argument)*] ')'
 
 import type { NodeLocation } from 'pgsql-ast-parser';
+import { isIdentifierCode, skipSpaces } from '../util/text.js';
 import { advisoryLockCall, advisorySelectFacts, type AdvisoryLockCall, type SqlStatementFacts } from './facts.js';
 
 // Functions an advisory key is derived with (`hashtext($1)`, `hashtextextended($1, 0)`): plain
@@ -25,7 +26,7 @@ class Reader {
   constructor(readonly text: string) {}
 
   skipSpaces(): void {
-    while (this.position < this.text.length && isSpace(this.text.charCodeAt(this.position))) this.position++;
+    this.position = skipSpaces(this.text, this.position);
   }
 
   /** The name at the cursor (unquoted: a quoted one goes to the parser), or undefined. */
@@ -85,12 +86,12 @@ class Reader {
     const char = this.text[this.position];
     if (char === '$') {
       this.position++;
-      return this.digits() && !isNameCode(this.text.charCodeAt(this.position));
+      return this.digits() && !isIdentifierCode(this.text.charCodeAt(this.position));
     }
     if (char === '-' || (char !== undefined && char >= '0' && char <= '9')) {
       this.take('-');
       // A decimal or an exponent is no key; the parser reads those.
-      return this.digits() && !isNameCode(this.text.charCodeAt(this.position)) && this.text[this.position] !== '.';
+      return this.digits() && !isIdentifierCode(this.text.charCodeAt(this.position)) && this.text[this.position] !== '.';
     }
     if (char === "'") {
       const end = this.text.indexOf("'", this.position + 1);
@@ -151,12 +152,4 @@ const RESERVED = new Set(['from', 'where', 'select', 'as', 'and', 'or', 'not', '
 
 function isReservedAlias(alias: string): boolean {
   return RESERVED.has(alias.toLowerCase());
-}
-
-function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13);
-}
-
-function isNameCode(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36;
 }
