@@ -110,7 +110,7 @@ export { crossSlotScriptCalls } from './hash-slots.js';
 
 // PostgreSQL: advisory locks and lock tables, their pairing, and the transactions they run in.
 export {
-  controlsTransactionIn, EXPIRY_COLUMNS, getSqlModel, isPooledSessionCall, isTrailingBarrier, OWNER_COLUMNS, runsOutsideTransaction,
+  controlsTransactionIn, EXPIRY_COLUMNS, isPooledSessionCall, isTrailingBarrier, OWNER_COLUMNS, runsOutsideTransaction,
   type AdvisoryLockItem, type LockTableAcquisition, type LockTableRelease, type SqlModel, type SqlWrite,
 } from './sql/index.js';
 export { writesUnder } from './locks.js';

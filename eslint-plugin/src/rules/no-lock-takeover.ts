@@ -2,7 +2,9 @@
 
 import type { TSESLint } from '@typescript-eslint/utils';
 import { renderTakeoverGuard } from '../fixes/sql-templates.js';
-import { EXPIRY_COLUMNS, getSqlModel, isResultDiscarded, type LockTableAcquisition, OWNER_COLUMNS, type SqlModel } from '../model/index.js';
+import {
+  EXPIRY_COLUMNS, getLockModel, isResultDiscarded, type LockTableAcquisition, OWNER_COLUMNS, type SqlModel,
+} from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 
 export type MessageId = 'unguardedTakeover' | 'ownerNotCompared' | 'addExpiryGuard';
@@ -27,7 +29,7 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
-        const model = getSqlModel(context);
+        const model = getLockModel(context).sql;
         for (const acquisition of model.lockTableAcquisitions) {
           if (!acquisition.upsert) continue;
           const conflict = acquisition.statement.onConflict;

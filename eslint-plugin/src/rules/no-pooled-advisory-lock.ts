@@ -3,7 +3,7 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 import { freeName } from '../fixes/edits.js';
 import {
-  type AdvisoryLockItem, getLockModel, getSqlModel, isPooledSessionCall, renderSpanBody, spanBetween, spanDeclarationsUsedAfter, spanLeavesCallback, type SqlModel, type StatementSpan, type TextEdit,
+  type AdvisoryLockItem, getLockModel, isPooledSessionCall, renderSpanBody, spanBetween, spanDeclarationsUsedAfter, spanLeavesCallback, type SqlModel, type StatementSpan, type TextEdit,
 } from '../model/index.js';
 import { HANDLE_NAMES, renderCheckoutWrap, renderTransactionWrap, transactionLevelName, type TransactionHelperLibrary } from '../fixes/sql-templates.js';
 import { advisoryFunctionRange, handleEdits, helperName, prismaExecuteEdits, unlockStatementEdit } from '../fixes/advisory-edits.js';
@@ -32,7 +32,7 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
-        const model = getSqlModel(context);
+        const model = getLockModel(context).sql;
         for (const item of model.advisoryLocks) {
           if (!isPooledSessionCall(item)) continue;
           const data = { fn: item.call.functionName, client: item.query.sender.text };

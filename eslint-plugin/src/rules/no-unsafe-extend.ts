@@ -7,7 +7,7 @@ import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
 import { asRedisStringArgument } from '../fixes/templates.js';
 import { tokenByName } from '../fixes/token-by-name.js';
 import { scriptTtlInMilliseconds, setTtlInMilliseconds, ttlInMilliseconds } from '../fixes/ttl.js';
-import { acquiredAt, admits, type Expiry, getLockModel, getSqlModel, isUnownedRenewal, isUnsafeRenewal, ownerCheckAround, type RedisModel } from '../model/index.js';
+import { acquiredAt, admits, type Expiry, getLockModel, isUnownedRenewal, isUnsafeRenewal, ownerCheckAround, type RedisModel } from '../model/index.js';
 import { ownerComparisonFix } from '../fixes/sql-owner-compare.js';
 import { luaCompareFirstEdit } from '../fixes/lua-compare-first.js';
 import { createRule } from '../util/create-rule.js';
@@ -63,7 +63,8 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
-        const { redis: model, settings } = getLockModel(context);
+        const lockModel = getLockModel(context);
+        const { redis: model, settings, locks } = lockModel;
         const serverSets = admits(settings.redis, 'SET IFEQ');
         for (const expiry of model.expiries) {
           if (!isUnsafeRenewal(context.sourceCode, model, expiry)) continue;
@@ -89,15 +90,15 @@ export default createRule<Options, MessageId>({
           context.report({
             node: expiry.node,
             messageId,
-            data: { command: command.name, ...relatedData(acquiredAt(getLockModel(context).locks, expiry)) },
+            data: { command: command.name, ...relatedData(acquiredAt(locks, expiry)) },
             // A suggestion, not an autofix: the renewal starts sending a script instead of PEXPIRE.
             suggest,
           });
         }
-        const sql = getSqlModel(context);
+        const sql = lockModel.sql;
         for (const renewal of sql.lockTableRenewals) {
           if (!isUnownedRenewal(sql, renewal)) continue;
-          const acquisition = getLockModel(context).locks.lockReleasedBy(renewal)?.lockTable;
+          const acquisition = locks.lockReleasedBy(renewal)?.lockTable;
           const comparison = ownerComparisonFix(context.sourceCode, renewal, acquisition);
           context.report({
             node: renewal.node,

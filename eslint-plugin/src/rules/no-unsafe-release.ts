@@ -7,7 +7,7 @@ import { ownerComparisonFix } from '../fixes/sql-owner-compare.js';
 import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
 import { tokenByName } from '../fixes/token-by-name.js';
 import {
-  acquiredAt, compareAndDeleteCommand, getLockModel, getSqlModel, isUnownedRelease, type LockTableAcquisition, type LockTableRelease, ownerCheckAround, type RedisModel, type Release, watchGuardOf,
+  acquiredAt, compareAndDeleteCommand, getLockModel, isUnownedRelease, type LockTableAcquisition, type LockTableRelease, ownerCheckAround, type RedisModel, type Release, watchGuardOf,
 } from '../model/index.js';
 import { luaCompareFirstEdit } from '../fixes/lua-compare-first.js';
 import { createRule } from '../util/create-rule.js';
@@ -61,7 +61,8 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
-        const { redis: model, settings } = getLockModel(context);
+        const lockModel = getLockModel(context);
+        const { redis: model, settings, locks } = lockModel;
         const primitive = compareAndDeleteCommand(settings.redis);
         for (const release of model.releases) {
           if (release.safe || release.library !== 'redis' || !release.command || !release.key) continue;
@@ -88,7 +89,7 @@ export default createRule<Options, MessageId>({
             data: {
               command: release.command.name,
               ...relatedData(
-                acquiredAt(getLockModel(context).locks, release),
+                acquiredAt(locks, release),
                 checkedBy && { message: 'The owner check, a separate command', node: checkedBy, role: 'read' },
                 watched && { message: 'The WATCH', node: watched.watch },
               ),
@@ -97,10 +98,10 @@ export default createRule<Options, MessageId>({
             suggest,
           });
         }
-        const sql = getSqlModel(context);
+        const sql = lockModel.sql;
         for (const release of sql.lockTableReleases) {
           if (!isUnownedRelease(sql, release)) continue;
-          const acquisition = getLockModel(context).locks.lockReleasedBy(release)?.lockTable;
+          const acquisition = locks.lockReleasedBy(release)?.lockTable;
           const suggestion = ownerComparisonSuggestion(context, release, acquisition);
           context.report({
             node: release.node,

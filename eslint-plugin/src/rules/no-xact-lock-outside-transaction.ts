@@ -3,7 +3,7 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 import { freeName } from '../fixes/edits.js';
 import {
-  type AdvisoryLockItem, controlsTransactionIn, getSqlModel, isTrailingBarrier, renderSpanBody, runsOutsideTransaction, spanLeavesCallback, spanToBlockEnd, type StatementSpan, type TextEdit,
+  type AdvisoryLockItem, controlsTransactionIn, getLockModel, isTrailingBarrier, renderSpanBody, runsOutsideTransaction, spanLeavesCallback, spanToBlockEnd, type StatementSpan, type TextEdit,
 } from '../model/index.js';
 import { HANDLE_NAMES, renderBeginCommit, renderTransactionWrap } from '../fixes/sql-templates.js';
 import { handleEdits, helperName, prismaExecuteEdits } from '../fixes/advisory-edits.js';
@@ -30,7 +30,7 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
-        for (const item of getSqlModel(context).advisoryLocks) {
+        for (const item of getLockModel(context).sql.advisoryLocks) {
           if (item.call.scope !== 'xact' || item.call.action !== 'lock' || item.inTransaction || !item.statement.onlyAdvisoryLocks) continue;
           if (!runsOutsideTransaction(context.sourceCode, item) || isTrailingBarrier(item)) continue;
           context.report({
@@ -61,7 +61,7 @@ function suggestions(context: Context, item: AdvisoryLockItem): TSESLint.Suggest
     return [{ messageId: 'wrapInTransaction', data: { helper: 'BEGIN … COMMIT' }, fix: (fixer) => fixer.replaceTextRange([span.first.range[0], span.last.range[1]], text) }];
   }
   // Transaction control sent through the pool is itself the bug; rewriting around it would keep it.
-  if (controlsTransactionIn(getSqlModel(context), span.first.range[0], span.last.range[1])) return [];
+  if (controlsTransactionIn(getLockModel(context).sql, span.first.range[0], span.last.range[1])) return [];
   const handle = freeName(sourceCode, HANDLE_NAMES[library]);
   const body = renderSpanBody(span, sourceCode, [...prismaExecuteEdits(item, item.call.functionName), ...workEdits(item, handle, span)]);
   const text = renderTransactionWrap(library, { client: sender.text, handle, body, indent: span.indent });

@@ -1,6 +1,6 @@
 // require-lock-loss-handling: work under an auto-extending lock that never asks whether the lock was lost.
 
-import { getLockModel, getSqlModel, hasAutoExtendingLocks, locksIgnoringLoss } from '../model/index.js';
+import { getLockModel, hasAutoExtendingLocks, locksIgnoringLoss } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
@@ -26,7 +26,7 @@ export default createRule<Options, MessageId>({
       'Program:exit'() {
         const redis = getLockModel(context).redis;
         if (!hasAutoExtendingLocks(context.sourceCode, redis)) return;
-        for (const ignored of locksIgnoringLoss(context.sourceCode, redis, getSqlModel(context))) {
+        for (const ignored of locksIgnoringLoss(context.sourceCode, redis, getLockModel(context).sql)) {
           context.report({
             node: ignored.acquisition.node,
             messageId: ignored.library === 'redlock' ? 'redlockSignalIgnored' : 'semaphoreLossIgnored',

@@ -5,7 +5,7 @@ import { DEFAULT_TTL_MS } from '../fixes/scripts.js';
 import { setnxToAtomicSet } from '../fixes/setnx-to-set.js';
 import { ttlAddition } from '../fixes/ttl.js';
 import {
-  EXPIRY_COLUMNS, getLockModel, getSqlModel, type LockTableAcquisition, type LockTableRelease, redisAcquisitionsWithoutTtl, type RedisCommand, type SqlModel,
+  EXPIRY_COLUMNS, getLockModel, type LockTableAcquisition, type LockTableRelease, redisAcquisitionsWithoutTtl, type RedisCommand, type SqlModel,
 } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
@@ -56,7 +56,7 @@ export default createRule<Options, MessageId>({
             suggest: suggestion ? [suggestion] : [],
           });
         }
-        const sql = getSqlModel(context);
+        const sql = getLockModel(context).sql;
         for (const { acquisition, release } of lockRowsWithoutExpiry(sql)) {
           // No suggestion: an expiry needs a column the table may not have (a schema migration).
           context.report({

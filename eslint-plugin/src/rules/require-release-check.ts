@@ -1,6 +1,6 @@
 // require-release-check: a release or renewal that reports failure, whose result nothing reads.
 
-import { droppedReleaseResults, getLockModel, getSqlModel } from '../model/index.js';
+import { droppedReleaseResults, getLockModel } from '../model/index.js';
 import { createRule } from '../util/create-rule.js';
 
 export type MessageId = 'resultDropped' | 'resultNeverRead';
@@ -24,7 +24,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const model = getLockModel(context);
-        for (const { release, fate } of droppedReleaseResults(context.sourceCode, model.redis, getSqlModel(context))) {
+        for (const { release, fate } of droppedReleaseResults(context.sourceCode, model.redis, getLockModel(context).sql)) {
           // Tests release to clean up; whether the release worked is not what they check.
           if (model.inTestCode(release.node)) continue;
           if (fate.kind === 'ignored') {
