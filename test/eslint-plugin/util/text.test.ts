@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import {
-  identifierEnd, identifierStart, isIdentifierCode, isWholeWord, nextSignificantCode, previousSignificantCode, skipSpaces,
+  identifierEnd, identifierStart, isIdentifierCode, isWholeWord, nextSignificantCode, previousSignificantCode, skipSpaces, wordAlternation,
 } from '../../../eslint-plugin/src/util/text.js';
 
 const code = (character: string) => character.charCodeAt(0);
@@ -36,5 +36,18 @@ describe('util/text (the text screens\' character readers)', () => {
     assert.equal(nextSignificantCode('x  ', 1), -1);
     assert.equal(previousSignificantCode('  x', 2), -1);
     assert.equal(skipSpaces('x  ', 1), 3);
+  });
+
+  it('groups an alternation by first letter without changing any match (same word, same place)', () => {
+    const words = ['redis', 'redlock', 'release', 'expire', 'expir', 'eval', 'lock', 'lease', 'leader', 'conn', 'client', 'claim', 'send_command', 'until', 'unlink'];
+    assert.equal(wordAlternation(['redis', 'redlock', 'lock']), 'r(?:edis|edlock)|lock');
+    // Prefixes of each other (`expire`/`expir`), shared letters, every case, words inside words.
+    const text = 'Redlock redis REDISClient expire EXPIR expiration xeval clientConn leaseLeader release_lock unlinkUntil send_command claims sendCommand';
+    const matchesOf = (pattern: RegExp) => [...text.matchAll(pattern)].map((match) => `${match.index}:${match[0]}`);
+    const grouped = matchesOf(new RegExp(wordAlternation(words), 'gi'));
+    assert.deepEqual(grouped, matchesOf(new RegExp(words.join('|'), 'gi')));
+    assert.ok(grouped.length >= 18, String(grouped.length));
+    // The first of two words sharing a start still wins, as in the plain alternation.
+    assert.deepEqual(matchesOf(new RegExp(wordAlternation(['expir', 'expire']), 'gi')).slice(0, 1), ['26:expir']);
   });
 });
