@@ -54,8 +54,9 @@ const UPPER_CASE_COMMANDS = /SET|GET|DEL|EXISTS|INCR|TTL/g;
  * False only when nothing in the file can start a Redis lock: no Redis package imported, no
  * Redis-specific method called, no generic command on a client-like name, no lock helper called.
  * Reads the text around each screen match (an identifier followed by `(`, a client-like name
- * followed by `.method(`, a quoted package name) rather than the whole token list. Matches inside
- * comments or strings only make the answer more generous, never less.
+ * followed by `.method(`, a quoted package name) rather than the whole token list. Long comments
+ * are not read (codeStretches); matches inside strings or short comments only make the answer more
+ * generous, never less.
  */
 export function mayUseRedis(sourceCode: Readonly<TSESLint.SourceCode>, helperNames: ReadonlySet<string>): boolean {
   const text = sourceCode.text;
@@ -66,8 +67,8 @@ export function mayUseRedis(sourceCode: Readonly<TSESLint.SourceCode>, helperNam
 }
 
 /**
- * Whether a lock word (LOCK_WORDS) appears in the file; asked of files without a sign of Redis,
- * whose scan went through the whole text. For a file with Redis the scan may have stopped before
+ * Whether a lock word (LOCK_WORDS) appears in the file's code; asked of files without a sign of
+ * Redis, whose scan went through all of it. For a file with Redis the scan may have stopped before
  * the first lock word: then the answer comes from a scan of its own.
  */
 export function mayNameLock(sourceCode: Readonly<TSESLint.SourceCode>): boolean {
@@ -77,7 +78,8 @@ export function mayNameLock(sourceCode: Readonly<TSESLint.SourceCode>): boolean 
 
 /** The word scan alone, for a text not parsed (yet): another module the model may read. */
 export function textMayUseRedis(text: string): boolean {
-  return scanWords(text, SCREEN_WORDS).redis || scanWords(text, SCREEN_SHORT_WORDS).redis || anyCommandIsASignal(text);
+  const whole = [0, text.length];
+  return scanWords(text, whole, SCREEN_WORDS).redis || scanWords(text, whole, SCREEN_SHORT_WORDS).redis || anyCommandIsASignal(text, whole);
 }
 
 interface WordScan {
@@ -94,54 +96,101 @@ function scanOf(sourceCode: Readonly<TSESLint.SourceCode>): WordScan {
   let known = wordScans.get(sourceCode.ast);
   if (known === undefined) {
     const text = sourceCode.text;
-    const words = scanWords(text, SCREEN_AND_LOCK_WORDS, SCREEN_WORDS);
-    known = words.redis || scanWords(text, SCREEN_SHORT_WORDS).redis || anyCommandIsASignal(text) ? { redis: true, lockWord: words.lockWord } : words;
+    const stretches = codeStretches(sourceCode);
+    const words = scanWords(text, stretches, SCREEN_AND_LOCK_WORDS, SCREEN_WORDS);
+    known = words.redis || scanWords(text, stretches, SCREEN_SHORT_WORDS).redis || anyCommandIsASignal(text, stretches) ? { redis: true, lockWord: words.lockWord } : words;
     wordScans.set(sourceCode.ast, known);
   }
   return known;
 }
 
+// Comments hold no code, and a library's source is a fifth comments: licence headers and JSDoc that
+// name `client`, `connection` and `release` on every page. The scans read the text between comments
+// of LONG_COMMENT characters or more, which takes a third off a scan of such code; a shorter comment
+// is read with the code around it, as cutting the text at every `// x` would cost more than it saves.
+const LONG_COMMENT = 40;
+
 /**
- * Whether the identifier around any match of `pattern` (global, letters and `_` only) is a signal.
- * `test` rather than `exec`: no match array per match, and the match's end is all the scan needs,
- * since the identifier around a match of identifier characters is found from its end alone.
- * With `afterLockWord`, the scan also notes whether a lock word (LOCK_WORDS) appears, and once one
- * has, goes on with `afterLockWord` alone: `pattern` then holds the lock words beside the Redis
- * words, and a lock word always lies inside the identifier a match is widened to.
+ * The stretches of the file's text outside its long comments, as `[start, end, start, end, …]`. A
+ * word never spans a comment's edge, so a stretch holds whole identifiers. Without comments to read
+ * (a source code that keeps none), the whole text.
  */
-function scanWords(text: string, pattern: RegExp, afterLockWord?: RegExp): WordScan {
+function codeStretches(sourceCode: Readonly<TSESLint.SourceCode>): readonly number[] {
+  const text = sourceCode.text;
+  const stretches: number[] = [];
+  let start = 0;
+  let comments: readonly TSESTree.Comment[] | undefined;
+  try {
+    comments = sourceCode.getAllComments();
+  } catch {
+    comments = undefined;
+  }
+  for (const comment of comments ?? []) {
+    const [commentStart, commentEnd] = comment.range;
+    if (commentEnd - commentStart < LONG_COMMENT || commentStart < start) continue;
+    if (commentStart > start) stretches.push(start, commentStart);
+    start = commentEnd;
+  }
+  if (start < text.length) stretches.push(start, text.length);
+  return stretches;
+}
+
+/** The stretch of `text` from `start` to `end`: the text itself when it is all of it (a slice shares the text's characters). */
+function stretchOf(text: string, start: number, end: number): string {
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+
+/**
+ * Whether the identifier around any match of `pattern` (global, letters and `_` only) in the
+ * stretches is a signal. `test` rather than `exec`: no match array per match, and the match's end is
+ * all the scan needs, since the identifier around a match of identifier characters is found from its
+ * end alone. With `afterLockWord`, the scan also notes whether a lock word (LOCK_WORDS) appears, and
+ * once one has, goes on with `afterLockWord` alone: `pattern` then holds the lock words beside the
+ * Redis words, and a lock word always lies inside the identifier a match is widened to. Matches are
+ * found in each stretch and read in the whole text (`offset` maps one to the other).
+ */
+function scanWords(text: string, stretches: readonly number[], pattern: RegExp, afterLockWord?: RegExp): WordScan {
   let lockWord = false;
   let current = pattern;
-  current.lastIndex = 0;
-  while (current.test(text)) {
-    let end = current.lastIndex;
-    const start = identifierStart(text, end - 1);
-    end = identifierEnd(text, end);
-    if (afterLockWord && !lockWord && LOCK_WORDS.test(text.slice(start, end))) {
-      lockWord = true;
-      current = afterLockWord;
+  for (let index = 0; index < stretches.length; index += 2) {
+    const offset = stretches[index]!;
+    const stretch = stretchOf(text, offset, stretches[index + 1]!);
+    current.lastIndex = 0;
+    while (current.test(stretch)) {
+      let end = offset + current.lastIndex;
+      const start = identifierStart(text, end - 1);
+      end = identifierEnd(text, end);
+      if (afterLockWord && !lockWord && LOCK_WORDS.test(text.slice(start, end))) {
+        lockWord = true;
+        current = afterLockWord;
+      }
+      current.lastIndex = end - offset;
+      if (isSignal(text, start, end)) return { redis: true, lockWord };
     }
-    current.lastIndex = end;
-    if (isSignal(text, start, end)) return { redis: true, lockWord };
   }
   return { redis: false, lockWord };
 }
 
 /** The same for UPPER_CASE_COMMANDS, counting only matches that `\b…\b` would bound (no letter, digit or `_` on either side). */
-function anyCommandIsASignal(text: string): boolean {
+function anyCommandIsASignal(text: string, stretches: readonly number[]): boolean {
   const pattern = UPPER_CASE_COMMANDS;
-  pattern.lastIndex = 0;
-  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-    if (!isWholeWord(text, match.index, match.index + match[0].length)) {
-      pattern.lastIndex = match.index + 1;
-      continue;
+  for (let index = 0; index < stretches.length; index += 2) {
+    const offset = stretches[index]!;
+    const stretch = stretchOf(text, offset, stretches[index + 1]!);
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(stretch); match; match = pattern.exec(stretch)) {
+      const matchStart = offset + match.index;
+      if (!isWholeWord(text, matchStart, matchStart + match[0].length)) {
+        pattern.lastIndex = match.index + 1;
+        continue;
+      }
+      const start = identifierStart(text, matchStart);
+      const end = identifierEnd(text, matchStart + match[0].length);
+      pattern.lastIndex = end - offset;
+      // A command in capitals is Redis only as a method (`client.SET(`): `NOT EXISTS (` and
+      // `UPDATE t SET (` are SQL, common in the ORM code this screen should turn away.
+      if (previousSignificantCode(text, start) === DOT && isSignal(text, start, end)) return true;
     }
-    const start = identifierStart(text, match.index);
-    const end = identifierEnd(text, match.index + match[0].length);
-    pattern.lastIndex = end;
-    // A command in capitals is Redis only as a method (`client.SET(`): `NOT EXISTS (` and
-    // `UPDATE t SET (` are SQL, common in the ORM code this screen should turn away.
-    if (previousSignificantCode(text, start) === DOT && isSignal(text, start, end)) return true;
   }
   return false;
 }

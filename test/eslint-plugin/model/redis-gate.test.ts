@@ -67,6 +67,15 @@ describe('mayUseRedis', () => {
     assert.equal(gate('const content = `local rcall = redis.call\\nrcall("SET", KEYS[1], ARGV[1], "NX")`;'), false);
   });
 
+  it('does not read long comments (licence headers, JSDoc), and still reads short ones, strings and the code beside them', () => {
+    const jsdoc = '/**\n * Releases the connection: calls `redisClient.del(key)` and `client.multi()` on the pool.\n */\n';
+    assert.equal(gate(`${jsdoc}export function release(pool) { pool.end(); }`), false);
+    assert.equal(gate('// redisClient.get(k)\nexport const x = 1;'), true);
+    assert.equal(gate(`${jsdoc}await redisClient.del('lock:a');`), true);
+    assert.equal(gate(`const x = 1;${jsdoc}const redis = require('ioredis');`), true);
+    assert.equal(gate(`${jsdoc}${jsdoc}await store.SET('lock:a', 't'); /* short */ await store.set('k', t, 'NX');`), true);
+  });
+
   it('stops ordinary code: Map, fetch, Function.prototype.call', () => {
     assert.equal(gate(`const m = new Map(); m.set('a', 1); m.get('a'); fn.call(this, 1); await fetch(url);`), false);
   });

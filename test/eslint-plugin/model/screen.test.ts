@@ -47,6 +47,13 @@ describe('fileMayHoldLocks', () => {
     assert.equal(screen("import { Pool } from 'pg';\nconst pool = new Pool();\nexport const byId = (id) => pool.query('SELECT * FROM invoices WHERE id = $1', [id]);\nexport const rename = (id, name) => pool.query('UPDATE invoices SET name = $2 WHERE id = $1', [id, name]);"), false);
   });
 
+  it('turns away a file whose only lock words are in long comments, and lets the same words through in code', () => {
+    const header = '/*\n * Acquires a lease on the connection, and releases it by deleting its row FROM job_locks.\n */\n';
+    const orm = "import { Pool } from 'pg';\nconst pool = new Pool();\nexport const byId = (id) => pool.query('SELECT * FROM invoices WHERE id = $1', [id]);\n";
+    assert.equal(screen(`${header}${orm}`), false);
+    assert.equal(screen(`${orm}export const rows = (id) => pool.query('DELETE FROM job_locks WHERE id = $1', [id]);`), true);
+  });
+
   it('still lets Redis through whatever the words', () => {
     assert.equal(screen("import Redis from 'ioredis';\nconst redis = new Redis();\nawait redis.set('job', '1', 'NX');"), true);
   });
