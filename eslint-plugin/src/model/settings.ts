@@ -98,11 +98,12 @@ const NO_SETTINGS: RawSharedSettings = {};
 /** Shared settings from `settings.locksmith`, with rule options (when given) taking precedence. */
 export function readSharedSettings(
   context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>,
-  ruleOverrides: RawSharedSettings = {},
+  ruleOverrides?: RawSharedSettings,
 ): SharedSettings {
   const settingsObject = context.settings as Record<string, unknown>;
   const raw = (settingsObject['locksmith'] ?? NO_SETTINGS) as RawSharedSettings;
-  const noOverrides = Object.keys(ruleOverrides).length === 0;
+  // Asked once per file and rule: the common call (no overrides) allocates nothing before the lookup.
+  const noOverrides = ruleOverrides === undefined || Object.keys(ruleOverrides).length === 0;
   if (noOverrides) {
     const known = byObject.get(raw);
     if (known) return known;
@@ -113,7 +114,7 @@ export function readSharedSettings(
     if (noOverrides) byObject.set(raw, cached);
     return cached;
   }
-  const merged: RawSharedSettings = { ...raw, ...ruleOverrides };
+  const merged: RawSharedSettings = noOverrides ? raw : { ...raw, ...ruleOverrides };
   const result: SharedSettings = {
     lockKeyPattern: toRegExp(merged.lockKeyPattern ?? DEFAULT_LOCK_KEY_PATTERN) ?? /lock/iu,
     efficiencyLocks: (merged.efficiencyLocks ?? []).map(toRegExp).filter((pattern) => pattern !== undefined),
