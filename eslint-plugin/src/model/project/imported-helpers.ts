@@ -42,24 +42,26 @@ const candidatesOf = new WeakMap<TSESTree.Program, ReadonlyMap<string, Candidate
 /**
  * The module-level imports of the file whose local name is lock-like (`withLock`, `acquireLock`,
  * `locks`, `lockService`, `redisLock`): the only bindings a call to an imported helper can go
- * through. Text screen first, then the top-level import table; no module is read here.
+ * through. The top-level import table first, then the text around the names it holds; no module is read here.
  */
 export function importedHelperCandidates(sourceCode: SourceCode, imports: ImportTable): ReadonlyMap<string, Candidate> {
   const program = sourceCode.ast;
   const known = candidatesOf.get(program);
   if (known) return known;
   const candidates = new Map<string, Candidate>();
-  if (LOCK_TEXT.test(sourceCode.text)) {
-    // Scanned for at most once, and only when a project class is imported: most files import none.
-    let callsLockMethod: boolean | undefined;
-    for (const [local, binding] of imports) {
-      if (NOT_A_HELPER.test(local)) continue;
-      const lockNamed = LOCK_NAME.test(local) || (binding.imported !== '*' && binding.imported !== 'default' && LOCK_NAME.test(binding.imported));
-      if (lockNamed && calledInText(sourceCode.text, local)) candidates.set(local, { binding, classOnly: false });
-      else if (binding.imported !== '*' && CLASS_NAME.test(local) && !isPackage(binding.source)
-        && (callsLockMethod ??= callsLockNamedMethod(sourceCode.text)) && usedAsClassInText(sourceCode.text, local)) {
-        candidates.set(local, { binding, classOnly: true });
-      }
+  const text = sourceCode.text;
+  // Each text scan runs at most once, and only for an import that needs it: most files import
+  // nothing named like a lock and no project class. A lock-named import is in the text, so the text
+  // has a lock word; a class is reached only through a lock-named method, whose name has one too.
+  let hasLockText: boolean | undefined;
+  let callsLockMethod: boolean | undefined;
+  for (const [local, binding] of imports) {
+    if (NOT_A_HELPER.test(local)) continue;
+    const lockNamed = LOCK_NAME.test(local) || (binding.imported !== '*' && binding.imported !== 'default' && LOCK_NAME.test(binding.imported));
+    if (lockNamed && calledInText(text, local)) candidates.set(local, { binding, classOnly: false });
+    else if (binding.imported !== '*' && CLASS_NAME.test(local) && !isPackage(binding.source)
+      && (hasLockText ??= LOCK_TEXT.test(text)) && (callsLockMethod ??= callsLockNamedMethod(text)) && usedAsClassInText(text, local)) {
+      candidates.set(local, { binding, classOnly: true });
     }
   }
   candidatesOf.set(program, candidates);
