@@ -106,8 +106,10 @@ function scanOf(sourceCode: Readonly<TSESLint.SourceCode>): WordScan {
 
 // Comments hold no code, and a library's source is a fifth comments: licence headers and JSDoc that
 // name `client`, `connection` and `release` on every page. The scans read the text between comments
-// of LONG_COMMENT characters or more, which takes a third off a scan of such code; a shorter comment
-// is read with the code around it, as cutting the text at every `// x` would cost more than it saves.
+// of LONG_COMMENT characters or more, which takes a sixth to a third off a scan of the lock packages'
+// code (a quarter fewer matches to read); a shorter comment is read with the code around it, as
+// cutting the text at every `// x` costs more than it saves (measured: every comment 58 ms, long
+// ones only 44 ms, none 66 ms).
 const LONG_COMMENT = 40;
 
 /**
