@@ -1,25 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { Linter } from 'eslint';
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
 import { getLockModel, type LockModel } from '../../../eslint-plugin/src/model/index.js';
 import { eventNode, inEnclosingFunctions, redisIndex, within } from '../../../eslint-plugin/src/model/indexes.js';
+import { readAtEnd } from '../../support/probe-rule.js';
 
 /** The lock model of `code` and its source text, as a rule sees them. */
 function modelOf(code: string): { model: LockModel; text: string } {
-  let model: LockModel | undefined;
-  const probe: TSESLint.RuleModule<string> = {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the RuleModule type still requires it
-    defaultOptions: [],
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return { 'Program:exit'() { model = getLockModel(context); } };
-    },
-  };
-  const messages = new Linter().verify(code, [{ plugins: { probe: { rules: { probe } } } as never, rules: { 'probe/probe': 'error' } }]);
-  assert.deepEqual(messages, []);
-  assert.ok(model);
-  return { model, text: code };
+  return { model: readAtEnd(code, getLockModel), text: code };
 }
 
 const CODE = `import Redis from 'ioredis';

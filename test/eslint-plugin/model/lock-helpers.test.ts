@@ -5,25 +5,13 @@
 // `withLock(key, fn)`, and `lock()` returning an unlock function.
 
 import * as assert from 'node:assert/strict';
-import { Linter } from 'eslint';
-import type { TSESLint } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
 import { getLockModel, type LockModel } from '../../../eslint-plugin/src/model/index.js';
 import type { LockHelperSummary } from '../../../eslint-plugin/src/model/lock-helpers.js';
+import { readAtEnd } from '../../support/probe-rule.js';
 
 function modelOf(code: string): LockModel {
-  let model: LockModel | undefined;
-  const probe: TSESLint.RuleModule<string> = {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the RuleModule type still requires it
-    defaultOptions: [],
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return { 'Program:exit'() { model = getLockModel(context); } };
-    },
-  };
-  const messages = new Linter().verify(code, [{ plugins: { probe: { rules: { probe } } } as never, rules: { 'probe/probe': 'error' } }]);
-  assert.deepEqual(messages, []);
-  return model!;
+  return readAtEnd(code, getLockModel);
 }
 
 type SummaryData = Omit<LockHelperSummary, 'fn' | 'event'>;

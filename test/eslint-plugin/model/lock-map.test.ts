@@ -1,23 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { Linter } from 'eslint';
-import type { TSESLint } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
 import { lockSummaries, type LockSummary } from '../../../eslint-plugin/src/model/lock-map.js';
+import { readAtEnd } from '../../support/probe-rule.js';
 
 /** The lock map of `code`, read by a probe rule the way the language server reads it. */
 function summariesOf(code: string): LockSummary[] {
-  let seen: LockSummary[] | undefined;
-  const probe: TSESLint.RuleModule<string> = {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the RuleModule type still requires it
-    defaultOptions: [],
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return { 'Program:exit'() { seen = lockSummaries(context); } };
-    },
-  };
-  const messages = new Linter().verify(code, [{ plugins: { probe: { rules: { map: probe } } } as never, rules: { 'probe/map': 'error' } }]);
-  assert.deepEqual(messages, []);
-  return seen ?? [];
+  return readAtEnd(code, lockSummaries);
 }
 
 /** The summary without positions, and each site by its 1-based line. */

@@ -1,30 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { Linter } from 'eslint';
-import * as typescriptParser from '@typescript-eslint/parser';
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
 import { getLockModel, type LockModel } from '../../../eslint-plugin/src/model/index.js';
 import { keyedReleasesAndRenewals, releasesAfterAcquisition, type Lock } from '../../../eslint-plugin/src/model/locks.js';
+import { readAtEnd } from '../../support/probe-rule.js';
 
 /** The lock model of `code`, read by a probe rule at the end of the file. */
 function modelOf(code: string): LockModel {
-  let seen: LockModel | undefined;
-  const probe: TSESLint.RuleModule<string> = {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the RuleModule type still requires it
-    defaultOptions: [],
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return { 'Program:exit'() { seen = getLockModel(context); } };
-    },
-  };
-  const messages = new Linter().verify(code, [{
-    files: ['**/*.ts'],
-    languageOptions: { parser: typescriptParser },
-    plugins: { probe: { rules: { model: probe } } } as never,
-    rules: { 'probe/model': 'error' },
-  }], { filename: 'locks.ts' });
-  assert.deepEqual(messages, []);
-  return seen!;
+  return readAtEnd(code, getLockModel, { typescript: true, filename: 'locks.ts' });
 }
 
 const line = (node: TSESTree.Node | undefined): number | undefined => node?.loc.start.line;

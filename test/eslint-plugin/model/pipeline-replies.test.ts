@@ -1,38 +1,27 @@
 import * as assert from 'node:assert/strict';
-import { Linter } from 'eslint';
-import * as tsParser from '@typescript-eslint/parser';
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
 import { getLockModel } from '../../../eslint-plugin/src/model/index.js';
 import { pipelineReplyOf } from '../../../eslint-plugin/src/model/pipeline-replies.js';
+import { lintWithProbe } from '../../support/probe-rule.js';
 
 /** For each `x === y` in `code`, the queued command `x` is the reply of (`NAME key`), or null. */
 function repliesCompared(code: string): (string | null)[] {
   const answers: (string | null)[] = [];
-  const probe: TSESLint.RuleModule<string> = {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the RuleModule type still requires it
-    defaultOptions: [],
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      const comparisons: TSESTree.BinaryExpression[] = [];
-      return {
-        BinaryExpression(node) { if (node.operator === '===') comparisons.push(node); },
-        'Program:exit'() {
-          const model = getLockModel(context).redis;
-          for (const comparison of comparisons) {
-            const reply = pipelineReplyOf(context.sourceCode, model, comparison.left);
-            const key = reply?.command.key;
-            answers.push(reply ? `${reply.command.name} ${key?.type === AST_NODE_TYPES.Identifier ? key.name : '?'}` : null);
-          }
-        },
-      };
-    },
-  };
-  const linter = new Linter();
-  const messages = linter.verify(code, [{
-    files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { probe: { rules: { probe } } } as never, rules: { 'probe/probe': 'error' },
-  }], 'pipeline.ts');
-  assert.deepEqual(messages, []);
+  lintWithProbe(code, (context) => {
+    const comparisons: TSESTree.BinaryExpression[] = [];
+    return {
+      BinaryExpression(node) { if (node.operator === '===') comparisons.push(node); },
+      'Program:exit'() {
+        const model = getLockModel(context).redis;
+        for (const comparison of comparisons) {
+          const reply = pipelineReplyOf(context.sourceCode, model, comparison.left);
+          const key = reply?.command.key;
+          answers.push(reply ? `${reply.command.name} ${key?.type === AST_NODE_TYPES.Identifier ? key.name : '?'}` : null);
+        }
+      },
+    };
+  }, { typescript: true, filename: 'pipeline.ts' });
   return answers;
 }
 

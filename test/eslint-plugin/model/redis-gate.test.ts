@@ -2,25 +2,13 @@
 // method the model treats as Redis-specific passes it on its own.
 
 import * as assert from 'node:assert/strict';
-import { Linter } from 'eslint';
-import type { TSESLint } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
 import { CHAIN_METHODS, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS } from '../../../eslint-plugin/src/model/client-table.js';
 import { mayUseRedis } from '../../../eslint-plugin/src/model/redis-gate.js';
+import { readAtEnd } from '../../support/probe-rule.js';
 
 function gate(code: string, helpers: readonly string[] = []): boolean {
-  let answer: boolean | undefined;
-  const probe: TSESLint.RuleModule<string> = {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the RuleModule type still requires it
-    defaultOptions: [],
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return { Program() { answer = mayUseRedis(context.sourceCode, new Set(helpers)); } };
-    },
-  };
-  new Linter().verify(code, [{ plugins: { probe: { rules: { gate: probe } } } as never, rules: { 'probe/gate': 'error' } }]);
-  assert.notEqual(answer, undefined);
-  return answer!;
+  return readAtEnd(code, (context) => mayUseRedis(context.sourceCode, new Set(helpers)));
 }
 
 describe('mayUseRedis', () => {

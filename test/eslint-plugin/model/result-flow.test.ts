@@ -1,30 +1,21 @@
 import * as assert from 'node:assert/strict';
-import { Linter } from 'eslint';
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
 import {
   isResultDiscarded, isResultUsed, isUsedOnlyAsCondition, REPLY, resultFate, valueFlow, WHOLE, type Answer, type ResultFate,
 } from '../../../eslint-plugin/src/model/result-flow.js';
+import { lintWithProbe } from '../../support/probe-rule.js';
 
 interface Probe { readonly sourceCode: Readonly<TSESLint.SourceCode>; readonly call: TSESTree.CallExpression }
 
 /** The source and the one call of `take(...)` in `code` (module code; async functions as written). */
 function probeOf(code: string): Probe {
   let found: Probe | undefined;
-  const probe: TSESLint.RuleModule<string> = {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the RuleModule type still requires it
-    defaultOptions: [],
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return {
-        CallExpression(call: TSESTree.CallExpression) {
-          if (call.callee.type === AST_NODE_TYPES.Identifier && call.callee.name === 'take') found = { sourceCode: context.sourceCode, call };
-        },
-      };
+  lintWithProbe(code, (context) => ({
+    CallExpression(call: TSESTree.CallExpression) {
+      if (call.callee.type === AST_NODE_TYPES.Identifier && call.callee.name === 'take') found = { sourceCode: context.sourceCode, call };
     },
-  };
-  const messages = new Linter().verify(code, [{ plugins: { probe: { rules: { probe } } } as never, rules: { 'probe/probe': 'error' } }]);
-  assert.deepEqual(messages, []);
+  }));
   assert.ok(found, 'no take() call');
   return found;
 }

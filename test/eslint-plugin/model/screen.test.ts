@@ -2,26 +2,14 @@
 // known by passes it, and a file that sends SQL but names no lock is turned away.
 
 import * as assert from 'node:assert/strict';
-import { Linter } from 'eslint';
-import type { TSESLint } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
 import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS } from '../../../eslint-plugin/src/model/sql/client-table.js';
 import { mayImportHelper } from '../../../eslint-plugin/src/model/project/imported-helpers.js';
 import { fileMayHoldLocks, LOCK_WORDS } from '../../../eslint-plugin/src/model/screen.js';
+import { readAtEnd } from '../../support/probe-rule.js';
 
 function screen(code: string): boolean {
-  let answer: boolean | undefined;
-  const probe: TSESLint.RuleModule<string> = {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the RuleModule type still requires it
-    defaultOptions: [],
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return { Program() { answer = fileMayHoldLocks(context); } };
-    },
-  };
-  new Linter().verify(code, [{ plugins: { probe: { rules: { screen: probe } } } as never, rules: { 'probe/screen': 'error' } }]);
-  assert.notEqual(answer, undefined);
-  return answer!;
+  return readAtEnd(code, fileMayHoldLocks);
 }
 
 describe('fileMayHoldLocks', () => {

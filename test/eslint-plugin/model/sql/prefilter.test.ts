@@ -2,29 +2,13 @@
 // pool-like name an import can bring in passes it, and so does SQL text with no import at all.
 
 import * as assert from 'node:assert/strict';
-import { Linter } from 'eslint';
-import type { TSESLint } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
 import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS, SQL_BUILDER_PACKAGES, SQL_PACKAGES } from '../../../../eslint-plugin/src/model/sql/client-table.js';
 import { mayContainSql, mayHoldSqlLock } from '../../../../eslint-plugin/src/model/sql/prefilter.js';
+import { readAtEnd } from '../../../support/probe-rule.js';
 
 function screen(code: string, sourceType: 'module' | 'commonjs' = 'module'): boolean {
-  let answer: boolean | undefined;
-  const probe: TSESLint.RuleModule<string> = {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the RuleModule type still requires it
-    defaultOptions: [],
-    meta: { type: 'problem', messages: {}, schema: [] },
-    create(context) {
-      return { Program() { answer = mayContainSql(context.sourceCode.text, context.sourceCode.ast); } };
-    },
-  };
-  new Linter().verify(code, [{
-    languageOptions: { sourceType },
-    plugins: { probe: { rules: { screen: probe } } } as never,
-    rules: { 'probe/screen': 'error' },
-  }]);
-  assert.notEqual(answer, undefined);
-  return answer!;
+  return readAtEnd(code, (context) => mayContainSql(context.sourceCode.text, context.sourceCode.ast), { sourceType });
 }
 
 describe('mayContainSql', () => {
