@@ -19,11 +19,14 @@ export async function run(job) {
 }
 `;
 
+// The strict preset's rule entries, as the Linter's own config type spells them.
+const strictRules = plugin.configs.strict.rules as Linter.RulesRecord;
+
 function findingsOf(linter: Linter, code: string): string[] {
   const messages = linter.verify(code, [{
     files: ['**/*.js'],
-    plugins: { locksmith: plugin },
-    rules: plugin.configs.strict.rules,
+    plugins: { locksmith: plugin as never },
+    rules: strictRules,
   }], { filename: 'file.js' });
   assert.deepEqual(messages.filter((message) => message.fatal), []);
   return messages.map((message) => message.ruleId ?? '').sort();
