@@ -89,19 +89,23 @@ interface WordScan {
 }
 
 // The scan does not depend on the helper names: the screen and the Redis model both ask, once.
-// Keyed by the Program, not the SourceCode: oxlint's JS plugins may hand every file of a thread one SourceCode.
-const wordScans = new WeakMap<TSESTree.Program, WordScan>();
+// Keyed by the Program, not the SourceCode: oxlint's JS plugins may hand every file of a thread one
+// SourceCode. Only the last file's scan is kept: the screen asks twice in a row (mayUseRedis, then
+// mayNameLock), and a WeakMap entry per file cost more than that whole ask on a small file. The
+// Redis model asks again only for a file the screen accepted; if another module was scanned in
+// between (an imported helper's), the file is scanned again.
+let scannedProgram: TSESTree.Program | undefined;
+let lastScan: WordScan = { redis: false, lockWord: false };
 
 function scanOf(sourceCode: Readonly<TSESLint.SourceCode>): WordScan {
-  let known = wordScans.get(sourceCode.ast);
-  if (known === undefined) {
-    const text = sourceCode.text;
-    const stretches = codeStretches(sourceCode);
-    const words = scanWords(text, stretches, SCREEN_AND_LOCK_WORDS, SCREEN_WORDS);
-    known = words.redis || scanWords(text, stretches, SCREEN_SHORT_WORDS).redis || anyCommandIsASignal(text, stretches) ? { redis: true, lockWord: words.lockWord } : words;
-    wordScans.set(sourceCode.ast, known);
-  }
-  return known;
+  if (sourceCode.ast === scannedProgram) return lastScan;
+  const text = sourceCode.text;
+  const stretches = codeStretches(sourceCode);
+  const words = scanWords(text, stretches, SCREEN_AND_LOCK_WORDS, SCREEN_WORDS);
+  const scan = words.redis || scanWords(text, stretches, SCREEN_SHORT_WORDS).redis || anyCommandIsASignal(text, stretches) ? { redis: true, lockWord: words.lockWord } : words;
+  scannedProgram = sourceCode.ast;
+  lastScan = scan;
+  return scan;
 }
 
 // Comments hold no code, and a library's source is a fifth comments: licence headers and JSDoc that

@@ -9,7 +9,12 @@ import { readSharedSettings, type SharedSettings } from './settings.js';
 import { mayContainSql, mayHoldSqlLock } from './sql/prefilter.js';
 import { getTypeOracle } from './type-oracle.js';
 
-const answers = new WeakMap<TSESTree.Program, boolean>();
+// The answer for the file being linted: every rule and the lock map ask it while ESLint lints that
+// one file, so the last Program and its answer are all there is to remember. A WeakMap entry per
+// file cost more than the rest of the screen on a small file (its set and get were a fifth of
+// Locksmith's time per lock-free file); a Program asked about again after another is screened anew.
+let screenedProgram: TSESTree.Program | undefined;
+let screenedAnswer = false;
 
 // LOCK_WORDS (redis-gate.ts): what a file without Redis must name to hold a lock; the same scan of
 // the text looks for both.
@@ -38,8 +43,7 @@ function helperScreenOf(lockWrappers: SharedSettings['lockWrappers']): HelperScr
 export function fileMayHoldLocks(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>): boolean {
   const sourceCode = context.sourceCode;
   const program = sourceCode.ast;
-  const known = answers.get(program);
-  if (known !== undefined) return known;
+  if (program === screenedProgram) return screenedAnswer;
   const settings = readSharedSettings(context);
   const helpers = helperScreenOf(settings.lockWrappers);
   const answer = helpers.anyNameMatches
@@ -53,6 +57,7 @@ export function fileMayHoldLocks(context: Readonly<TSESLint.RuleContext<string, 
       // A file whose only lock is a call to a helper another module exports (its summary says so);
       // its own text screen (LOCK_TEXT) comes first, memoised with the candidates.
       || callsImportedHelper(sourceCode, context.filename, collectImports(program), settings)));
-  answers.set(program, answer);
+  screenedProgram = program;
+  screenedAnswer = answer;
   return answer;
 }
