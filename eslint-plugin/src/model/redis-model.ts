@@ -4,7 +4,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import type { RedisDialect } from './client-table.js';
 import type { LuaScriptSummary } from '../lua/analyze-script.js';
-import { isCompareAndDelete, isCompareAndExpire } from '../lua/analyze-script.js';
+import { analyzeLuaScript, isCompareAndDelete, isCompareAndExpire } from '../lua/analyze-script.js';
 import { enclosingFunction, type FunctionLike, methodCallParts, type ScopeOwner, skipTypeWrappers, staticString } from '../util/ast.js';
 import {
   CHAIN_METHODS, CLIENT_LIKE_NAME, CLIENT_PACKAGES, type ClientFamily, dialectOfFamily, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS,
@@ -604,8 +604,10 @@ function findScriptConstants(sourceCode: Readonly<TSESLint.SourceCode>, program:
     for (const declarator of declaration.declarations) {
       if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) continue;
       const text = staticString(sourceCode, declarator.init);
-      if (text === undefined) continue;
-      const summary = new ScriptResolver(sourceCode, '.').resolve(declarator.init)?.summary;
+      // A script that deletes or expires calls Redis by name. Any other string (a version, a message,
+      // a key prefix) would only be handed to the Lua parser to be rejected: an exception per string.
+      if (text === undefined || !text.includes('redis')) continue;
+      const summary = analyzeLuaScript(text);
       if (!summary) continue;
       if (release === undefined && isCompareAndDelete(summary) && summary.expiries.length === 0) release = declarator.id.name;
       if (extend === undefined && isCompareAndExpire(summary) && summary.deletes.length === 0) extend = declarator.id.name;
