@@ -91,7 +91,7 @@ interface WordScan {
 // The scan does not depend on the helper names: the screen and the Redis model both ask, once.
 // Keyed by the Program, not the SourceCode: oxlint's JS plugins may hand every file of a thread one
 // SourceCode. Only the last file's scan is kept: the screen asks twice in a row (mayUseRedis, then
-// mayNameLock), and a WeakMap entry per file cost more than that whole ask on a small file. The
+// mayNameLock), and an entry per file costs more than the scan of a small file (screen.ts). The
 // Redis model asks again only for a file the screen accepted; if another module was scanned in
 // between (an imported helper's), the file is scanned again.
 let scannedProgram: TSESTree.Program | undefined;
