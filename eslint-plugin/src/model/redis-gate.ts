@@ -88,6 +88,15 @@ interface WordScan {
   readonly lockWord: boolean;
 }
 
+// The four answers a scan can give, made once: a scan allocates nothing for its answer.
+const SCANS: readonly WordScan[] = [
+  { redis: false, lockWord: false }, { redis: false, lockWord: true }, { redis: true, lockWord: false }, { redis: true, lockWord: true },
+];
+
+function wordScan(redis: boolean, lockWord: boolean): WordScan {
+  return SCANS[(redis ? 2 : 0) + (lockWord ? 1 : 0)]!;
+}
+
 // The scan does not depend on the helper names: the screen and the Redis model both ask, once.
 // Keyed by the Program, not the SourceCode: oxlint's JS plugins may hand every file of a thread one
 // SourceCode. Only the last file's scan is kept: the screen asks twice in a row (mayUseRedis, then
@@ -95,14 +104,14 @@ interface WordScan {
 // Redis model asks again only for a file the screen accepted; if another module was scanned in
 // between (an imported helper's), the file is scanned again.
 let scannedProgram: TSESTree.Program | undefined;
-let lastScan: WordScan = { redis: false, lockWord: false };
+let lastScan: WordScan = wordScan(false, false);
 
 function scanOf(sourceCode: Readonly<TSESLint.SourceCode>): WordScan {
   if (sourceCode.ast === scannedProgram) return lastScan;
   const text = sourceCode.text;
   const stretches = codeStretches(sourceCode);
   const words = scanWords(text, stretches, SCREEN_AND_LOCK_WORDS, SCREEN_WORDS);
-  const scan = words.redis || scanWords(text, stretches, SCREEN_SHORT_WORDS).redis || anyCommandIsASignal(text, stretches) ? { redis: true, lockWord: words.lockWord } : words;
+  const scan = words.redis || scanWords(text, stretches, SCREEN_SHORT_WORDS).redis || anyCommandIsASignal(text, stretches) ? wordScan(true, words.lockWord) : words;
   scannedProgram = sourceCode.ast;
   lastScan = scan;
   return scan;
@@ -132,7 +141,8 @@ function codeStretches(sourceCode: Readonly<TSESLint.SourceCode>): readonly numb
     comments = undefined;
   }
   for (const comment of comments ?? []) {
-    const [commentStart, commentEnd] = comment.range;
+    const commentStart = comment.range[0];
+    const commentEnd = comment.range[1];
     if (commentEnd - commentStart < LONG_COMMENT || commentStart < start) continue;
     if (commentStart > start) stretches.push(start, commentStart);
     start = commentEnd;
@@ -171,10 +181,10 @@ function scanWords(text: string, stretches: readonly number[], pattern: RegExp, 
         current = afterLockWord;
       }
       current.lastIndex = end - offset;
-      if (isSignal(text, start, end)) return { redis: true, lockWord };
+      if (isSignal(text, start, end)) return wordScan(true, lockWord);
     }
   }
-  return { redis: false, lockWord };
+  return wordScan(false, lockWord);
 }
 
 /** The same for UPPER_CASE_COMMANDS, counting only matches that `\b…\b` would bound (no letter, digit or `_` on either side). */

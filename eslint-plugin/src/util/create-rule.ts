@@ -50,6 +50,9 @@ export const LUA_LANGUAGE = 'locksmith/lua';
 // rules turn it away with one comparison. Each rule asking the screen again for the same answer
 // cost a twentieth of Locksmith's time on the lock packages' code (bench/run.mjs, dense_ratio).
 let turnedAway: TSESTree.Program | undefined;
+// What each rule returns for a file it has nothing to look at: one object for every such file
+// rather than a new one per rule and file (ESLint only reads a rule's listeners).
+const NO_LISTENERS: TSESLint.RuleListener = Object.freeze({});
 
 export function createRule<Options extends readonly unknown[], MessageIds extends string>(
   rule: Readonly<ESLintUtils.RuleWithMetaAndName<Options, MessageIds, LocksmithDocs>> & {
@@ -72,14 +75,14 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
     meta: { ...module.meta, languages },
     create(context) {
       const sourceCode = context.sourceCode;
-      if (sourceCode.ast === turnedAway) return {};
+      if (sourceCode.ast === turnedAway) return NO_LISTENERS;
       if (isLuaSourceCode(sourceCode)) {
-        return lua ? lua(context as unknown as LuaRuleContext<MessageIds>) : {};
+        return lua ? lua(context as unknown as LuaRuleContext<MessageIds>) : NO_LISTENERS;
       }
       // A file with no sign of Redis or SQL holds nothing to report: no listener at all.
       if (!fileMayHoldLocks(context)) {
         turnedAway = sourceCode.ast;
-        return {};
+        return NO_LISTENERS;
       }
       const key = JSON.stringify(context.options);
       let options = merged.get(key);
