@@ -18,8 +18,9 @@
 // (installed by corpus/files.mjs, the files `npm run corpus` lints), measured the same way (same runs, same
 // parser, same source-type rule) and printed as `dense_ratio`. Its files and crashes are counted in the last line.
 // Before the last line, bench/scaling.mjs prints the rule time on generated lock-dense files of 1,000 and
-// 3,000 lock sites per file shape, and `scaling=R`, the worst ratio of each size's fastest run (linear cost: ≤ 3.5),
-// with `scaling_median=R`, the worst ratio of the medians, beside it (see scaling.mjs for why); `--no-scaling` skips it.
+// 3,000 lock sites per file shape, and `scaling=R`, the worst ratio of each size's fastest sample (linear cost: ≤ 3.5;
+// a sample of the small file is three lints so that both sizes' samples take as long), with `scaling_median=R`,
+// the worst ratio of the medians, beside it (see scaling.mjs for why); `--no-scaling` skips it.
 //
 // To extend: add a run to RUNS, or a shared analysis (an exported function the rules call, compiled
 // into eslint-plugin/dist) to SHARED_ANALYSES; its time is measured while the Locksmith run lints.

@@ -12,14 +12,19 @@
 //   leader-copies   a realistic leader-lock module (elect, renew, resign) copied N times
 //   sql             PostgreSQL advisory locks and lock-table rows only
 //
-// Times come from ESLint's `stats` (the data behind TIMING=all), rules only, over a few runs (five by
-// default) of each size, each from a collected heap, after a warm-up, with the two sizes' runs
-// interleaved. The ratio `scaling=` reports is that of each size's fastest run: the same file
-// linted again does the same work, and what another process of the machine takes (the machine is
-// shared) can only add to a run's wall time, never remove any, so the fastest run is the one least
-// touched by the rest of the machine. On the shared two-core machine (load 12–19) the worst median
-// ratio ranged 3.3–4.2 between runs of the bench on the same code, and single runs of one file
-// differed by up to 1.5×.
+// Times come from ESLint's `stats` (the data behind TIMING=all), rules only, each lint from a collected
+// heap, after a warm-up, over a few rounds (five by default) with the two sizes interleaved.
+// Each round takes one sample of each size, and the two samples take the same time: the large file
+// is linted once, the small file SCALE times in a row and its sample is the mean of those lints.
+// Equal durations matter on a shared machine, whose speed comes and goes in stretches: a 250 ms run
+// is far likelier than a 750 ms one to fall wholly inside a fast stretch, so with one lint per size
+// the small file's fastest run was lucky more often than the large file's and the ratio came out
+// high. Measured on the same code, same machine, same raw lints: the worst shape's ratio of the
+// fastest runs was 3.26 and 3.38 with one lint per size and 3.05 and 3.03 with equal-duration
+// samples; the same 1,000-site file linted ten times in one process took 188–300 ms of rule time.
+// The ratio `scaling=` reports is that of each size's fastest sample: the same file linted again
+// does the same work, and what another process of the machine takes can only add to a sample's
+// time, never remove any, so the fastest sample is the one least touched by the rest of the machine.
 // The ratio of the medians is printed beside it (`median R×`, and `scaling_median=` on the last
 // line); both measure the same thing, rule time.
 // `node bench/scaling.mjs` prints per-rule times too; `npm run bench` prints the summary lines only.
@@ -259,18 +264,38 @@ function median(values) {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-/** One size's runs summarised: the fastest and the median total, and per rule the median of that rule's times. */
-function summarise(runs) {
+/** One size's samples summarised: the fastest and the median total, and per rule the median of that rule's times. */
+function summarise(samples) {
   const perRule = new Map();
-  for (const ruleId of runs[0].perRule.keys()) perRule.set(ruleId, median(runs.map((run) => run.perRule.get(ruleId) ?? 0)));
-  const totals = runs.map((run) => run.total);
-  return { perRule, fastest: Math.min(...totals), total: median(totals), findings: runs[0].findings, runs: totals };
+  for (const ruleId of samples[0].perRule.keys()) perRule.set(ruleId, median(samples.map((sample) => sample.perRule.get(ruleId) ?? 0)));
+  const totals = samples.map((sample) => sample.total);
+  return { perRule, fastest: Math.min(...totals), total: median(totals), findings: samples[0].findings, samples: totals };
 }
 
 /**
- * `rounds` lints of each text, interleaved (small, large, then large, small, ...), each from a
- * collected heap. Interleaving spreads a busy moment of the shared machine over both sizes instead
- * of charging it to whichever size ran then.
+ * Lints `text` `times` times in a row, each from a collected heap: the mean rule time, per rule
+ * and in total. The Lua and SQL text caches are warm for both sizes after the warm-up round, so
+ * repeating a file does not make its later lints cheaper.
+ */
+function lintSample(text, times) {
+  const perRule = new Map();
+  let total = 0;
+  let findings = 0;
+  for (let lint = 0; lint < times; lint += 1) {
+    collectGarbage();
+    const run = lintOnce(text);
+    for (const [ruleId, time] of run.perRule) perRule.set(ruleId, (perRule.get(ruleId) ?? 0) + time / times);
+    total += run.total / times;
+    findings = run.findings;
+  }
+  return { perRule, total, findings };
+}
+
+/**
+ * `rounds` samples of each text, interleaved (small, large, then large, small, ...). A sample of
+ * the small text is SCALE lints in a row, one of the large text is one lint, so both take about
+ * the same time (see the header). Interleaving spreads a busy moment of the shared machine over
+ * both sizes instead of charging it to whichever size ran then.
  */
 function measurePair(smallText, largeText, rounds) {
   // One untimed round first: the first lint of a shape at full size ran up to 3× slower than the
@@ -281,16 +306,13 @@ function measurePair(smallText, largeText, rounds) {
   const small = [];
   const large = [];
   for (let round = 0; round < rounds; round += 1) {
-    const order = round % 2 === 0 ? [[smallText, small], [largeText, large]] : [[largeText, large], [smallText, small]];
-    for (const [text, runs] of order) {
-      collectGarbage();
-      runs.push(lintOnce(text));
-    }
+    const order = round % 2 === 0 ? [[smallText, SCALE, small], [largeText, 1, large]] : [[largeText, 1, large], [smallText, SCALE, small]];
+    for (const [text, times, samples] of order) samples.push(lintSample(text, times));
   }
   return { low: summarise(small), high: summarise(large) };
 }
 
-/** Measures every shape at `small` and `small × SCALE` sites over `repeats` interleaved rounds: the ratio of the fastest runs, and of the medians. */
+/** Measures every shape at `small` and `small × SCALE` sites over `repeats` interleaved rounds: the ratio of the fastest samples, and of the medians. */
 export function measureScaling({ small = SMALL, repeats = 5, shapes = SHAPES } = {}) {
   // Warm-up: the JIT, and ESLint's own lazily loaded parts, on a mid-sized file of each shape.
   for (const shape of shapes) lintOnce(shape.generate(Math.max(50, Math.floor(small / 10))));
@@ -303,10 +325,10 @@ export function measureScaling({ small = SMALL, repeats = 5, shapes = SHAPES } =
 /** The lines `npm run bench` prints: one per shape, then the worst ratio. */
 export function scalingLines(results) {
   const lines = results.map(({ shape, small, large, low, high, ratio, medianRatio }) =>
-    `scaling ${shape.padEnd(14)} ${String(small).padStart(5)} sites ${low.fastest.toFixed(1).padStart(8)} ms, ${String(large).padStart(5)} sites ${high.fastest.toFixed(1).padStart(8)} ms (fastest runs), findings ${low.findings}/${high.findings}: ${ratio.toFixed(2)}× (median ${medianRatio.toFixed(2)}×)`);
+    `scaling ${shape.padEnd(14)} ${String(small).padStart(5)} sites ${low.fastest.toFixed(1).padStart(8)} ms, ${String(large).padStart(5)} sites ${high.fastest.toFixed(1).padStart(8)} ms (fastest samples), findings ${low.findings}/${high.findings}: ${ratio.toFixed(2)}× (median ${medianRatio.toFixed(2)}×)`);
   const worst = results.reduce((max, { ratio }) => Math.max(max, ratio), 0);
   const worstMedian = results.reduce((max, { medianRatio }) => Math.max(max, medianRatio), 0);
-  lines.push(`scaling=${worst.toFixed(2)} scaling_median=${worstMedian.toFixed(2)} (worst of ${results.length} shapes, rule time at ×${SCALE} lock sites, fastest runs and medians; target ≤ ${TARGET})`);
+  lines.push(`scaling=${worst.toFixed(2)} scaling_median=${worstMedian.toFixed(2)} (worst of ${results.length} shapes, rule time at ×${SCALE} lock sites, fastest samples and medians; target ≤ ${TARGET})`);
   return lines;
 }
 
@@ -319,8 +341,8 @@ function main() {
   const repeats = roundsArgument ? Number(roundsArgument.slice('--rounds='.length)) : undefined;
   const results = measureScaling({ small, shapes, repeats });
   for (const { shape, low, high, ratio, medianRatio } of results) {
-    const runs = (summary) => summary.runs.map((time) => time.toFixed(0)).join(' ');
-    console.log(`\n${shape}: ${ratio.toFixed(2)}× fastest, ${medianRatio.toFixed(2)}× median (runs, ms: ${runs(low)} | ${runs(high)})`);
+    const samples = (summary) => summary.samples.map((time) => time.toFixed(0)).join(' ');
+    console.log(`\n${shape}: ${ratio.toFixed(2)}× fastest, ${medianRatio.toFixed(2)}× median (samples, ms: ${samples(low)} | ${samples(high)})`);
     const rules = [...high.perRule.keys()].sort((left, right) => high.perRule.get(right) - high.perRule.get(left));
     for (const rule of rules) {
       const before = low.perRule.get(rule) ?? 0;
