@@ -141,44 +141,69 @@ function groupByOwnerAndKey<T extends { readonly owner: ScopeOwner; readonly key
   return groups;
 }
 
-const sortedCopies = new WeakMap<readonly unknown[], readonly unknown[]>();
+/**
+ * A list in source order (by start offset) with its items' offsets copied out: the binary search
+ * reads one compact array instead of following item → node → range for each probe, which on a
+ * key shared by thousands of lock sites (each probe a different event, somewhere in a large heap)
+ * was most of the search's cost.
+ */
+interface SourceOrdered<T> {
+  readonly items: readonly T[];
+  readonly starts: Float64Array;
+  readonly ends: Float64Array;
+}
+
+const sourceOrdered = new WeakMap<readonly unknown[], SourceOrdered<unknown>>();
 
 /**
- * The list in source order (by start offset), for `within`: the list itself when it already is,
- * as the model collects almost everything, else a sorted copy (stable: equal starts keep their order).
+ * The list in source order (by start offset): the list itself when it already is, as the model
+ * collects almost everything, else a sorted copy (stable: equal starts keep their order).
  */
-function inSourceOrder<T>(items: readonly T[], nodeOf: NodeOf<T>): readonly T[] {
-  const cached = sortedCopies.get(items) as readonly T[] | undefined;
-  if (cached) return cached;
-  let sorted: readonly T[] = items;
-  for (let index = 1; index < items.length; index++) {
-    if (nodeOf(items[index - 1]!).range[0] > nodeOf(items[index]!).range[0]) {
-      sorted = [...items].sort((left, right) => nodeOf(left).range[0] - nodeOf(right).range[0]);
-      break;
+function sortedBySource<T>(list: readonly T[], nodeOf: NodeOf<T>): readonly T[] {
+  for (let index = 1; index < list.length; index++) {
+    if (nodeOf(list[index - 1]!).range[0] > nodeOf(list[index]!).range[0]) {
+      return [...list].sort((left, right) => nodeOf(left).range[0] - nodeOf(right).range[0]);
     }
   }
-  sortedCopies.set(items, sorted);
-  return sorted;
+  return list;
+}
+
+/** The list in source order with its offsets, for `within`: made once per list. */
+function inSourceOrder<T>(list: readonly T[], nodeOf: NodeOf<T>): SourceOrdered<T> {
+  const cached = sourceOrdered.get(list) as SourceOrdered<T> | undefined;
+  // A list that grew since (a model list still being filled) is ordered again.
+  if (cached && cached.starts.length === list.length) return cached;
+  const items = sortedBySource(list, nodeOf);
+  const starts = new Float64Array(items.length);
+  const ends = new Float64Array(items.length);
+  items.forEach((item, index) => {
+    const [start, end] = nodeOf(item).range;
+    starts[index] = start;
+    ends[index] = end;
+  });
+  const ordered = { items, starts, ends };
+  sourceOrdered.set(list, ordered);
+  return ordered;
 }
 
 /**
  * The items whose node lies inside `range`, in source order: the events inside a function, nested
- * functions included. A binary search in the list's source-ordered copy (made once per list), then
- * only the matches.
+ * functions included. A binary search in the list's source-ordered offsets (made once per list),
+ * then only the matches.
  */
 export function within<T>(list: readonly T[] | undefined, range: readonly [number, number], nodeOf: NodeOf<T>): T[] {
   if (!list || list.length === 0) return [];
-  const items = inSourceOrder(list, nodeOf);
+  const { items, starts, ends } = inSourceOrder(list, nodeOf);
   let low = 0;
   let high = items.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (nodeOf(items[middle]!).range[0] < range[0]) low = middle + 1;
+    if (starts[middle]! < range[0]) low = middle + 1;
     else high = middle;
   }
   const found: T[] = [];
-  for (let index = low; index < items.length && nodeOf(items[index]!).range[0] < range[1]; index++) {
-    if (nodeOf(items[index]!).range[1] <= range[1]) found.push(items[index]!);
+  for (let index = low; index < items.length && starts[index]! < range[1]; index++) {
+    if (ends[index]! <= range[1]) found.push(items[index]!);
   }
   return found;
 }
@@ -212,7 +237,7 @@ export function redisCriticalSections(model: RedisModel): readonly RedisCritical
       if (keySignature === undefined) continue;
       // redis-semaphore prefixes its keys (`mutex:<name>`), and helpers and wrappers may build their own:
       // only where the code names the very key the lock lives under.
-      const acquisitions = inSourceOrder(group.filter((acquisition) => acquisition.library === 'redis' || acquisition.library === 'redlock'), eventNode);
+      const acquisitions = sortedBySource(group.filter((acquisition) => acquisition.library === 'redis' || acquisition.library === 'redlock'), eventNode);
       const first = acquisitions[0];
       if (!first) continue;
       const routine = first.library === 'redlock' && methodOf(first.node) === 'using' ? first.node.arguments.at(-1) : undefined;

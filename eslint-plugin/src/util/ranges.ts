@@ -8,8 +8,45 @@ function isNode(value: unknown): value is TSESTree.Node {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
+// Below this length a list is probed in place; above it, through a copy of its end offsets.
+const LONG_LIST = 32;
+
+const endOffsets = new WeakMap<readonly unknown[], Float64Array | null>();
+
+/**
+ * The end offsets of a long list's nodes, copied out once per list (the AST does not change while
+ * it is linted), or null when the list has holes or non-nodes. A probe then reads one compact
+ * array instead of a statement and its range, each somewhere in the file's large heap.
+ */
+function endsOf(items: readonly unknown[]): Float64Array | null {
+  let ends = endOffsets.get(items);
+  if (ends !== undefined && (ends === null || ends.length === items.length)) return ends;
+  ends = new Float64Array(items.length);
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index];
+    if (!isNode(item)) {
+      ends = null;
+      break;
+    }
+    ends[index] = item.range[1];
+  }
+  endOffsets.set(items, ends);
+  return ends;
+}
+
 /** The first index in a source-ordered node list whose node ends after `offset`. */
 function firstEndingAfter(items: readonly unknown[], offset: number): number {
+  const ends = items.length > LONG_LIST ? endsOf(items) : null;
+  if (ends) {
+    let low = 0;
+    let high = ends.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (ends[middle]! <= offset) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
   let low = 0;
   let high = items.length;
   while (low < high) {

@@ -56,4 +56,14 @@ describe('model indexes', () => {
     const topLevel = model.redis.releases.find((release) => lineOf(text, release.node) === 12)!;
     assert.deepEqual(inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, topLevel.owner, topLevel.keySignature), []);
   });
+
+  it('searches an unsorted list in source order, and a list that grew since its first search', () => {
+    const at = (start: number, end: number) => ({ node: { range: [start, end] } as TSESTree.Node });
+    const unsorted = [at(50, 60), at(10, 20), at(30, 35), at(12, 14)];
+    assert.deepEqual(within(unsorted, [10, 40], eventNode).map((item) => item.node.range[0]), [10, 12, 30]);
+    const growing = [at(10, 20), at(30, 35)];
+    assert.equal(within(growing, [0, 100], eventNode).length, 2);
+    growing.push(at(40, 45));
+    assert.deepEqual(within(growing, [0, 100], eventNode).map((item) => item.node.range[0]), [10, 30, 40]);
+  });
 });
