@@ -153,6 +153,8 @@ interface SourceOrdered<T> {
   readonly ends: Float64Array;
 }
 
+const SHORT_LIST = 8;
+
 const sourceOrdered = new WeakMap<readonly unknown[], SourceOrdered<unknown>>();
 
 /**
@@ -193,6 +195,13 @@ function inSourceOrder<T>(list: readonly T[], nodeOf: NodeOf<T>): SourceOrdered<
  */
 export function within<T>(list: readonly T[] | undefined, range: readonly [number, number], nodeOf: NodeOf<T>): T[] {
   if (!list || list.length === 0) return [];
+  // A short list is read in place: copying its offsets out would cost more than the probes save.
+  if (list.length <= SHORT_LIST) {
+    return sortedBySource(list, nodeOf).filter((item) => {
+      const [start, end] = nodeOf(item).range;
+      return start >= range[0] && start < range[1] && end <= range[1];
+    });
+  }
   const { items, starts, ends } = inSourceOrder(list, nodeOf);
   let low = 0;
   let high = items.length;

@@ -57,13 +57,18 @@ describe('model indexes', () => {
     assert.deepEqual(inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, topLevel.owner, topLevel.keySignature), []);
   });
 
-  it('searches an unsorted list in source order, and a list that grew since its first search', () => {
-    const at = (start: number, end: number) => ({ node: { range: [start, end] } as TSESTree.Node });
-    const unsorted = [at(50, 60), at(10, 20), at(30, 35), at(12, 14)];
-    assert.deepEqual(within(unsorted, [10, 40], eventNode).map((item) => item.node.range[0]), [10, 12, 30]);
-    const growing = [at(10, 20), at(30, 35)];
-    assert.equal(within(growing, [0, 100], eventNode).length, 2);
-    growing.push(at(40, 45));
-    assert.deepEqual(within(growing, [0, 100], eventNode).map((item) => item.node.range[0]), [10, 30, 40]);
-  });
+  // Lists of up to 8 items are read in place, longer ones through a copy of their offsets.
+  for (const length of [4, 20]) {
+    it(`searches an unsorted ${length}-item list in source order, and a list that grew since its first search`, () => {
+      const at = (start: number) => ({ node: { range: [start, start + 5] } as TSESTree.Node });
+      const starts = Array.from({ length }, (_, n) => 10 * (length - n));
+      const unsorted = starts.map(at);
+      const inside = starts.filter((start) => start >= 20 && start + 5 <= 45).sort((left, right) => left - right);
+      assert.deepEqual(within(unsorted, [20, 45], eventNode).map((item) => item.node.range[0]), inside);
+      const growing = Array.from({ length }, (_, n) => at(10 * n));
+      assert.equal(within(growing, [0, 10 * length + 100], eventNode).length, length);
+      growing.push(at(10 * length + 50));
+      assert.equal(within(growing, [0, 10 * length + 100], eventNode).length, length + 1);
+    });
+  }
 });
