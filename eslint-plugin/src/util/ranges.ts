@@ -37,24 +37,20 @@ function endsOf(items: readonly unknown[]): Float64Array | null {
 /** The first index in a source-ordered node list whose node ends after `offset`. */
 function firstEndingAfter(items: readonly unknown[], offset: number): number {
   const ends = items.length > LONG_LIST ? endsOf(items) : null;
-  if (ends) {
-    let low = 0;
-    let high = ends.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (ends[middle]! <= offset) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  }
   let low = 0;
   let high = items.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    const item = items[middle];
-    // Holes (`[, a]`) and non-nodes cannot be ordered: fall back to a plain scan.
-    if (!isNode(item)) return 0;
-    if (item.range[1] <= offset) low = middle + 1;
+    let end: number;
+    if (ends) {
+      end = ends[middle]!;
+    } else {
+      const item = items[middle];
+      // Holes (`[, a]`) and non-nodes cannot be ordered: fall back to a plain scan.
+      if (!isNode(item)) return 0;
+      end = item.range[1];
+    }
+    if (end <= offset) low = middle + 1;
     else high = middle;
   }
   return low;
