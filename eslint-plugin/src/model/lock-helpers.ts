@@ -587,12 +587,21 @@ function boundNames(id: TSESTree.Node): string[] {
 }
 
 function pushChildren(sourceCode: SourceCode, node: TSESTree.Node, stack: TSESTree.Node[]): void {
-  for (const key of sourceCode.visitorKeys[node.type] ?? []) {
-    const value = (node as unknown as Record<string, unknown>)[key];
-    for (const child of Array.isArray(value) ? value as unknown[] : [value]) {
-      if (child && typeof (child as TSESTree.Node).type === 'string') stack.push(child as TSESTree.Node);
+  const keys = sourceCode.visitorKeys[node.type];
+  if (!keys) return;
+  // Indexed loops, no one-item array per child: this runs once for every node of every helper candidate's body.
+  for (let keyIndex = 0; keyIndex < keys.length; keyIndex++) {
+    const value = (node as unknown as Record<string, unknown>)[keys[keyIndex]!];
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) pushIfNode(value[index], stack);
+    } else {
+      pushIfNode(value, stack);
     }
   }
+}
+
+function pushIfNode(value: unknown, stack: TSESTree.Node[]): void {
+  if (value && typeof (value as TSESTree.Node).type === 'string') stack.push(value as TSESTree.Node);
 }
 
 // ---------------------------------------------------------------------------------------------
