@@ -40,11 +40,14 @@ function watchCalls(sourceCode: Readonly<TSESLint.SourceCode>): readonly TSESTre
 export function watchGuardOf(sourceCode: Readonly<TSESLint.SourceCode>, release: Release): WatchGuard | undefined {
   const command = release.command;
   if (release.kind !== 'del' || !command || !release.key) return undefined;
+  // Most files have no WATCH at all: answer before reading the release's text.
+  const calls = watchCalls(sourceCode);
+  if (calls.length === 0) return undefined;
   const client = command.client.root;
   const clientText = sourceCode.getText(client);
   const keyText = sourceCode.getText(release.key);
   const owner = enclosingFunction(release.node);
-  const watch = watchCalls(sourceCode).find((call) => {
+  const watch = calls.find((call) => {
     const parts = methodCallParts(call)!;
     return enclosingFunction(call) === owner && runsBefore(call, release.node)
       && sourceCode.getText(parts.receiver) === clientText
