@@ -12,8 +12,17 @@
 //   leader-copies   a realistic leader-lock module (elect, renew, resign) copied N times
 //   sql             PostgreSQL advisory locks and lock-table rows only
 //
-// Times come from ESLint's `stats` (the data behind TIMING=all), rules only, each lint from a collected
-// heap, after a warm-up, over a few rounds (five by default) with the two sizes interleaved.
+// Times come from ESLint's `stats` (the data behind TIMING=all), rules only, after a warm-up, over a
+// few rounds (five by default) with the two sizes interleaved.
+// The lints run as `locksmith` and the language server run them, one after another in one process
+// with no forced collection, so each lint pays for the memory it takes: the collections its own
+// allocation causes and the pages the system maps for it. A forced collection before each lint was
+// tried and dropped, because it made the two sizes pay for memory unequally: on the class-methods
+// shape the 1,000-site lint then page-faulted 3,800–4,300 times and the 3,000-site lint 44,000–53,000
+// times (×11.6 for ×3 the sites), while without it they fault 21,200–21,700 and 63,800–65,000 times
+// (×3.0), as a fresh process does. On this machine a page fault costs about 11 µs (touching 45,000
+// fresh pages took 480–500 ms), so the forced collection alone added about half a second to the large
+// lint and next to nothing to the small one: 3.56× on that shape with it, 2.79× without.
 // Each round takes one sample of each size, and the two samples take the same time: the large file
 // is linted once, the small file SCALE times in a row and its sample is the mean of those lints.
 // Equal durations matter on a shared machine, whose speed comes and goes in stretches: a 250 ms run
@@ -32,8 +41,6 @@
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -252,11 +259,6 @@ export function lintOnce(text) {
   return { perRule, total: [...perRule.values()].reduce((sum, time) => sum + time, 0), findings: messages.length };
 }
 
-// Each measurement starts from a collected heap, so garbage left by the previous file (larger for
-// the larger file) is not charged to the rules of the next one.
-v8.setFlagsFromString('--expose-gc');
-const collectGarbage = vm.runInNewContext('gc');
-
 /** The median of `values` (the mean of the middle two for an even count). */
 function median(values) {
   const sorted = [...values].sort((left, right) => left - right);
@@ -273,8 +275,8 @@ function summarise(samples) {
 }
 
 /**
- * Lints `text` `times` times in a row, each from a collected heap: the mean rule time, per rule
- * and in total. The Lua and SQL text caches are warm for both sizes after the warm-up round, so
+ * Lints `text` `times` times in a row, with no forced collection (see the header): the mean rule
+ * time, per rule and in total. The Lua and SQL text caches are warm for both sizes after the warm-up round, so
  * repeating a file does not make its later lints cheaper.
  */
 function lintSample(text, times) {
@@ -282,7 +284,6 @@ function lintSample(text, times) {
   let total = 0;
   let findings = 0;
   for (let lint = 0; lint < times; lint += 1) {
-    collectGarbage();
     const run = lintOnce(text);
     for (const [ruleId, time] of run.perRule) perRule.set(ruleId, (perRule.get(ruleId) ?? 0) + time / times);
     total += run.total / times;
@@ -295,7 +296,8 @@ function lintSample(text, times) {
  * `rounds` samples of each text, interleaved (small, large, then large, small, ...). A sample of
  * the small text is SCALE lints in a row, one of the large text is one lint, so both take about
  * the same time (see the header). Interleaving spreads a busy moment of the shared machine over
- * both sizes instead of charging it to whichever size ran then.
+ * both sizes instead of charging it to whichever size ran then, and so does it with the collection
+ * of one lint's garbage, which falls on the lints after it, small and large alike.
  */
 function measurePair(smallText, largeText, rounds) {
   // One untimed round first: the first lint of a shape at full size ran up to 3× slower than the
