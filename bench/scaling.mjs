@@ -20,17 +20,18 @@
 // tried and dropped, because it made the two sizes pay for memory unequally: on the class-methods
 // shape the 1,000-site lint then page-faulted 3,800–4,300 times and the 3,000-site lint 44,000–53,000
 // times (×11.6 for ×3 the sites), while without it they fault 21,200–21,700 and 63,800–65,000 times
-// (×3.0), as a fresh process does. On this machine a page fault costs about 11 µs (touching 45,000
-// fresh pages took 480–500 ms), so the forced collection alone added about half a second to the large
-// lint and next to nothing to the small one: 3.56× on that shape with it, 2.79× without.
+// (×3.0, in proportion to the sites). On this machine a page fault costs about 11 µs (touching 45,000
+// fresh pages took 480–500 ms), so the forced collection put about half a second of faults into the
+// whole large lint and next to none into the small one: rule time 3.56× on that shape with it, 2.79×
+// without.
 // Each round takes one sample of each size, and the two samples take the same time: the large file
 // is linted once, the small file SCALE times in a row and its sample is the mean of those lints.
 // Equal durations matter on a shared machine, whose speed comes and goes in stretches: a 250 ms run
 // is far likelier than a 750 ms one to fall wholly inside a fast stretch, so with one lint per size
 // the small file's fastest run was lucky more often than the large file's and the ratio came out
-// high. Measured on the same code, same machine, same raw lints: the worst shape's ratio of the
-// fastest runs was 3.26 and 3.38 with one lint per size and 3.05 and 3.03 with equal-duration
-// samples; the same 1,000-site file linted ten times in one process took 188–300 ms of rule time.
+// high. Measured (then with a forced collection before each lint) on the same code, same machine,
+// same raw lints: the worst shape's ratio of the fastest runs was 3.26 and 3.38 with one lint per
+// size and 3.05 and 3.03 with equal-duration samples; the same 1,000-site file linted ten times in one process took 188–300 ms of rule time.
 // The ratio `scaling=` reports is that of each size's fastest sample: the same file linted again
 // does the same work, and what another process of the machine takes can only add to a sample's
 // time, never remove any, so the fastest sample is the one least touched by the rest of the machine.
