@@ -1,13 +1,14 @@
 // The lock model: one shared analysis of a file, computed once per Program and settings, that every
 // rule queries. Rules never walk the AST for Redis themselves.
 
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { TSESTree } from '@typescript-eslint/utils';
 import { locksOf, type Locks } from './locks.js';
 import { buildRedisModel, type RedisModel } from './redis-model.js';
 import { readSharedSettings, type SharedSettings } from './settings.js';
 import { getSqlModel, type SqlModel } from './sql/index.js';
 import { testCodeOf } from './test-code.js';
 import { getTypeOracle, type TypeOracle } from './type-oracle.js';
+import type { LocksmithRuleContext } from '../util/rule-context.js';
 
 export type { Acquisition, Expiry, RedisCommand, RedisModel, Release, ScriptCall } from './redis-model.js';
 export type { SharedSettings } from './settings.js';
@@ -25,11 +26,9 @@ export interface LockModel {
   inTestCode(node: TSESTree.Node): boolean;
 }
 
-type AnyRuleContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
-
 const cache = new WeakMap<TSESTree.Program, Map<SharedSettings, LockModel>>();
 
-export function getLockModel(context: AnyRuleContext): LockModel {
+export function getLockModel(context: LocksmithRuleContext): LockModel {
   const sourceCode = context.sourceCode;
   const program = sourceCode.ast;
   const settings = readSharedSettings(context);

@@ -12,6 +12,7 @@ import { fileMayHoldLocks } from './screen.js';
 import type { Acquisition, Release } from './redis-model.js';
 import { DEFAULT_FENCE_COLUMNS } from './settings.js';
 import { mintsRandomly, sharedTokenKind } from './token-origin.js';
+import type { LocksmithRuleContext } from '../util/rule-context.js';
 
 /** Zero-based line and column, as editors (LSP) count them. */
 export interface MapPosition {
@@ -51,8 +52,6 @@ export interface LockSummary {
   readonly fenced: boolean | undefined;
 }
 
-type AnyRuleContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
-
 const KIND_LABELS: Record<Lock['kind'], LockMapKind> = {
   redis: 'Redis',
   redlock: 'Redlock',
@@ -64,7 +63,7 @@ const KIND_LABELS: Record<Lock['kind'], LockMapKind> = {
 };
 
 /** Every lock the linted file takes, in source order, with its life summarised. */
-export function lockSummaries(context: AnyRuleContext): LockSummary[] {
+export function lockSummaries(context: LocksmithRuleContext): LockSummary[] {
   // The rules' own screen: a file it turns away holds no lock, and the editor asks on every keystroke.
   if (!fileMayHoldLocks(context)) return [];
   const sourceCode = context.sourceCode;

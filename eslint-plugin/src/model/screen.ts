@@ -1,13 +1,14 @@
 // Whether a file can hold anything any rule reports: a sign of Redis (redis-gate.ts) or of SQL
 // (sql/prefilter.ts). Most files of a project hold neither, and for them no rule needs to run.
 
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { TSESTree } from '@typescript-eslint/utils';
 import { collectImports } from './imports.js';
 import { callsImportedHelper } from './project/imported-helpers.js';
 import { mayNameLock, mayUseRedis } from './redis-gate.js';
 import { readSharedSettings, type SharedSettings } from './settings.js';
 import { mayContainSql, mayHoldSqlLock } from './sql/prefilter.js';
 import { getTypeOracle } from './type-oracle.js';
+import type { LocksmithRuleContext } from '../util/rule-context.js';
 
 // The answer for the file being linted: every rule and the lock map ask it while ESLint lints that
 // one file, so the last Program and its answer are all there is to remember (one tree is held until
@@ -41,7 +42,7 @@ function helperScreenOf(lockWrappers: SharedSettings['lockWrappers']): HelperScr
   return screen;
 }
 
-export function fileMayHoldLocks(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>): boolean {
+export function fileMayHoldLocks(context: LocksmithRuleContext): boolean {
   const sourceCode = context.sourceCode;
   const program = sourceCode.ast;
   if (program === screenedProgram) return screenedAnswer;

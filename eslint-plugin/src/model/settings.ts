@@ -1,7 +1,7 @@
 // The options every rule shares, read from `settings.locksmith` so one entry configures them all.
 
-import type { TSESLint } from '@typescript-eslint/utils';
 import { parseVersion, SERVER_KINDS, type ServerKind, type TargetServer } from './servers.js';
+import type { LocksmithRuleContext } from '../util/rule-context.js';
 
 export interface LockWrappers {
   /** Functions that take a lock; their first argument is the key. */
@@ -97,7 +97,7 @@ const NO_SETTINGS: RawSharedSettings = {};
 
 /** Shared settings from `settings.locksmith`, with rule options (when given) taking precedence. */
 export function readSharedSettings(
-  context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>,
+  context: LocksmithRuleContext,
   ruleOverrides?: RawSharedSettings,
 ): SharedSettings {
   const settingsObject = context.settings as Record<string, unknown>;

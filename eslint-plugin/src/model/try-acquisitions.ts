@@ -11,6 +11,7 @@ import type { Acquisition } from './redis-model.js';
 import { getSqlModel } from './sql/index.js';
 import type { ResultShape } from './result-flow.js';
 import { resultShapeOf } from './sql/try-lock-result.js';
+import type { LocksmithRuleContext } from '../util/rule-context.js';
 
 
 /**
@@ -46,7 +47,7 @@ export interface AcquisitionSource {
   all(model: LockModel, context: RuleContext): readonly AnyAcquisition[];
 }
 
-type RuleContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
+type RuleContext = LocksmithRuleContext;
 
 const redisSource: AcquisitionSource = {
   tries(model, context) {

@@ -1,9 +1,10 @@
 // The one place that asks the TypeScript checker which library declared a value's type. Returns
 // null when the file was parsed without type information; callers then rely on call shape alone.
 
-import type { ParserServicesWithTypeInformation, TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { ParserServicesWithTypeInformation, TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { type ClientFamily, DECLARATION_PATH_FAMILIES } from './client-table.js';
+import type { LocksmithRuleContext } from '../util/rule-context.js';
 
 export type TypeVerdict = ClientFamily | 'other' | 'unknown';
 
@@ -12,7 +13,7 @@ export interface TypeOracle {
   familyOf(expression: TSESTree.Node): TypeVerdict;
 }
 
-export function getTypeOracle(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>): TypeOracle | null {
+export function getTypeOracle(context: LocksmithRuleContext): TypeOracle | null {
   const services = context.sourceCode.parserServices as Partial<ParserServicesWithTypeInformation> | undefined;
   if (!services?.program || !services.esTreeNodeToTSNodeMap) return null;
   const checker = services.program.getTypeChecker();

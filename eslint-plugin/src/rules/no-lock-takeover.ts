@@ -1,11 +1,10 @@
 // no-lock-takeover: a lock-table upsert that takes a live lock over, or whose owner is never checked.
 
-import type { TSESLint } from '@typescript-eslint/utils';
 import { renderTakeoverGuard } from '../fixes/sql-templates.js';
 import {
   EXPIRY_COLUMNS, getLockModel, isResultDiscarded, type LockTableAcquisition, OWNER_COLUMNS, type SqlModel,
 } from '../model/index.js';
-import { createRule } from '../util/create-rule.js';
+import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
 
 export type MessageId = 'unguardedTakeover' | 'ownerNotCompared' | 'addExpiryGuard';
 export type Options = [];
@@ -54,7 +53,7 @@ export default createRule<Options, MessageId>({
   },
 });
 
-type Context = Readonly<TSESLint.RuleContext<MessageId, Options>>;
+type Context = LocksmithRuleContext<MessageId, Options>;
 
 /** Where the guard goes (after the `DO UPDATE SET` list) and its text, when the expiry column is visible. */
 function guardFix(context: Context, model: SqlModel, acquisition: LockTableAcquisition): { at: number; text: string } | undefined {

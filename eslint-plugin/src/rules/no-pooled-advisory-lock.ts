@@ -7,7 +7,7 @@ import {
 } from '../model/index.js';
 import { HANDLE_NAMES, renderCheckoutWrap, renderTransactionWrap, transactionLevelName, type TransactionHelperLibrary } from '../fixes/sql-templates.js';
 import { advisoryFunctionRange, handleEdits, helperName, prismaExecuteEdits, unlockStatementEdit } from '../fixes/advisory-edits.js';
-import { createRule } from '../util/create-rule.js';
+import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
 
 export type MessageId = 'pooledLock' | 'pooledUnlock' | 'useDedicatedConnection' | 'useTransactionLock';
 export type Options = [];
@@ -48,7 +48,7 @@ export default createRule<Options, MessageId>({
   },
 });
 
-type Context = Readonly<TSESLint.RuleContext<MessageId, Options>>;
+type Context = LocksmithRuleContext<MessageId, Options>;
 
 /** The lock's own `pg_advisory_unlock` in its function (same client, a key that may be its own), as locks.ts pairs it. */
 function matchingUnlock(context: Context, lock: AdvisoryLockItem): AdvisoryLockItem | undefined {

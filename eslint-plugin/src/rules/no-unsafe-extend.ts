@@ -10,7 +10,7 @@ import { scriptTtlInMilliseconds, setTtlInMilliseconds, ttlInMilliseconds } from
 import { acquiredAt, admits, type Expiry, getLockModel, isUnownedRenewal, isUnsafeRenewal, ownerCheckAround, type RedisModel } from '../model/index.js';
 import { ownerComparisonFix } from '../fixes/sql-owner-compare.js';
 import { luaCompareFirstEdit } from '../fixes/lua-compare-first.js';
-import { createRule } from '../util/create-rule.js';
+import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
 import { luaLoc, luaModelOf } from '../util/lua-report.js';
 import { relatedData } from '../util/related.js';
 
@@ -124,7 +124,7 @@ interface RenewalParts {
 
 /** The key, token and TTL a compare-first renewal needs, as text visible at the renewal. */
 function renewalParts(
-  context: Readonly<TSESLint.RuleContext<MessageId, Options>>,
+  context: LocksmithRuleContext<MessageId, Options>,
   model: RedisModel,
   expiry: Expiry,
   checkedBy: TSESTree.Node | undefined,

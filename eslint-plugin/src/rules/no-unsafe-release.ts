@@ -10,7 +10,7 @@ import {
   acquiredAt, compareAndDeleteCommand, getLockModel, isUnownedRelease, type LockTableAcquisition, type LockTableRelease, ownerCheckAround, type RedisModel, type Release, watchGuardOf,
 } from '../model/index.js';
 import { luaCompareFirstEdit } from '../fixes/lua-compare-first.js';
-import { createRule } from '../util/create-rule.js';
+import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
 import { luaLoc, luaModelOf } from '../util/lua-report.js';
 import { relatedData } from '../util/related.js';
 
@@ -121,7 +121,7 @@ export default createRule<Options, MessageId>({
 
 /** `AND owner = <the acquisition's owner>` as the release's suggestion. */
 function ownerComparisonSuggestion(
-  context: Readonly<TSESLint.RuleContext<MessageId, Options>>,
+  context: LocksmithRuleContext<MessageId, Options>,
   release: LockTableRelease,
   acquisition: LockTableAcquisition | undefined,
 ): TSESLint.SuggestionReportDescriptor<MessageId> | undefined {
@@ -131,7 +131,7 @@ function ownerComparisonSuggestion(
 
 /** The token the release must compare, as text visible at the release. */
 function releaseTokenText(
-  context: Readonly<TSESLint.RuleContext<MessageId, Options>>,
+  context: LocksmithRuleContext<MessageId, Options>,
   model: RedisModel,
   release: Release,
   checkedBy: TSESTree.Node | undefined,
@@ -147,7 +147,7 @@ function releaseTokenText(
 }
 
 function serverCompareAndDeleteFix(
-  context: Readonly<TSESLint.RuleContext<MessageId, Options>>,
+  context: LocksmithRuleContext<MessageId, Options>,
   model: RedisModel,
   release: Release,
   checkedBy: TSESTree.Node | undefined,
@@ -161,7 +161,7 @@ function serverCompareAndDeleteFix(
 }
 
 function compareAndDeleteFix(
-  context: Readonly<TSESLint.RuleContext<MessageId, Options>>,
+  context: LocksmithRuleContext<MessageId, Options>,
   model: RedisModel,
   release: Release,
   checkedBy: TSESTree.Node | undefined,

@@ -7,7 +7,7 @@ import {
 } from '../model/index.js';
 import { HANDLE_NAMES, renderBeginCommit, renderTransactionWrap } from '../fixes/sql-templates.js';
 import { handleEdits, helperName, prismaExecuteEdits } from '../fixes/advisory-edits.js';
-import { createRule } from '../util/create-rule.js';
+import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
 
 export type MessageId = 'xactLockOutsideTransaction' | 'wrapInTransaction';
 export type Options = [];
@@ -46,7 +46,7 @@ export default createRule<Options, MessageId>({
   },
 });
 
-type Context = Readonly<TSESLint.RuleContext<MessageId, Options>>;
+type Context = LocksmithRuleContext<MessageId, Options>;
 
 function suggestions(context: Context, item: AdvisoryLockItem): TSESLint.SuggestionReportDescriptor<MessageId>[] {
   const sourceCode = context.sourceCode;

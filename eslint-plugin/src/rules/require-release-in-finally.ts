@@ -1,9 +1,9 @@
 // require-release-in-finally: a lock released on the success path only, so an exception leaks it.
 
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { TSESTree } from '@typescript-eslint/utils';
 import { moveToFinallyFix } from '../fixes/move-to-finally.js';
 import { endsSessionInFinally, getLockModel, hasWorkBetween, isGuaranteed, isScopedAcquisition, lockMachinery, type LockStep, releasesAfterAcquisition } from '../model/index.js';
-import { createRule } from '../util/create-rule.js';
+import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
 import { relatedData } from '../util/related.js';
 
 export type MessageId = 'releaseNotInFinally' | 'advisoryUnlockNotInFinally' | 'lockRowReleaseNotInFinally' | 'moveReleaseToFinally';
@@ -81,7 +81,7 @@ function asStep(item: { readonly node: LockStep['node']; readonly function: Lock
  * none guaranteed, and something that can throw between the acquisition and one of them.
  */
 function reportSql(
-  context: Readonly<TSESLint.RuleContext<MessageId, Options>>,
+  context: LocksmithRuleContext<MessageId, Options>,
   acquisition: LockStep,
   releases: readonly LockStep[],
   messageId: 'advisoryUnlockNotInFinally' | 'lockRowReleaseNotInFinally',

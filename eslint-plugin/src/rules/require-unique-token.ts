@@ -1,9 +1,9 @@
 // require-unique-token: a lock value that is not unique to this holder and this acquisition.
 
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { TSESTree } from '@typescript-eslint/utils';
 import { randomTokenFix } from '../fixes/random-token.js';
 import { type Acquisition, callerArguments, eventsOfSameLock, getLockModel, isExportedLockHelper, isLockAcquisition, isParameterValue, keyedReleasesAndRenewals, sharedTokenKind, type SharedTokenKind, writtenKeyEvents } from '../model/index.js';
-import { createRule } from '../util/create-rule.js';
+import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
 import { MAX_RELATED, relatedData } from '../util/related.js';
 
 export type MessageId = 'sharedValue' | 'hostValue' | 'timestampValue' | 'processToken' | 'useRandomToken';
@@ -89,7 +89,7 @@ export default createRule<Options, MessageId>({
  * The token a caller hands to a lock helper, when the same lock is released or renewed in this
  * module (through the helper's release or the client): no suggestion, the helper's signature decides.
  */
-function reportHelperToken(context: Readonly<TSESLint.RuleContext<MessageId, Options>>, acquisition: Acquisition, value: TSESTree.Node): boolean {
+function reportHelperToken(context: LocksmithRuleContext<MessageId, Options>, acquisition: Acquisition, value: TSESTree.Node): boolean {
   const kind = sharedTokenKind(context.sourceCode, value);
   const lock = kind === undefined ? undefined : getLockModel(context).locks.lockOfAcquisition(acquisition);
   const releases = lock ? keyedReleasesAndRenewals(lock) : [];

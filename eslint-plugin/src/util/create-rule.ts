@@ -1,6 +1,7 @@
 // Binds every rule's documentation URL once, as typescript-eslint's RuleCreator does, applies each
-// rule's default options once per distinct configuration rather than once per file, and gives a
-// file with no sign of Redis or SQL no listeners at all.
+// rule's default options once per distinct configuration rather than once per file, gives a file
+// with no sign of Redis or SQL no listeners at all, and hands each rule a plain copy of ESLint's
+// context rather than the context itself (rule-context.ts says why).
 
 import { ESLintUtils } from '@typescript-eslint/utils';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
@@ -8,6 +9,9 @@ import { isLuaSourceCode } from '../lua/language.js';
 import type { LuaSourceCode } from '../lua/source-code.js';
 import { fileMayHoldLocks } from '../model/screen.js';
 import { collectingListeners } from './collect-nodes.js';
+import { type LocksmithRuleContext, plainRuleContext } from './rule-context.js';
+
+export type { LocksmithRuleContext } from './rule-context.js';
 
 export const REPOSITORY_URL = 'https://github.com/locksmith-lint/locksmith';
 export const DOCS_BASE_URL = `${REPOSITORY_URL}/blob/main/rules-docs/`;
@@ -56,7 +60,9 @@ let turnedAway: TSESTree.Program | undefined;
 const NO_LISTENERS: TSESLint.RuleListener = Object.freeze({});
 
 export function createRule<Options extends readonly unknown[], MessageIds extends string>(
-  rule: Readonly<ESLintUtils.RuleWithMetaAndName<Options, MessageIds, LocksmithDocs>> & {
+  rule: Readonly<Omit<ESLintUtils.RuleWithMetaAndName<Options, MessageIds, LocksmithDocs>, 'create'>> & {
+    /** The rule's listeners on a JavaScript or TypeScript file, given a plain copy of ESLint's context (rule-context.ts). */
+    readonly create: (context: LocksmithRuleContext<MessageIds, Options>, optionsWithDefault: Readonly<Options>) => TSESLint.RuleListener;
     /** The rule's listeners on a `.lua` file; rules without it run on JavaScript and TypeScript only. */
     readonly lua?: (context: LuaRuleContext<MessageIds>) => Record<string, (node: never) => void>;
   },
@@ -78,7 +84,7 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
       const sourceCode = context.sourceCode;
       if (sourceCode.ast === turnedAway) return NO_LISTENERS;
       if (isLuaSourceCode(sourceCode)) {
-        return lua ? lua(context as unknown as LuaRuleContext<MessageIds>) : NO_LISTENERS;
+        return lua ? lua(plainRuleContext(context) as unknown as LuaRuleContext<MessageIds>) : NO_LISTENERS;
       }
       // A file with no sign of Redis or SQL holds nothing to report: no listener at all.
       if (!fileMayHoldLocks(context)) {
@@ -92,8 +98,8 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
         if (merged.size > 64) merged.clear();
         merged.set(key, options);
       }
-      const listeners = rule.create(context, options);
-      const collecting = collectingListeners(context.sourceCode);
+      const listeners = rule.create(plainRuleContext(context), options);
+      const collecting = collectingListeners(sourceCode);
       return collecting ? mergeListeners(collecting, listeners) : listeners;
     },
   };

@@ -1,9 +1,11 @@
 // The rule wrapper every rule is made with (util/create-rule.ts): a file the screen turns away gets
-// no listeners from any rule, and remembering the last such file must never silence the next one.
+// no listeners from any rule, and remembering the last such file must never silence the next one;
+// a rule is handed a plain copy of ESLint's context (util/rule-context.ts).
 
 import * as assert from 'node:assert/strict';
 import { Linter } from 'eslint';
 import plugin from '../../../eslint-plugin/src/index.js';
+import { createRule, type LocksmithRuleContext } from '../../../eslint-plugin/src/util/create-rule.js';
 
 const LOCK_FREE = `const cache = new Map();
 export function remember(key, value) { cache.set(key, value); return cache.get(key); }
@@ -40,5 +42,32 @@ describe('createRule', () => {
     const linter = new Linter();
     const sequence = [LOCK_FREE, LOCK_CODE, LOCK_FREE, LOCK_FREE, LOCK_CODE, LOCK_CODE].map((code) => findingsOf(linter, code));
     assert.deepEqual(sequence, [[], alone, [], [], alone, alone]);
+  });
+
+  it('hands a rule a plain object, the same shape for every file, that reports through ESLint', () => {
+    // ESLint's own context has a new prototype per file (Object.create(fileContext)); V8 then keeps
+    // the previous file's tree alive through two more full collections (rule-context.ts).
+    const seen: LocksmithRuleContext<'seen', []>[] = [];
+    const probe = createRule<[], 'seen'>({
+      name: 'probe',
+      meta: { type: 'problem', docs: { description: 'probe', recommended: false }, messages: { seen: 'seen {{file}}' }, schema: [], defaultOptions: [] },
+      create(context) {
+        seen.push(context);
+        return { Program(node) { context.report({ node, messageId: 'seen', data: { file: context.filename } }); } };
+      },
+    });
+    const linter = new Linter();
+    const config = [{ files: ['**/*.js'], plugins: { test: { rules: { probe } } as never }, rules: { 'test/probe': 'error' as const } }];
+    const first = linter.verify(LOCK_CODE, config, { filename: 'first.js' });
+    const second = linter.verify(LOCK_CODE.replace('lock:job', 'lock:other'), config, { filename: 'second.js' });
+    assert.deepEqual([...first, ...second].map((message) => message.message), ['seen first.js', 'seen second.js']);
+    assert.equal(seen.length, 2);
+    for (const context of seen) {
+      assert.equal(Object.getPrototypeOf(context), Object.prototype);
+      assert.deepEqual(Object.keys(context), ['id', 'sourceCode', 'filename', 'settings', 'options', 'report']);
+      assert.equal(context.id, 'test/probe');
+    }
+    assert.notEqual(seen[0]!.sourceCode, seen[1]!.sourceCode);
+    assert.match(seen[1]!.sourceCode.text, /lock:other/u);
   });
 });

@@ -20,6 +20,7 @@ import { findOrmWrite, ormWriteIsFenced, ormWriteIsIdempotent, type OrmWriteFact
 import { findQuery, objectProperty, type FoundQuery } from './queries.js';
 import { mayContainSql } from './prefilter.js';
 import { SenderResolver } from './senders.js';
+import type { LocksmithRuleContext } from '../../util/rule-context.js';
 
 export type { SenderKind, SqlLibrary } from './client-table.js';
 export type { SqlSender } from './senders.js';
@@ -105,7 +106,7 @@ export interface SqlModel {
 // `CASE … END` of a long catalog SELECT, and the parser takes hundreds of milliseconds on one of those.
 const INTERESTING_SQL = /\bpg_(?:try_)?advisory_|\b(?:insert|update|delete)\b|(?:^|;)\s*(?:begin|start|commit|rollback|end|abort)\b/iu;
 
-type Context = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
+type Context = LocksmithRuleContext;
 const cache = new WeakMap<TSESTree.Program, SqlModel>();
 
 /**
