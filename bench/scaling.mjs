@@ -12,8 +12,10 @@
 //   leader-copies   a realistic leader-lock module (elect, renew, resign) copied N times
 //   sql             PostgreSQL advisory locks and lock-table rows only
 //
-// Times come from ESLint's `stats` (the data behind TIMING=all), rules only, after a warm-up, over a
-// few rounds (five by default) with the two sizes interleaved.
+// Times come from ESLint's `stats` (the data behind TIMING=all), rules only, after a warm-up, over
+// seven rounds with the two sizes interleaved. Each shape is measured in a process of its own (a
+// child of this one), so no shape meets the heap, the pending collections or the compiled code the
+// shapes before it left.
 // The lints run as `locksmith` and the language server run them, one after another in one process
 // with no forced collection, so each lint pays for the memory it takes: the collections its own
 // allocation causes and the pages the system maps for it. A forced collection before each lint was
@@ -39,6 +41,7 @@
 // line); both measure the same thing, rule time.
 // `node bench/scaling.mjs` prints per-rule times too; `npm run bench` prints the summary lines only.
 
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -315,14 +318,38 @@ function measurePair(smallText, largeText, rounds) {
   return { low: summarise(small), high: summarise(large) };
 }
 
-/** Measures every shape at `small` and `small × SCALE` sites over `repeats` interleaved rounds: the ratio of the fastest samples, and of the medians. */
-export function measureScaling({ small = SMALL, repeats = 5, shapes = SHAPES } = {}) {
-  // Warm-up: the JIT, and ESLint's own lazily loaded parts, on a mid-sized file of each shape.
-  for (const shape of shapes) lintOnce(shape.generate(Math.max(50, Math.floor(small / 10))));
+/** Measures one shape, in this process, at `small` and `small × SCALE` sites over `repeats` interleaved rounds. */
+function measureShape(shape, small, repeats) {
+  // Warm-up: the JIT, and ESLint's own lazily loaded parts, on a mid-sized file of the shape.
+  lintOnce(shape.generate(Math.max(50, Math.floor(small / 10))));
+  const { low, high } = measurePair(shape.generate(small), shape.generate(small * SCALE), repeats);
+  return { shape: shape.name, small, large: small * SCALE, low, high, ratio: high.fastest / low.fastest, medianRatio: high.total / low.total };
+}
+
+const ROUNDS = 7;
+
+/**
+ * Measures every shape at `small` and `small × SCALE` sites over `repeats` interleaved rounds: the
+ * ratio of the fastest samples, and of the medians. Each shape runs in a process of its own, so no
+ * shape's lints meet the heap, the collections or the compiled code another shape left behind.
+ */
+export function measureScaling({ small = SMALL, repeats = ROUNDS, shapes = SHAPES } = {}) {
   return shapes.map((shape) => {
-    const { low, high } = measurePair(shape.generate(small), shape.generate(small * SCALE), repeats);
-    return { shape: shape.name, small, large: small * SCALE, low, high, ratio: high.fastest / low.fastest, medianRatio: high.total / low.total };
+    const output = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--json', `--shape=${shape.name}`, `--sites=${small}`, `--rounds=${repeats}`], {
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const result = JSON.parse(output);
+    const revive = (summary) => ({ ...summary, perRule: new Map(summary.perRule) });
+    return { ...result, low: revive(result.low), high: revive(result.high) };
   });
+}
+
+/** A shape's result as JSON lines for the parent process: Maps as entry lists. */
+function resultJson(result) {
+  const plain = (summary) => ({ ...summary, perRule: [...summary.perRule] });
+  return JSON.stringify({ ...result, low: plain(result.low), high: plain(result.high) });
 }
 
 /** The lines `npm run bench` prints: one per shape, then the worst ratio. */
@@ -341,7 +368,12 @@ function main() {
   const small = smallArgument ? Number(smallArgument.slice('--sites='.length)) : SMALL;
   const shapes = only ? SHAPES.filter((shape) => only.split(',').includes(shape.name)) : SHAPES;
   const roundsArgument = process.argv.find((argument) => argument.startsWith('--rounds='));
-  const repeats = roundsArgument ? Number(roundsArgument.slice('--rounds='.length)) : undefined;
+  const repeats = roundsArgument ? Number(roundsArgument.slice('--rounds='.length)) : ROUNDS;
+  if (process.argv.includes('--json')) {
+    // A child of measureScaling: one shape, measured here, written as JSON.
+    process.stdout.write(`${resultJson(measureShape(shapes[0], small, repeats))}\n`);
+    return;
+  }
   const results = measureScaling({ small, shapes, repeats });
   for (const { shape, low, high, ratio, medianRatio } of results) {
     const samples = (summary) => summary.samples.map((time) => time.toFixed(0)).join(' ');
