@@ -54,6 +54,8 @@ const locksmith = require(path.join(repositoryRoot, 'eslint-plugin/dist/index.js
 export const SMALL = 1000;
 export const SCALE = 3;
 export const TARGET = 3.5;
+/** Interleaved rounds per shape: each takes one sample of each size. */
+const ROUNDS = 7;
 
 /** The body of site `i`: acquire, work in try, release in finally, with per-site variations. */
 function siteBody(i, key) {
@@ -325,8 +327,6 @@ function measureShape(shape, small, repeats) {
   const { low, high } = measurePair(shape.generate(small), shape.generate(small * SCALE), repeats);
   return { shape: shape.name, small, large: small * SCALE, low, high, ratio: high.fastest / low.fastest, medianRatio: high.total / low.total };
 }
-
-const ROUNDS = 7;
 
 /**
  * Measures every shape at `small` and `small × SCALE` sites over `repeats` interleaved rounds: the

@@ -97,7 +97,7 @@ const NO_SETTINGS: RawSharedSettings = {};
 
 /** Shared settings from `settings.locksmith`, with rule options (when given) taking precedence. */
 export function readSharedSettings(
-  context: LocksmithRuleContext,
+  context: Pick<LocksmithRuleContext, 'settings'>,
   ruleOverrides?: RawSharedSettings,
 ): SharedSettings {
   const settingsObject = context.settings as Record<string, unknown>;

@@ -43,11 +43,9 @@ export interface AnyAcquisition {
  * acquisitions (checked for fail-open helpers). The extension point for other families.
  */
 export interface AcquisitionSource {
-  tries(model: LockModel, context: RuleContext): readonly TryAcquisition[];
-  all(model: LockModel, context: RuleContext): readonly AnyAcquisition[];
+  tries(model: LockModel, context: LocksmithRuleContext): readonly TryAcquisition[];
+  all(model: LockModel, context: LocksmithRuleContext): readonly AnyAcquisition[];
 }
-
-type RuleContext = LocksmithRuleContext;
 
 const redisSource: AcquisitionSource = {
   tries(model, context) {

@@ -3,13 +3,12 @@
 import { luaFileModel, type LuaFileModel } from '../model/lua-file.js';
 import { readSharedSettings } from '../model/settings.js';
 import type { LuaRuleContext } from './create-rule.js';
-import type { LocksmithRuleContext } from './rule-context.js';
 
 /** The file's lock model; undefined for a `.lua` file that is not a Redis script. */
 export function luaModelOf<MessageIds extends string>(context: LuaRuleContext<MessageIds>): LuaFileModel | undefined {
   const chunk = context.sourceCode.ast;
   if (!chunk.lockScript) return undefined;
-  const settings = readSharedSettings(context as unknown as LocksmithRuleContext);
+  const settings = readSharedSettings(context);
   return luaFileModel(chunk, context.filename, settings.lockKeyPattern);
 }
 

@@ -106,7 +106,6 @@ export interface SqlModel {
 // `CASE … END` of a long catalog SELECT, and the parser takes hundreds of milliseconds on one of those.
 const INTERESTING_SQL = /\bpg_(?:try_)?advisory_|\b(?:insert|update|delete)\b|(?:^|;)\s*(?:begin|start|commit|rollback|end|abort)\b/iu;
 
-type Context = LocksmithRuleContext;
 const cache = new WeakMap<TSESTree.Program, SqlModel>();
 
 /**
@@ -148,7 +147,7 @@ function lockedAndUnlockedInOneText(item: AdvisoryLockItem): boolean {
   return calls.some((call) => call.scope === 'session' && call.action === 'lock') && calls.some((call) => call.scope === 'session' && call.action !== 'lock');
 }
 
-export function getSqlModel(context: Context): SqlModel {
+export function getSqlModel(context: LocksmithRuleContext): SqlModel {
   return sqlModelOf(context.sourceCode, context.filename);
 }
 

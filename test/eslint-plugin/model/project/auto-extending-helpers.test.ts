@@ -19,7 +19,7 @@ let project: TempProject;
 function summaries(relative: string): Map<string, string> {
   const module = loadModule(path.join(project.root, relative), 'helper');
   assert.ok(module, relative);
-  const settings = readSharedSettings({ settings: {} } as unknown as Parameters<typeof readSharedSettings>[0]);
+  const settings = readSharedSettings({ settings: {} });
   const model = buildRedisModel(module.sourceCode, module.filePath, null, settings);
   return new Map([...model.lockHelpers.values()].map((summary) => [summary.name ?? '', `${summary.role} ${summary.library} ${summary.autoExtending ? 'auto' : 'fixed'}${summary.lossHandled ? ' handled' : ''}`]));
 }
