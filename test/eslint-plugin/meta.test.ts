@@ -37,13 +37,19 @@ const CATALOGUE = [
   'require-release-check',
   'require-lock-loss-handling',
   'no-lua-reply-pitfalls',
+  'no-ttl-unit-mismatch',
+  'no-late-renewal',
+  'no-expiring-fence',
 ] as const;
 
 /**
- * Catalogue rules not shipped yet (rules.md 14–17, from lock-library issue trackers; issue 11).
+ * Catalogue rules not shipped yet (rules.md 18–20, from lock users' 2025–2026 reports; issue 33).
  * Every other catalogue rule must be registered, and a rule leaves this list when it lands.
  */
 const NOT_YET_IMPLEMENTED: readonly string[] = [
+  'no-ttl-unit-mismatch',
+  'no-late-renewal',
+  'no-expiring-fence',
 ];
 
 type Severity = 'error' | 'warn' | 'off';
