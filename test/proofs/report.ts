@@ -3,7 +3,8 @@
 
 import { brokenFailed, fixedHeld, type Scenario, type VariantResult } from './harness.js';
 import type { ProofServers } from './servers.js';
-import { admits, PRIMITIVE_SINCE, type ServerPrimitive } from '../../eslint-plugin/src/model/servers.js';
+import { admits, PRIMITIVE_SINCE } from '../../eslint-plugin/src/model/tables/servers.js';
+import type { ServerPrimitive } from '../../eslint-plugin/src/model/nouns/vocabulary.js';
 
 export interface ScenarioTally {
   readonly scenario: Scenario;

@@ -6,7 +6,7 @@ import * as typescriptParser from '@typescript-eslint/parser';
 import locksmith from '../index.js';
 import { planCliProjectConfig } from '../project-config/index.js';
 import type { Preset, RuleSeverity } from './args.js';
-import { javascriptParser } from './javascript-parser.js';
+import { javascriptParser } from './cli-parser.js';
 import { relatedProcessor, reportingPlugin } from './related-capture.js';
 import { eslintSupportsLanguages } from '../lua/eslint-support.js';
 import { LUA_FILES, rulesOffForLua } from '../configs.js';

@@ -2,7 +2,7 @@
 // the statement, `if (!ok) return;` after the declaration, or `return …` when nothing follows.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { TryAcquisition } from '../model/try-acquisitions.js';
+import type { TryAcquisition } from '../model/questions/try-acquisitions.js';
 import { isFunctionLike, type ScopeOwner, valueCarrier } from '../util/ast.js';
 
 /** `return …` in place of the last statement, or a guard (`if (!ok) return;`) that the suggestion's message shows. */

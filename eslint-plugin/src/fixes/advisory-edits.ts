@@ -4,7 +4,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { expressionStatementOf, skipTypeWrappers } from '../util/ast.js';
 import type { TransactionHelperLibrary } from './sql-templates.js';
-import type { AdvisoryLockItem } from '../model/sql/index.js';
+import type { AdvisoryLockItem } from '../model/nouns/sql-items.js';
 import type { StatementSpan, TextEdit } from '../model/sql/statement-span.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;

@@ -2,8 +2,8 @@
 // NX PX ttl`, and the separate write goes.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { Decider } from '../model/read-decides.js';
-import type { RedisCommand } from '../model/redis-model.js';
+import type { Decider } from '../model/questions/read-decides.js';
+import type { RedisCommand } from '../model/nouns/redis-events.js';
 import { contains, expressionStatementOf, skipTypeWrappers } from '../util/ast.js';
 import { isExpressionAvailableAt, removeStatement } from './edits.js';
 import { renderAtomicSet } from './templates.js';

@@ -3,7 +3,7 @@
 // replacement spanning the file between them.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { RedisCommand } from '../model/redis-model.js';
+import type { RedisCommand } from '../model/nouns/redis-events.js';
 import { contains, expressionStatementOf, forEachChild, isFunctionLike, skipTypeWrappers } from '../util/ast.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;

@@ -2,10 +2,10 @@
 // becomes the fence, and an UPDATE that stores and compares it, bound in the query's placeholder style.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { Lock } from '../model/locks.js';
-import type { SqlWrite } from '../model/sql/index.js';
+import type { Lock } from '../model/nouns/locks.js';
+import type { SqlWrite } from '../model/nouns/sql-items.js';
 import { skipTypeWrappers } from '../util/ast.js';
-import { isUsedOnlyAsCondition } from '../model/result-flow.js';
+import { isUsedOnlyAsCondition } from '../model/facts/result-flow.js';
 import { FENCED_ACQUIRE_SCRIPT } from './scripts.js';
 import { fenceInsertions, renderPlaceholder, type PlaceholderStyle } from './sql-templates.js';
 import { asRedisStringArgument, renderEvalCall, renderScriptLiteral } from './templates.js';

@@ -3,8 +3,8 @@
 // `settings.locksmith.redis` names a server that runs the command (model/servers.ts).
 
 import type { TSESLint } from '@typescript-eslint/utils';
-import type { RedisCommand } from '../model/redis-model.js';
-import type { RedisDialect } from '../model/client-table.js';
+import type { RedisCommand } from '../model/nouns/redis-events.js';
+import type { RedisDialect } from '../model/nouns/vocabulary.js';
 
 export interface PrimitiveCallInput {
   readonly command: RedisCommand;

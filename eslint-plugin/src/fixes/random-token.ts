@@ -2,8 +2,8 @@
 // shares, sent wherever the function stores or compares that value for the same lock.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { argumentsByText, comparesStoredValue } from '../model/queries.js';
-import type { Acquisition, RedisModel } from '../model/redis-model.js';
+import { argumentsByText, comparesStoredValue } from '../model/pairing/same-lock.js';
+import type { Acquisition, RedisModel } from '../model/nouns/redis-events.js';
 import { contains, findVariable, forEachChild, propertyName, skipTypeWrappers, statementInList } from '../util/ast.js';
 import { freeLocalName } from './edits.js';
 import { randomUuidCall } from './random-uuid.js';

@@ -5,7 +5,7 @@
 // spanning the file from the imports to the lock.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { collectImports } from '../model/imports.js';
+import { collectImports } from '../model/facts/imports.js';
 
 const CRYPTO_MODULES = new Set(['crypto', 'node:crypto']);
 

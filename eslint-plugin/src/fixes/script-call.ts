@@ -3,7 +3,7 @@
 // so the suggestion edits the call alone and its size never depends on where in the file it sits.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { RedisCommand, RedisModel } from '../model/redis-model.js';
+import type { RedisCommand, RedisModel } from '../model/nouns/redis-events.js';
 import { isCompareAndDelete, isCompareAndExpire } from '../lua/analyze-script.js';
 import { SCRIPT_TEXTS } from './scripts.js';
 import { renderEvalCall, renderScriptLiteral } from './templates.js';

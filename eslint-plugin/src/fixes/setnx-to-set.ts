@@ -2,8 +2,8 @@
 // attempt 4 takes, keeping a node_redis v3 callback and the numeric reply code may compare.
 
 import type { TSESLint } from '@typescript-eslint/utils';
-import type { RedisCommand } from '../model/redis-model.js';
-import { isUsedOnlyAsCondition } from '../model/result-flow.js';
+import type { RedisCommand } from '../model/nouns/redis-events.js';
+import { isUsedOnlyAsCondition } from '../model/facts/result-flow.js';
 import { renderAtomicSet } from './templates.js';
 
 export interface TextReplacement {

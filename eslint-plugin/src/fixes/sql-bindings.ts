@@ -1,7 +1,7 @@
 // Binds one more value into an existing SQL query, in the query's own placeholder dialect.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { SqlQuery } from '../model/sql/index.js';
+import type { SqlQuery } from '../model/nouns/sql-items.js';
 import { skipTypeWrappers } from '../util/ast.js';
 import { renderPlaceholder, type PlaceholderStyle } from './sql-templates.js';
 

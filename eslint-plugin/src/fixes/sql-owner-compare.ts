@@ -3,8 +3,8 @@
 // statement's own placeholder dialect.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { LockTableAcquisition, LockTableRelease } from '../model/sql/index.js';
-import { OWNER_COLUMNS } from '../model/sql/index.js';
+import type { LockTableAcquisition, LockTableRelease } from '../model/nouns/sql-items.js';
+import { OWNER_COLUMNS } from '../model/sql/sql-model.js';
 import { isExpressionAvailableAt } from './edits.js';
 import { bindParameter } from './sql-bindings.js';
 

@@ -2,7 +2,7 @@
 // suggestions with these and test/proofs runs the rendered SQL against a real PostgreSQL.
 
 import { FENCED_UPDATE_SQL, GUARDED_LOCK_UPSERT_SQL } from './fenced-sql.js';
-import type { SqlLibrary } from '../model/sql/client-table.js';
+import type { SqlLibrary } from '../model/nouns/vocabulary.js';
 
 export { FENCED_UPDATE_SQL, GUARDED_LOCK_UPSERT_SQL };
 

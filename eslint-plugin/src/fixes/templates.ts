@@ -2,7 +2,7 @@
 // suggestions with these, and test/proofs runs the rendered code against a real Redis, so the two
 // cannot drift apart.
 
-import type { RedisDialect } from '../model/client-table.js';
+import type { RedisDialect } from '../model/nouns/vocabulary.js';
 import { DEFAULT_TTL_MS } from './scripts.js';
 
 /**

@@ -2,7 +2,7 @@
 // a `PX` option or a compare-and-pexpire argument.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { Expiry, RedisCommand } from '../model/redis-model.js';
+import type { Expiry, RedisCommand } from '../model/nouns/redis-events.js';
 import { skipTypeWrappers } from '../util/ast.js';
 import { DEFAULT_TTL_MS } from './scripts.js';
 import { asRedisStringArgument, type RedisDialect, renderTtlOption } from './templates.js';

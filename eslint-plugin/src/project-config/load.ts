@@ -3,8 +3,8 @@
 
 import * as path from 'node:path';
 import { ConfigArray } from '@eslint/config-array';
-import { toRegExp, type RawSharedSettings } from '../model/settings.js';
-import { parseVersion } from '../model/servers.js';
+import { toRegExp, type RawSharedSettings } from '../model/facts/settings.js';
+import { parseVersion } from '../model/tables/servers.js';
 import { PACKAGE_JSON_KEY, PROJECT_CONFIG_FILE_NAME, RULE_PREFIX, projectConfigSchema } from './schema.js';
 import { describe, firstViolation, isRecord } from './validate.js';
 

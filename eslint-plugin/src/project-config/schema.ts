@@ -3,7 +3,7 @@
 
 import type { TSESLint } from '@typescript-eslint/utils';
 import { rules } from '../rules/index.js';
-import { sharedSettingsSchema } from '../model/settings.js';
+import { sharedSettingsSchema } from '../model/facts/settings.js';
 
 export const PROJECT_CONFIG_FILE_NAME = 'locksmith.json';
 export const PACKAGE_JSON_KEY = 'locksmith';

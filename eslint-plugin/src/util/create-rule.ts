@@ -7,7 +7,7 @@ import { ESLintUtils } from '@typescript-eslint/utils';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { isLuaSourceCode } from '../lua/language.js';
 import type { LuaSourceCode } from '../lua/source-code.js';
-import { fileMayHoldLocks } from '../model/screen.js';
+import { fileMayHoldLocks } from '../model/screen/file-screen.js';
 import { collectingListeners } from './collect-nodes.js';
 import { type LocksmithRuleContext, plainRuleContext } from './rule-context.js';
 

@@ -1,7 +1,7 @@
 // Report locations and the model for rules running on a `.lua` file (the `locksmith/lua` language).
 
-import { luaFileModel, type LuaFileModel } from '../model/lua-file.js';
-import { readSharedSettings } from '../model/settings.js';
+import { luaFileModel, type LuaFileModel } from '../model/lua-scripts/lua-file-model.js';
+import { readSharedSettings } from '../model/facts/settings.js';
 import type { LuaRuleContext } from './create-rule.js';
 
 /** The file's lock model; undefined for a `.lua` file that is not a Redis script. */

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import Ajv from 'ajv';
 import { describe, it } from 'mocha';
 import locksmith from '../../../eslint-plugin/src/index.js';
-import { sharedSettingsSchema } from '../../../eslint-plugin/src/model/settings.js';
+import { sharedSettingsSchema } from '../../../eslint-plugin/src/model/facts/settings.js';
 import { parseProjectConfig, ProjectConfigError, projectConfigSchema } from '../../../eslint-plugin/src/project-config/index.js';
 import { SUPPORTED_KEYWORDS } from '../../../eslint-plugin/src/project-config/validate.js';
 import { SCHEMA_DIRECTORY, schemaFiles } from '../../support/write-schemas.js';

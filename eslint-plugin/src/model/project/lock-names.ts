@@ -2,7 +2,7 @@
 // lookup (imported-helpers.ts) and the screen that decides whether a module is worth parsing
 // (modules.ts), which must not parse a module to learn it imports no helper.
 
-import { eitherInitialCase, LOCK_ACTS, LOCK_NOUNS } from '../lock-words.js';
+import { eitherInitialCase, LOCK_ACTS, LOCK_NOUNS } from '../tables/lock-words.js';
 import { identifierEnd, identifierStart, isIdentifierCode, nextSignificantCode, previousSignificantCode } from '../../util/text.js';
 
 // Names a helper (or the object holding helpers) is imported by. `block`/`clock` are no locks, nor

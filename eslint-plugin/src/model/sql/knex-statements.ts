@@ -3,23 +3,9 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { constInitializer, propertyName, skipTypeWrappers } from '../../util/ast.js';
-import { VERSION_COLUMNS, type ColumnComparison, type OnConflictFacts, type SqlStatementFacts } from '../../sql/index.js';
-import type { OrmWriteFacts } from './orm-writes.js';
-
-export interface KnexStatement {
-  /** The outermost call of the chain (`.onConflict('name').ignore()` included): the statement as written. */
-  readonly node: TSESTree.CallExpression;
-  readonly table: string;
-  readonly facts: SqlStatementFacts;
-  /**
-   * The JavaScript values the statement binds, in the order the chain gives them (insert or update
-   * values, then the `where` values); the facts' parameter numbers index it from 1, as `$n` indexes a
-   * raw query's bindings.
-   */
-  readonly parameters: readonly TSESTree.Node[];
-  /** The insert's (or update's) columns are all written in the code; false for `insert(row)` of an unknown `row`. */
-  readonly columnsKnown: boolean;
-}
+import { VERSION_COLUMNS, type ColumnComparison, type OnConflictFacts, type SqlStatementFacts } from '../../sql-syntax/index.js';
+import type { OrmWriteFacts } from '../nouns/sql-items.js';
+import type { KnexStatement } from '../nouns/sql-items.js';
 
 // The builder methods whose meaning is read. Any other method in the chain (`whereRaw`, `modify`,
 // `joinRaw`, a `where` callback, ...) may change what the statement matches, so the chain is not read:

@@ -2,19 +2,11 @@
 
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { propertyName, skipTypeWrappers } from '../../util/ast.js';
-import { ANY_ORM_WRITE_METHOD, ORM_WRITE_METHODS, type SqlLibrary } from './client-table.js';
-import type { SenderResolver, SqlSender } from './senders.js';
-
-export interface OrmWriteFacts {
-  readonly node: TSESTree.CallExpression;
-  readonly library: SqlLibrary;
-  readonly method: string;
-  readonly sender: SqlSender;
-  /** The model or table written, when written as a literal or property name. */
-  readonly table: string | undefined;
-  /** The call chain's nodes, where fence conditions are looked for. */
-  readonly chain: readonly TSESTree.Node[];
-}
+import { ANY_ORM_WRITE_METHOD, ORM_WRITE_METHODS } from '../tables/sql-clients.js';
+import type { SqlLibrary } from '../nouns/vocabulary.js';
+import type { SenderResolver } from './senders.js';
+import type { SqlSender } from '../nouns/sql-items.js';
+import type { OrmWriteFacts } from '../nouns/sql-items.js';
 
 /** Recognises `call` as an ORM write, or returns undefined. */
 export function findOrmWrite(call: TSESTree.CallExpression, senders: SenderResolver): OrmWriteFacts | undefined {

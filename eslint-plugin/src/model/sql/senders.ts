@@ -3,45 +3,14 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { collectNodes } from '../../util/collect-nodes.js';
 import { findVariable, isFunctionLike, propertyName, skipTypeWrappers, type FunctionLike } from '../../util/ast.js';
-import { propertyValue } from '../commands.js';
-import { assignedValues, calledFunction, enclosingClassBody, isNullish, returnedValues } from '../factories.js';
-import type { ImportTable } from '../imports.js';
+import { propertyValue } from '../redis/commands.js';
+import { assignedValues, calledFunction, enclosingClassBody, isNullish, returnedValues } from '../facts/factories.js';
+import type { ImportTable } from '../nouns/vocabulary.js';
 import { importedValue, type ExportedValue, type ProjectModule } from '../project/modules.js';
 import { resolveImport } from '../project/resolve.js';
-import {
-  CHECKOUT_METHODS,
-  POOL_NAMES,
-  POOLED_MEMBERS,
-  SQL_BUILDER_PACKAGES,
-  SQL_PACKAGES,
-  SQL_TYPE_NAMES,
-  TRANSACTION_CALLBACK_METHODS,
-  TRANSACTION_HANDLE_METHODS,
-  type SenderKind,
-  type SqlFactory,
-  type SqlLibrary,
-} from './client-table.js';
-
-export interface SqlHandle {
-  readonly kind: SenderKind;
-  readonly library: SqlLibrary;
-  /** The handle belongs to one explicit transaction (a transaction callback's parameter, `knex.transaction()`). */
-  readonly inTransaction: boolean;
-  /**
-   * A one-connection pool (`postgres(url, { max: 1 })`, `new Pool({ max: 1, idleTimeoutMillis: 0 })`):
-   * one session at a time, but when that connection drops the pool opens a new one, without the
-   * session's advisory locks. Set only there; a dedicated client fails instead of reconnecting.
-   */
-  readonly reconnects?: boolean;
-}
-
-export interface SqlSender extends SqlHandle {
-  /** The receiver expression as written (`pool`, `this.db`, `tx`). */
-  readonly node: TSESTree.Node;
-  readonly text: string;
-  /** Same identity ⇔ same object: the variable when one resolves, else the source text. */
-  readonly identity: TSESLint.Scope.Variable | string;
-}
+import { CHECKOUT_METHODS, POOL_NAMES, POOLED_MEMBERS, SQL_BUILDER_PACKAGES, SQL_PACKAGES, SQL_TYPE_NAMES, TRANSACTION_CALLBACK_METHODS, TRANSACTION_HANDLE_METHODS, type SqlFactory } from '../tables/sql-clients.js';
+import type { SenderKind, SqlLibrary } from '../nouns/vocabulary.js';
+import type { SqlHandle, SqlSender } from '../nouns/sql-items.js';
 
 const { DefinitionType } = TSESLint.Scope;
 

@@ -5,7 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as typescriptParser from '@typescript-eslint/parser';
 import { Linter, type Rule } from 'eslint';
 import { describe, it } from 'mocha';
-import { getSqlModel, type SqlModel } from '../../../../eslint-plugin/src/model/sql/index.js';
+import { getSqlModel } from '../../../../eslint-plugin/src/model/sql/sql-model.js';
+import type { SqlModel } from '../../../../eslint-plugin/src/model/nouns/sql-items.js';
 
 function modelOf(code: string): { model: SqlModel; text: (node: { range: [number, number] } | undefined) => string } {
   let captured: SqlModel | undefined;

@@ -1,0 +1,106 @@
+// Which writes and deletions are a program keeping its own data rather than taking or freeing a lock:
+// a key the module stores with a plain `SET`/`HSET`, a value deleted or expired right after its own
+// function wrote it, and the setup and teardown of tests. The lock questions (`isLockKey`,
+// `isHousekeeping`) consult this; rules never do directly.
+
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { ScopeOwner } from '../../util/ast.js';
+import { inEnclosingFunctions, redisIndex, within, eventNode } from '../pairing/indexes.js';
+import { keyShape } from '../facts/keys.js';
+import { precedesInScope } from '../pairing/same-lock.js';
+import { checkThenSetRead } from './read-decides.js';
+import type { Expiry, RedisCommand, RedisModel, Release } from '../nouns/redis-events.js';
+import { testCodeOf } from '../facts/test-code.js';
+
+export const HASH_WRITE_METHODS: ReadonlySet<string> = new Set(['hset', 'hSet', 'HSET', 'hmset', 'hMSet', 'HMSET']);
+
+const PLAIN_WRITES: ReadonlySet<string> = new Set(['SET', 'SETEX', 'PSETEX']);
+
+/** A write that stores a value whatever the key holds: `SET` without `NX`/`XX`/`GET`, `SETEX`, `PSETEX`. */
+export function isPlainWrite(command: RedisCommand): boolean {
+  if (!PLAIN_WRITES.has(command.name)) return false;
+  const set = command.set;
+  // `SET … IFEQ token` writes only over the holder's own value: a lock's renewal, not data.
+  return !set || (!set.nx && !set.xx && !set.get && !set.opaque && set.compare === undefined);
+}
+
+/**
+ * A plain write that stores data: not one whose own read of the key decided it, which is an attempt
+ * to take a lock (check-then-set), however broken.
+ */
+function storesData(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, command: RedisCommand): boolean {
+  return isPlainWrite(command) && checkThenSetRead(sourceCode, model, command) === undefined;
+}
+
+const dataShapesByModel = new WeakMap<RedisModel, ReadonlySet<string>>();
+
+/**
+ * The key shapes (`keyShape`) this module stores data under with a plain `SET`/`HSET` and never
+ * acquires: a key named like a lock but written this way is a flag, a fixture or a cache entry
+ * (`SET user:locked 1`, a test's `SET lock:x other`), and deleting it frees nobody's lock.
+ */
+export function dataKeyShapes(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel): ReadonlySet<string> {
+  const cached = dataShapesByModel.get(model);
+  if (cached) return cached;
+  const acquired = new Set<string>();
+  for (const acquisition of model.acquisitions) if (acquisition.keySignature !== undefined) acquired.add(keyShape(acquisition.keySignature));
+  const shapes = new Set<string>();
+  const add = (signature: string | undefined): void => {
+    if (signature === undefined) return;
+    const shape = keyShape(signature);
+    if (!acquired.has(shape)) shapes.add(shape);
+  };
+  for (const command of model.commands) if (storesData(sourceCode, model, command)) add(command.keySignature);
+  for (const write of model.hashWrites) add(write.keySignature);
+  dataShapesByModel.set(model, shapes);
+  return shapes;
+}
+
+/**
+ * A plain release or renewal that is housekeeping, not an act on a held lock:
+ * - it runs in a test's setup or teardown hook (`afterEach(() => redis.del('lock:x'))`): between
+ *   tests nothing holds a lock, and the hook resets the fixtures;
+ * - it runs in a test case that does not itself take the key with `SET NX` (or a script): the test
+ *   simulates an expiry or cleans up after a lock some library or helper took. A test that takes
+ *   the lock with `SET NX` and frees it with `DEL` exercises that unsafe release and keeps it;
+ * - its function wrote the key last with a plain write (`SET k v`, `HSET`): it deletes or expires
+ *   its own value (`SET` then `EXPIRE` is a write with an expiry, not a renewal).
+ */
+export function isHousekeeping(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, event: Release | Expiry): boolean {
+  const test = testCodeOf(sourceCode).callbackAround(event.node);
+  if (test?.kind === 'hook') return true;
+  if (test?.kind === 'case' && !takesKeyIn(model, event, test.callback)) return true;
+  return lastWriteIsPlain(sourceCode, model, event);
+}
+
+/** An acquisition by the code itself (`SET NX`, `SETNX`, a script) of the event's key inside `callback`. */
+function takesKeyIn(model: RedisModel, event: Release | Expiry, callback: TSESTree.Node): boolean {
+  if (event.keySignature === undefined) return false;
+  return within(redisIndex(model).acquisitionsByKey.get(event.keySignature), callback.range, eventNode)
+    .some((acquisition) => acquisition.library === 'redis');
+}
+
+/**
+ * The last write of the event's key before it, in its function or one around it, is a plain write
+ * that stores data. Acquisitions count as writes: `SET NX` then `SET` then `DEL` deletes the plain
+ * value, `SET` then `SET NX` then `DEL` frees the lock.
+ */
+function lastWriteIsPlain(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, event: Release | Expiry): boolean {
+  const signature = event.keySignature;
+  if (signature === undefined) return false;
+  const index = redisIndex(model);
+  let last: { node: TSESTree.CallExpression; plain: boolean } | undefined;
+  const consider = (node: TSESTree.CallExpression, owner: ScopeOwner, plain: () => boolean): void => {
+    if (node === event.node || !precedesInScope({ node, owner }, event)) return;
+    if (last && last.node.range[0] > node.range[0]) return;
+    last = { node, plain: plain() };
+  };
+  for (const command of inEnclosingFunctions(index.commandsByOwnerAndKey, index.commandOrder, event.owner, signature)) {
+    if (isPlainWrite(command)) consider(command.call, command.owner, () => storesData(sourceCode, model, command));
+  }
+  for (const acquisition of inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, event.owner, signature)) {
+    consider(acquisition.node, acquisition.owner, () => false);
+  }
+  for (const write of index.hashWritesByKey.get(signature) ?? []) consider(write.call, write.owner, () => true);
+  return last?.plain ?? false;
+}

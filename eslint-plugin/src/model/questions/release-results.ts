@@ -1,0 +1,120 @@
+// Releases and renewals that report failure through their result, and what the code does with it:
+// a compare-and-delete or compare-and-pexpire script (0 when the lock was no longer the caller's),
+// `pg_advisory_unlock` (false when this session did not hold the lock), a lock-table DELETE/UPDATE
+// that compares the owner (no row when the row was someone else's).
+
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { ScopeOwner } from '../../util/ast.js';
+import type { RedisModel } from '../nouns/redis-events.js';
+import { isPooledSessionCall, isReconnectingSessionCall } from '../sql/sql-model.js';
+import type { AdvisoryLockItem, SqlModel } from '../nouns/sql-items.js';
+import { resultFate, type Answer, type ResultFate, WHOLE } from '../facts/result-flow.js';
+import { resultShapeOf } from '../tables/sql-results.js';
+
+export interface CheckableRelease {
+  readonly node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
+  readonly owner: ScopeOwner;
+  /** How a message names it: `compare-and-delete script`, `pg_advisory_unlock`, `DELETE FROM job_locks`. */
+  readonly label: string;
+  /** What its result says on failure, for the message. */
+  readonly failure: string;
+  /** Where the answer sits in the result. */
+  readonly answer: Answer;
+}
+
+export interface DroppedReleaseResult {
+  readonly release: CheckableRelease;
+  readonly fate: Exclude<ResultFate, { kind: 'checked' }>;
+}
+
+const cache = new WeakMap<RedisModel, readonly DroppedReleaseResult[]>();
+
+/** The checkable releases and renewals whose result nothing reads, once per model, in source order. */
+export function droppedReleaseResults(sourceCode: Readonly<TSESLint.SourceCode>, redis: RedisModel, sql: SqlModel): readonly DroppedReleaseResult[] {
+  const cached = cache.get(redis);
+  if (cached) return cached;
+  const dropped: DroppedReleaseResult[] = [];
+  for (const release of checkableReleases(redis, sql)) {
+    const fate = resultFate(sourceCode, release.node, release.answer);
+    if (fate.kind !== 'checked') dropped.push({ release, fate });
+  }
+  dropped.sort((left, right) => left.release.node.range[0] - right.release.node.range[0]);
+  cache.set(redis, dropped);
+  return dropped;
+}
+
+/**
+ * `pg_advisory_unlock` answers `false` when it runs in a session that does not hold the lock. The
+ * code shows three ways that happens: the unlock goes through a pool (any pooled connection may run
+ * it, whichever one locked); through a one-connection pool that reconnects (a dropped connection
+ * took the lock with it, and the unlock runs in the new session); or on another connection than the
+ * same function's lock. On one dedicated connection (a pg `Client`, a checked-out client, a reserved
+ * connection, a transaction's handle) the lock lives as long as the session, and a dropped session
+ * makes the unlock throw rather than answer, so there it is always `true`; an unlock whose sender is
+ * unknown, or whose lock is out of sight on a connection of its own, is not reported either.
+ */
+function unlockMayAnswerFalse(sql: SqlModel, unlock: AdvisoryLockItem, position: number): boolean {
+  return isPooledSessionCall(unlock) || isReconnectingSessionCall(unlock) || unlocksAnotherConnection(sql, unlock, position);
+}
+
+/** The same function took the session lock on another sender (another client, another reserved connection). */
+function unlocksAnotherConnection(sql: SqlModel, unlock: AdvisoryLockItem, position: number): boolean {
+  // A pool bound to a transaction (Sequelize's `{ transaction }`) is that transaction's connection,
+  // whatever locked; a free pool is answered by isPooledSessionCall.
+  if (unlock.query.sender.kind === 'pool') return false;
+  // The latest session lock before it in its function (the list is in source order): a backward scan
+  // that stops at the first one, so a function of many lock/unlock pairs costs one step per pair.
+  for (let index = position - 1; index >= 0; index--) {
+    const lock = sql.advisoryLocks[index]!;
+    if (lock.range[0] < unlock.function.range[0]) return false;
+    if (lock.function !== unlock.function || lock.call.action !== 'lock' || lock.call.scope !== 'session') continue;
+    return lock.query.sender.identity !== unlock.query.sender.identity;
+  }
+  return false;
+}
+
+function checkableReleases(redis: RedisModel, sql: SqlModel): CheckableRelease[] {
+  const releases: CheckableRelease[] = [];
+  const scripts = [
+    ...redis.releases.map((event) => ({ event, label: 'compare-and-delete script' })),
+    ...redis.expiries.map((event) => ({ event, label: 'compare-and-pexpire script' })),
+  ];
+  for (const { event, label } of scripts) {
+    const command = event.command;
+    // Only the owner-comparing scripts answer "was it still mine?"; a plain DEL's count is not that
+    // answer (and no-unsafe-release reports the DEL itself). Redlock throws on a failed release;
+    // redis-semaphore's release answers nothing.
+    if (event.library !== 'redis' || event.kind !== 'script' || !event.safe || !command) continue;
+    // A v3 callback receives the reply, and a queued link replies through exec(): neither is followed.
+    if (command.callback || command.client.chain) continue;
+    releases.push({ node: event.node, owner: event.owner, label, failure: '0', answer: WHOLE });
+  }
+  // A call to a project helper whose result is that answer (`await locks.release(key, token)`): the
+  // caller is the one who drops it. The helper's own body returns it, so it is not reported there.
+  for (const event of [...redis.releases, ...redis.expiries]) {
+    const helper = event.helper;
+    if (event.library !== 'helper' || !helper || (helper.role !== 'release' && helper.role !== 'extend') || helper.returns !== 'result') continue;
+    releases.push({
+      node: event.node, owner: event.owner, label: `${helper.name ?? 'release'}()`,
+      failure: 'a falsy answer', answer: WHOLE,
+    });
+  }
+  for (const [position, lock] of sql.advisoryLocks.entries()) {
+    const { call, query } = lock;
+    // Alone in its query as its own output column: the row's boolean is the answer (as for try-locks).
+    if (call.action !== 'unlock' || call.outputName === undefined || query.statements?.length !== 1 || lock.statement.advisoryLocks.length !== 1) continue;
+    if (!unlockMayAnswerFalse(sql, lock, position)) continue;
+    releases.push({
+      node: lock.node, owner: lock.function, label: call.functionName, failure: 'false',
+      answer: { column: call.outputName, shape: resultShapeOf(query.sender.library, query.method) },
+    });
+  }
+  for (const release of [...sql.lockTableReleases, ...sql.lockTableRenewals]) {
+    // One that does not compare the owner cannot fail for a lost lock (no-unsafe-release reports it).
+    // A knex chain is one statement; its promise resolves to the affected row count, the answer itself.
+    if (!release.ownerCompared || (release.query && release.query.statements?.length !== 1)) continue;
+    const verb = release.kind === 'delete' ? `DELETE FROM ${release.table}` : `UPDATE ${release.table}`;
+    releases.push({ node: release.node, owner: release.function, label: verb, failure: 'no row affected', answer: WHOLE });
+  }
+  return releases;
+}

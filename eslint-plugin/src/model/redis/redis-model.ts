@@ -1,0 +1,521 @@
+// Builds the Redis half of the lock model: every recognised command, and from them the lock events
+// rules ask about — acquisitions, releases and expiries — each tied to its key, client and function.
+
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import type { RedisDialect } from '../nouns/vocabulary.js';
+import type { LuaScriptSummary } from '../../lua/analyze-script.js';
+import { analyzeLuaScript, isCompareAndDelete, isCompareAndExpire } from '../../lua/analyze-script.js';
+import { enclosingFunction, type FunctionLike, methodCallParts, type ScopeOwner, skipTypeWrappers, staticString } from '../../util/ast.js';
+import { CHAIN_METHODS, CLIENT_LIKE_NAME, CLIENT_PACKAGES, dialectOfFamily, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS } from '../tables/redis-clients.js';
+import type { ClientFamily } from '../nouns/vocabulary.js';
+import { collectNodes } from '../../util/collect-nodes.js';
+import { mayUseRedis } from '../screen/redis-gate.js';
+import { ClientResolver } from './client-resolver.js';
+import type { ReceiverInfo } from '../nouns/redis-events.js';
+import { readCommandShape, propertyValue } from './commands.js';
+import type { SetOptions } from '../nouns/redis-events.js';
+import { collectImports } from '../facts/imports.js';
+import type { ImportTable } from '../nouns/vocabulary.js';
+import { dataKeyShapes, HASH_WRITE_METHODS, isHousekeeping } from '../questions/housekeeping.js';
+import type { HashWrite } from '../nouns/redis-events.js';
+import { withLockHelpers } from '../helpers/helper-summaries.js';
+import type { LockHelperSummary } from '../nouns/redis-events.js';
+import { callsImportedHelper, importedHelperCandidates, importedHelperOf, isLockLikeName } from '../helpers/imported-helpers.js';
+import { keyShape, keySignature, looksLikeLockKey } from '../facts/keys.js';
+import { isResultUsed } from '../facts/result-flow.js';
+import { ScriptResolver } from './script-resolver.js';
+import type { ResolvedScript } from '../nouns/redis-events.js';
+import { matchesName } from '../facts/settings.js';
+import type { SharedSettings } from '../nouns/vocabulary.js';
+import type { TypeOracle } from '../nouns/vocabulary.js';
+import type { ScriptCall, RedisCommand, LockEventBase, Acquisition, Release, Expiry, RedisModel } from '../nouns/redis-events.js';
+
+const LIBRARY_ACQUIRE_METHODS = new Set(['acquire', 'lock', 'using', 'tryAcquire']);
+
+export function buildRedisModel(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  filename: string,
+  oracle: TypeOracle | null,
+  settings: SharedSettings,
+): RedisModel {
+  const program = sourceCode.ast;
+  const imports = collectImports(program);
+  const extraNames = new Set<string>([...settings.lockWrappers.acquire, ...settings.lockWrappers.release]);
+  const hasPatternWrappers = [...settings.lockWrappers.acquire, ...settings.lockWrappers.release].some((name) => name.startsWith('/'));
+  // Lock-like names imported from the project's modules: calls through them may reach a helper
+  // another module exports, even in a file with no other sign of Redis.
+  const helperImports = importedHelperCandidates(sourceCode, imports);
+  // With types, any receiver may turn out to be a client; without, the tokens must show a sign of Redis.
+  if (!oracle && !hasPatternWrappers && !mayUseRedis(sourceCode, extraNames)
+    && (helperImports.size === 0 || !callsImportedHelper(sourceCode, filename, imports, settings))) return emptyModel(imports, settings, sourceCode);
+  for (const name of helperImports.keys()) extraNames.add(name);
+  const resolver = new ClientResolver(sourceCode, imports, oracle, filename);
+  const scripts = new ScriptResolver(sourceCode, filename);
+  // Only calls whose method or callee name can mean Redis or a lock library are looked at further:
+  // resolving a receiver is the expensive step, and most calls in most files are something else.
+  const definingCalls: TSESTree.CallExpression[] = [];
+  const candidates: { call: TSESTree.CallExpression; name: string }[] = [];
+  const hashWrites: HashWrite[] = [];
+  for (const call of collectNodes(sourceCode).calls) {
+    const name = calleeName(call);
+    if (name === undefined) continue;
+    if (name === 'defineCommand' || name === 'defineScript') definingCalls.push(call);
+    else if (HASH_WRITE_METHODS.has(name)) {
+      const key = call.callee.type === AST_NODE_TYPES.MemberExpression ? call.arguments[0] : undefined;
+      if (key) hashWrites.push({ call, keySignature: keySignature(sourceCode, key), owner: enclosingFunction(call) });
+    } else candidates.push({ call, name });
+  }
+  const definedCommands = collectDefinedCommands(sourceCode, definingCalls, scripts);
+  for (const name of definedCommands.keys()) extraNames.add(name);
+  const calls = candidates
+    .filter(({ call, name }) => hasPatternWrappers || RELEVANT_METHOD_NAMES.has(name) || extraNames.has(name) || (helperImports.size > 0 && (helperImports.has(calledObjectName(call) ?? '') || isLockLikeName(name))))
+    .map(({ call }) => call);
+  if (calls.length === 0) return emptyModel(imports, settings, sourceCode);
+
+  const importedFamilies = new Set<ClientFamily>();
+  for (const binding of imports.values()) {
+    const entry = CLIENT_PACKAGES[binding.source];
+    if (entry) importedFamilies.add(entry.family);
+  }
+
+  const fileUsesV5Options = calls.some((call) => call.arguments.some((argument) =>
+    argument.type === AST_NODE_TYPES.ObjectExpression && propertyValue(argument, 'condition') !== undefined && propertyValue(argument, 'expiration') !== undefined));
+  const importedRedisFamilies = [...importedFamilies].filter((family) => dialectOfFamily(family) !== undefined);
+  const fileDialect: RedisDialect | undefined = importedRedisFamilies.length === 1
+    ? refineNodeRedis(dialectOfFamily(importedRedisFamilies[0]!)!, fileUsesV5Options)
+    : undefined;
+
+  const hasLockLibrary = importedFamilies.has('redlock') || importedFamilies.has('redis-semaphore');
+
+  const commands: RedisCommand[] = [];
+  const baseAcquisitions: Acquisition[] = [];
+  const baseReleases: Release[] = [];
+  const baseExpiries: Expiry[] = [];
+  const wrapperCalls = new Set<TSESTree.Node>();
+
+  for (const call of calls) {
+    const wrapper = wrapperEvent(sourceCode, call, settings);
+    if (wrapper) {
+      wrapperCalls.add(call);
+      if (wrapper.kind === 'acquire') baseAcquisitions.push({ ...wrapper.base, kind: 'wrapper', value: call.arguments[1], hasTtl: true, isTry: false, mintsFence: false });
+      else baseReleases.push({ ...wrapper.base, kind: 'wrapper', safe: true });
+      continue;
+    }
+    const parts = methodCallParts(call);
+    if (!parts) continue;
+    const receiverInfo = resolver.resolve(parts.receiver);
+    if (receiverInfo.notClient) continue;
+
+    if (receiverInfo.family === 'redlock' || receiverInfo.family === 'redis-semaphore' || (hasLockLibrary && receiverInfo.family === undefined)) {
+      const event = libraryEvent(sourceCode, call, parts.method, receiverInfo);
+      if (event?.type === 'acquire') { baseAcquisitions.push(event.acquisition); continue; }
+      if (event?.type === 'release') { baseReleases.push(event.release); continue; }
+      if (event?.type === 'extend') { baseExpiries.push(event.expiry); continue; }
+      if (receiverInfo.family !== undefined) continue;
+    }
+
+    const command = readCommand(sourceCode, call, parts.method, receiverInfo, scripts, definedCommands, fileDialect, fileUsesV5Options);
+    if (!command) continue;
+    commands.push(command);
+    classify(command, baseAcquisitions, baseReleases, baseExpiries);
+  }
+
+  // Calls to the module's own lock helpers are lock events too.
+  const { acquisitions, releases, expiries, helpers } = withLockHelpers(
+    sourceCode, candidates.map((candidate) => candidate.call), { commands, acquisitions: baseAcquisitions, releases: baseReleases, expiries: baseExpiries }, settings.lockKeyPattern, wrapperCalls,
+    helperImports.size > 0 ? (call) => importedHelperOf(sourceCode, filename, helperImports, call, settings) : undefined);
+
+  const acquiredKeys = new Set<string>();
+  for (const acquisition of acquisitions) if (acquisition.keySignature !== undefined) acquiredKeys.add(acquisition.keySignature);
+  const acquiredSplitKeys = new Set<string>();
+  for (const acquisition of acquisitions) if (acquisition.splitKey !== undefined) acquiredSplitKeys.add(acquisition.splitKey);
+  const splitKeyOfKey = new Map<TSESTree.Node, string>();
+  for (const event of [...releases, ...expiries]) if (event.splitKey !== undefined && event.key) splitKeyOfKey.set(event.key, event.splitKey);
+  // Rules ask this of the same release keys again and again (once per acquisition they pair).
+  const lockKeyAnswers = new WeakMap<TSESTree.Node, boolean>();
+
+  const model: RedisModel = {
+    commands,
+    acquisitions,
+    releases,
+    expiries,
+    acquiredKeys,
+    lockHelpers: helpers,
+    scriptConstants: findScriptConstants(sourceCode, program),
+    definedCommands,
+    fileDialect,
+    imports,
+    hashWrites,
+    isLockKey(node) {
+      let answer = lockKeyAnswers.get(node);
+      if (answer === undefined) {
+        const signature = keySignature(sourceCode, node);
+        const splitKey = splitKeyOfKey.get(node);
+        answer = (signature !== undefined && acquiredKeys.has(signature)) || (splitKey !== undefined && acquiredSplitKeys.has(splitKey))
+          || (looksLikeLockKey(sourceCode, node, settings.lockKeyPattern) && (signature === undefined || !dataKeyShapes(sourceCode, model).has(keyShape(signature))));
+        lockKeyAnswers.set(node, answer);
+      }
+      return answer;
+    },
+    isHousekeeping: (event) => isHousekeeping(sourceCode, model, event),
+  };
+  return model;
+}
+
+/** Method (or plain function) names that can take part in a lock: commands, chains, libraries. */
+const RELEVANT_METHOD_NAMES: ReadonlySet<string> = new Set([
+  ...Object.keys(REDIS_METHODS), ...GENERIC_COMMAND_METHODS, ...CHAIN_METHODS,
+  'acquire', 'tryAcquire', 'lock', 'using', 'release', 'unlock', 'extend',
+]);
+
+/** `locks` of `locks.acquire(k)`. */
+function calledObjectName(call: TSESTree.CallExpression): string | undefined {
+  const callee = call.callee;
+  return callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier ? callee.object.name : undefined;
+}
+
+function calleeName(call: TSESTree.CallExpression): string | undefined {
+  const callee = call.callee;
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    if (!callee.computed && callee.property.type === AST_NODE_TYPES.Identifier) return callee.property.name;
+    if (callee.property.type === AST_NODE_TYPES.Literal && typeof callee.property.value === 'string') return callee.property.value;
+  }
+  return undefined;
+}
+
+function emptyModel(imports: ImportTable, settings: SharedSettings, sourceCode: Readonly<TSESLint.SourceCode>): RedisModel {
+  return {
+    commands: [], acquisitions: [], releases: [], expiries: [], acquiredKeys: new Set(), lockHelpers: new Map(),
+    scriptConstants: { release: undefined, extend: undefined }, definedCommands: new Map(), fileDialect: undefined, imports, hashWrites: [],
+    isLockKey: (node) => looksLikeLockKey(sourceCode, node, settings.lockKeyPattern),
+    isHousekeeping: () => false,
+  };
+}
+
+function refineNodeRedis(dialect: RedisDialect, fileUsesV5Options: boolean): RedisDialect {
+  return dialect === 'node-redis' && fileUsesV5Options ? 'node-redis-v5' : dialect;
+}
+
+function readCommand(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  call: TSESTree.CallExpression,
+  method: string,
+  client: ReceiverInfo,
+  scripts: ScriptResolver,
+  definedCommands: RedisModel['definedCommands'],
+  fileDialect: RedisDialect | undefined,
+  fileUsesV5Options: boolean,
+): RedisCommand | undefined {
+  const owner = enclosingFunction(call);
+  const resultUsed = isResultUsed(call);
+  const familyDialect = client.family ? dialectOfFamily(client.family) : undefined;
+
+  const defined = definedCommands.get(method);
+  if (defined && (client.family !== undefined || client.evidence === 'unknown')) {
+    const parts = methodCallParts(call)!;
+    const args = [...call.arguments];
+    const keyCount = defined.numberOfKeys ?? 1;
+    const keys = args.slice(0, keyCount);
+    const dialect = familyDialect ? refineNodeRedis(familyDialect, fileUsesV5Options) : fileDialect ?? 'ioredis';
+    return {
+      call, name: 'EVAL', method, form: 'defined-script', client, receiver: parts.receiver, dialect, args,
+      key: keys[0], keySignature: keys[0] ? keySignature(sourceCode, keys[0]) : undefined, value: undefined, set: undefined, compare: undefined,
+      callback: undefined, owner, resultUsed,
+      script: { script: defined.summary ? { source: '', summary: defined.summary } : undefined, scriptNode: undefined, keys, args: args.slice(keyCount), definedCommand: method },
+    };
+  }
+
+  const shape = readCommandShape(sourceCode, call);
+  if (!shape) return undefined;
+  // Without a family from types or tracing, only a call whose shape is Redis-specific counts.
+  if (client.family === undefined && !isPlausibleRedisCall(shape.name, shape.args.length, method, receiverName(client.root))) return undefined;
+  if (client.family === 'redlock' || client.family === 'redis-semaphore') return undefined;
+
+  let dialect: RedisDialect = shape.shapeDialect ?? familyDialect ?? fileDialect ?? 'ioredis';
+  if (familyDialect === 'node-redis' && shape.callback) dialect = 'node-redis-v3';
+  else if (familyDialect && shape.shapeDialect === undefined) dialect = familyDialect;
+  dialect = refineNodeRedis(dialect, fileUsesV5Options || shape.set?.spelling === 'node-redis-v5');
+
+  const isScriptCommand = shape.name === 'EVAL' || shape.name === 'EVALSHA' || shape.name === 'EVAL_RO' || shape.name === 'EVALSHA_RO';
+  const script = isScriptCommand ? readScriptCall(sourceCode, shape.args, scripts, shape.name.startsWith('EVALSHA')) : undefined;
+  const key = isScriptCommand ? script?.keys[0] : shape.args[0];
+  return {
+    call, name: shape.name, method, form: shape.form, client, receiver: shape.receiver, dialect, args: shape.args,
+    key, keySignature: key ? keySignature(sourceCode, key) : undefined,
+    value: isScriptCommand ? undefined : shape.args[1], set: shape.set, compare: shape.compare, callback: shape.callback, owner, resultUsed, script,
+  };
+}
+
+function receiverName(root: TSESTree.Expression): string | undefined {
+  const expression = skipTypeWrappers(root);
+  if (expression.type === AST_NODE_TYPES.Identifier) return expression.name;
+  if (expression.type === AST_NODE_TYPES.MemberExpression && !expression.computed && expression.property.type === AST_NODE_TYPES.Identifier) {
+    return expression.property.name;
+  }
+  return undefined;
+}
+
+/** On an unknown receiver, a call counts when its method is Redis-specific or its receiver is named like a client, with Redis arity. */
+function isPlausibleRedisCall(name: string, argumentCount: number, method: string, receiver: string | undefined): boolean {
+  if (GENERIC_METHOD_NAMES.has(method) && (receiver === undefined || !CLIENT_LIKE_NAME.test(receiver))) return false;
+  switch (name) {
+    case 'DEL': case 'UNLINK': case 'GET': case 'EXISTS': case 'INCR': case 'TTL': case 'PTTL': case 'PERSIST': case 'GETDEL':
+      return argumentCount >= 1;
+    case 'SET': case 'SETNX': case 'GETSET':
+      return argumentCount >= 2;
+    case 'EXPIRE': case 'PEXPIRE': case 'EXPIREAT': case 'PEXPIREAT': case 'SETEX': case 'PSETEX':
+      return argumentCount >= 2;
+    case 'EVAL': case 'EVALSHA': case 'EVAL_RO': case 'EVALSHA_RO':
+      return argumentCount >= 2;
+    default:
+      return method !== 'get' && method !== 'set';
+  }
+}
+
+/** The key and argument lists of an eval in any dialect's layout. */
+function readScriptCall(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  args: readonly TSESTree.Node[],
+  scripts: ScriptResolver,
+  bySha: boolean,
+): ScriptCall {
+  const [scriptNode, second, third] = args;
+  const script = scriptNode ? (bySha ? scripts.resolveSha(scriptNode) : scripts.resolve(scriptNode)) : undefined;
+  let keys: TSESTree.Node[] = [];
+  let rest: TSESTree.Node[] = [];
+  const layout = second ? skipTypeWrappers(second) : undefined;
+  if (layout?.type === AST_NODE_TYPES.ObjectExpression) {
+    // node-redis: eval(script, { keys: [...], arguments: [...] })
+    keys = arrayElements(propertyValue(layout, 'keys'));
+    rest = arrayElements(propertyValue(layout, 'arguments'));
+  } else if (layout?.type === AST_NODE_TYPES.ArrayExpression) {
+    // Upstash: eval(script, [keys], [args])
+    keys = arrayElements(layout);
+    rest = arrayElements(third);
+  } else if (layout) {
+    // ioredis / v3 / generic call: eval(script, numKeys, ...keys, ...args)
+    const count = Number(staticString(sourceCode, layout) ?? (layout.type === AST_NODE_TYPES.Literal ? layout.value : NaN));
+    const tail = args.slice(2);
+    if (Number.isInteger(count) && count >= 0) {
+      keys = tail.slice(0, count);
+      rest = tail.slice(count);
+    }
+  }
+  return { script, scriptNode, keys, args: rest, definedCommand: undefined };
+}
+
+function arrayElements(node: TSESTree.Node | undefined): TSESTree.Node[] {
+  const array = node ? skipTypeWrappers(node) : undefined;
+  if (array?.type !== AST_NODE_TYPES.ArrayExpression) return [];
+  return array.elements.filter((element): element is TSESTree.Expression => !!element && element.type !== AST_NODE_TYPES.SpreadElement);
+}
+
+function classify(command: RedisCommand, acquisitions: Acquisition[], releases: Release[], expiries: Expiry[]): void {
+  const base = { node: command.call, library: 'redis' as const, command, key: command.key, keySignature: command.keySignature, owner: command.owner };
+  const compare = command.compare?.condition;
+  // Equal value (or digest): the server compares and writes in one step, as the Lua scripts do.
+  const comparesOwner = compare === 'IFEQ' || compare === 'IFDEQ';
+  switch (command.name) {
+    case 'SET':
+      if (command.set?.nx) {
+        acquisitions.push({ ...base, kind: 'set-nx', value: command.value, hasTtl: command.set.expiry !== undefined || command.set.opaque, isTry: true, mintsFence: false });
+      } else if (comparesOwner && !command.set?.keepTtl) {
+        // Without PX/EX (or KEEPTTL) the SET drops the lock's TTL: a renewal that makes the lock eternal.
+        const dropsTtl = command.set?.expiry === undefined && !command.set?.opaque;
+        expiries.push({ ...base, kind: 'compare', safe: !dropsTtl, dropsTtl });
+      } else if (command.set?.xx && !command.set.keepTtl && !command.set.get && command.set.expiry !== undefined && command.compare === undefined) {
+        // `XX` writes whenever the key exists, whoever's value it holds: with a new expiry that is a
+        // renewal with no owner check. Without one (or with KEEPTTL) it is a value write, not a renewal.
+        expiries.push({ ...base, kind: 'overwrite', safe: false });
+      }
+      return;
+    case 'DELEX':
+      // A bare DELEX deletes unconditionally, and IFNE/IFDNE delete exactly when another holder owns it.
+      releases.push(comparesOwner ? { ...base, kind: 'compare', safe: true } : { ...base, kind: 'del', safe: false });
+      return;
+    case 'DELIFEQ':
+      releases.push({ ...base, kind: 'compare', safe: true });
+      return;
+    case 'SETNX':
+      acquisitions.push({ ...base, kind: 'setnx', value: command.value, hasTtl: false, isTry: true, mintsFence: false });
+      return;
+    case 'DEL':
+    case 'UNLINK':
+      // Each key of a multi-key DEL is its own release; the first is the one fixes address.
+      releases.push({ ...base, kind: 'del', safe: false });
+      return;
+    case 'EXPIRE':
+    case 'PEXPIRE':
+    case 'EXPIREAT':
+    case 'PEXPIREAT':
+      expiries.push({ ...base, kind: 'expire', safe: false });
+      return;
+    default:
+      break;
+  }
+  const summary = command.script?.script?.summary;
+  if (!summary) return;
+  const keyAt = (ref: string | undefined): TSESTree.Node | undefined => {
+    const match = ref ? /^KEYS\[(\d+)\]$/u.exec(ref) : null;
+    return match ? command.script?.keys[Number(match[1]) - 1] : command.key;
+  };
+  const scriptBase = (ref: string | undefined) => {
+    const key = keyAt(ref);
+    return { ...base, key, keySignature: key === command.key ? command.keySignature : undefined };
+  };
+  const nxSet = summary.sets.find((set) => set.nx);
+  if (nxSet) {
+    acquisitions.push({
+      ...scriptBase(nxSet.keyRef), kind: 'script', value: command.script.args[0], hasTtl: nxSet.hasExpiry, isTry: true,
+      mintsFence: summary.increments.length > 0,
+    });
+  }
+  if (summary.deletes.length > 0) releases.push({ ...scriptBase(summary.deletes[0]!.keyRef), kind: 'script', safe: isCompareAndDelete(summary) });
+  if (summary.expiries.length > 0 && !nxSet) expiries.push({ ...scriptBase(summary.expiries[0]!.keyRef), kind: 'script', safe: isCompareAndExpire(summary) });
+}
+
+interface WrapperEvent { kind: 'acquire' | 'release'; base: LockEventBase }
+
+function wrapperEvent(sourceCode: Readonly<TSESLint.SourceCode>, call: TSESTree.CallExpression, settings: SharedSettings): WrapperEvent | undefined {
+  const { acquire, release } = settings.lockWrappers;
+  if (acquire.length === 0 && release.length === 0) return undefined;
+  const callee = skipTypeWrappers(call.callee);
+  const name = callee.type === AST_NODE_TYPES.Identifier ? callee.name : methodCallParts(call)?.method;
+  if (name === undefined) return undefined;
+  const kind = matchesName(name, acquire) ? 'acquire' : matchesName(name, release) ? 'release' : undefined;
+  if (!kind) return undefined;
+  const key = call.arguments[0];
+  return {
+    kind,
+    base: { node: call, library: 'wrapper', command: undefined, key, keySignature: key ? keySignature(sourceCode, key) : undefined, owner: enclosingFunction(call) },
+  };
+}
+
+type LibraryEvent =
+  | { type: 'acquire'; acquisition: Acquisition }
+  | { type: 'release'; release: Release }
+  | { type: 'extend'; expiry: Expiry };
+
+/** Redlock and redis-semaphore calls: `redlock.acquire([k], ttl)`, `lock.release()`, `mutex.tryAcquire()`. */
+function libraryEvent(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  call: TSESTree.CallExpression,
+  method: string,
+  receiver: ReceiverInfo,
+): LibraryEvent | undefined {
+  const owner = enclosingFunction(call);
+  const base = { node: call, command: undefined, owner };
+  if (receiver.family === 'redlock' && LIBRARY_ACQUIRE_METHODS.has(method)) {
+    const first = call.arguments[0] ? skipTypeWrappers(call.arguments[0]) : undefined;
+    const key = first?.type === AST_NODE_TYPES.ArrayExpression ? arrayElements(first)[0] : first;
+    return {
+      type: 'acquire',
+      acquisition: { ...base, library: 'redlock', kind: 'redlock', key, keySignature: key ? keySignature(sourceCode, key) : undefined, value: undefined, hasTtl: true, isTry: false, mintsFence: false },
+    };
+  }
+  if (receiver.family === 'redis-semaphore' && (method === 'acquire' || method === 'tryAcquire')) {
+    const key = semaphoreKey(receiver.root, sourceCode);
+    return {
+      type: 'acquire',
+      acquisition: { ...base, library: 'redis-semaphore', kind: 'semaphore', key, keySignature: key ? keySignature(sourceCode, key) : undefined, value: undefined, hasTtl: true, isTry: method === 'tryAcquire', mintsFence: false },
+    };
+  }
+  if (receiver.family === 'redis-semaphore' && method === 'release') {
+    const key = semaphoreKey(receiver.root, sourceCode);
+    return { type: 'release', release: { ...base, library: 'redis-semaphore', kind: 'library', key, keySignature: key ? keySignature(sourceCode, key) : undefined, safe: true } };
+  }
+  // The lock object redlock returns: `lock.release()`, `lock.unlock()`, `lock.extend(ttl)`.
+  if ((method === 'release' || method === 'unlock') && (receiver.family === 'redlock' || isRedlockHandle(receiver.root, sourceCode))) {
+    return { type: 'release', release: { ...base, library: 'redlock', kind: 'library', key: undefined, keySignature: undefined, safe: true } };
+  }
+  if (method === 'extend' && (receiver.family === 'redlock' || isRedlockHandle(receiver.root, sourceCode))) {
+    return { type: 'extend', expiry: { ...base, library: 'redlock', kind: 'library', key: undefined, keySignature: undefined, safe: true } };
+  }
+  return undefined;
+}
+
+/** `const lock = await redlock.acquire(...)` — the handle a Redlock acquisition returns. */
+function isRedlockHandle(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  let init = declaredInitializer(root, sourceCode);
+  if (init?.type === AST_NODE_TYPES.AwaitExpression) init = skipTypeWrappers(init.argument);
+  if (init?.type !== AST_NODE_TYPES.CallExpression) return false;
+  const method = methodCallParts(init)?.method;
+  return method === 'acquire' || method === 'lock';
+}
+
+/** The key argument of the `new Mutex(client, key)` a semaphore object was made by. */
+function semaphoreKey(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.Node | undefined {
+  const init = declaredInitializer(root, sourceCode);
+  return init?.type === AST_NODE_TYPES.NewExpression ? init.arguments[1] : undefined;
+}
+
+/** The initialiser of the declaration an identifier names, found through the enclosing scopes. */
+export function declaredInitializer(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.Node | undefined {
+  if (root.type !== AST_NODE_TYPES.Identifier) return undefined;
+  for (let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(root); scope; scope = scope.upper) {
+    const definition = scope.set.get(root.name)?.defs[0];
+    if (!definition) continue;
+    if (definition.node.type !== AST_NODE_TYPES.VariableDeclarator || !definition.node.init) return undefined;
+    return skipTypeWrappers(definition.node.init);
+  }
+  return undefined;
+}
+
+/** `redis.defineCommand('releaseLock', { numberOfKeys: 1, lua })` and node-redis `defineScript(...)` entries. */
+function collectDefinedCommands(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  calls: readonly TSESTree.CallExpression[],
+  scripts: ScriptResolver,
+): Map<string, { summary: LuaScriptSummary | undefined; numberOfKeys: number | undefined }> {
+  const defined = new Map<string, { summary: LuaScriptSummary | undefined; numberOfKeys: number | undefined }>();
+  for (const call of calls) {
+    const method = methodCallParts(call)?.method;
+    const callee = skipTypeWrappers(call.callee);
+    const calleeName = callee.type === AST_NODE_TYPES.Identifier ? callee.name : method;
+    if (method === 'defineCommand') {
+      const name = call.arguments[0] ? staticString(sourceCode, call.arguments[0]) : undefined;
+      const options = call.arguments[1] ? skipTypeWrappers(call.arguments[1]) : undefined;
+      if (name === undefined || options?.type !== AST_NODE_TYPES.ObjectExpression) continue;
+      const lua = propertyValue(options, 'lua');
+      const keys = propertyValue(options, 'numberOfKeys');
+      defined.set(name, {
+        summary: lua ? scripts.resolve(lua)?.summary : undefined,
+        numberOfKeys: keys?.type === AST_NODE_TYPES.Literal && typeof keys.value === 'number' ? keys.value : undefined,
+      });
+    } else if (calleeName === 'defineScript') {
+      const options = call.arguments[0] ? skipTypeWrappers(call.arguments[0]) : undefined;
+      const holder = call.parent;
+      if (options?.type !== AST_NODE_TYPES.ObjectExpression || holder.type !== AST_NODE_TYPES.Property || holder.key.type !== AST_NODE_TYPES.Identifier) continue;
+      const lua = propertyValue(options, 'SCRIPT');
+      const keys = propertyValue(options, 'NUMBER_OF_KEYS');
+      defined.set(holder.key.name, {
+        summary: lua ? scripts.resolve(lua)?.summary : undefined,
+        numberOfKeys: keys?.type === AST_NODE_TYPES.Literal && typeof keys.value === 'number' ? keys.value : undefined,
+      });
+    }
+  }
+  return defined;
+}
+
+/** Top-level constants whose text is a compare-and-delete or compare-and-expire script. */
+function findScriptConstants(sourceCode: Readonly<TSESLint.SourceCode>, program: TSESTree.Program): RedisModel['scriptConstants'] {
+  let release: string | undefined;
+  let extend: string | undefined;
+  for (const statement of program.body) {
+    const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
+    if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const') continue;
+    for (const declarator of declaration.declarations) {
+      if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) continue;
+      const text = staticString(sourceCode, declarator.init);
+      // A script that deletes or expires calls Redis by name. Any other string (a version, a message,
+      // a key prefix) would only be handed to the Lua parser to be rejected: an exception per string.
+      if (text === undefined || !text.includes('redis')) continue;
+      const summary = analyzeLuaScript(text);
+      if (!summary) continue;
+      if (release === undefined && isCompareAndDelete(summary) && summary.expiries.length === 0) release = declarator.id.name;
+      if (extend === undefined && isCompareAndExpire(summary) && summary.deletes.length === 0) extend = declarator.id.name;
+    }
+  }
+  return { release, extend };
+}

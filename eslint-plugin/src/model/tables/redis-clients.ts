@@ -1,0 +1,132 @@
+
+import type { RedisDialect, ClientFamily } from '../nouns/vocabulary.js';
+
+export interface PackageEntry {
+  readonly family: ClientFamily;
+  /** Exported names that construct or create a client (`default` for the default export). */
+  readonly makers: readonly string[];
+  /** Exported type names that denote a client, for TypeScript annotations without a checker. */
+  readonly typeNames: readonly string[];
+}
+
+export const CLIENT_PACKAGES: Readonly<Record<string, PackageEntry>> = {
+  ioredis: { family: 'ioredis', makers: ['default', 'Redis', 'Cluster'], typeNames: ['Redis', 'Cluster', 'RedisOptions'] },
+  // iovalkey is Valkey's fork of ioredis: the same classes, options and command spelling.
+  iovalkey: { family: 'ioredis', makers: ['default', 'Redis', 'Cluster'], typeNames: ['Redis', 'Cluster', 'RedisOptions'] },
+  redis: { family: 'node-redis', makers: ['createClient', 'createCluster'], typeNames: ['RedisClientType', 'RedisClusterType'] },
+  '@redis/client': { family: 'node-redis', makers: ['createClient', 'createCluster'], typeNames: ['RedisClientType', 'RedisClusterType'] },
+  '@upstash/redis': { family: 'upstash', makers: ['Redis'], typeNames: ['Redis'] },
+  '@upstash/redis/nodejs': { family: 'upstash', makers: ['Redis'], typeNames: ['Redis'] },
+  '@upstash/redis/cloudflare': { family: 'upstash', makers: ['Redis'], typeNames: ['Redis'] },
+  redlock: { family: 'redlock', makers: ['default', 'Redlock'], typeNames: ['Redlock', 'Lock'] },
+  '@sesamecare-oss/redlock': { family: 'redlock', makers: ['default', 'Redlock'], typeNames: ['Redlock', 'Lock'] },
+  'redis-semaphore': {
+    family: 'redis-semaphore',
+    makers: ['Mutex', 'Semaphore', 'MultiSemaphore', 'RedlockMutex', 'RedlockSemaphore', 'RedlockMultiSemaphore'],
+    typeNames: ['Mutex', 'Semaphore', 'MultiSemaphore', 'RedlockMutex', 'RedlockSemaphore'],
+  },
+};
+
+/** Where a declaration file lives tells which library declared a type (for the checker path). */
+export const DECLARATION_PATH_FAMILIES: readonly (readonly [RegExp, ClientFamily])[] = [
+  [/[\\/]node_modules[\\/]ioredis[\\/]/u, 'ioredis'],
+  [/[\\/]node_modules[\\/]iovalkey[\\/]/u, 'ioredis'],
+  [/[\\/]node_modules[\\/]@redis[\\/]/u, 'node-redis'],
+  [/[\\/]node_modules[\\/]redis[\\/]/u, 'node-redis'],
+  [/[\\/]node_modules[\\/]@upstash[\\/]redis[\\/]/u, 'upstash'],
+  [/[\\/]node_modules[\\/](?:@sesamecare-oss[\\/])?redlock[\\/]/u, 'redlock'],
+  [/[\\/]node_modules[\\/]redis-semaphore[\\/]/u, 'redis-semaphore'],
+];
+
+export function dialectOfFamily(family: ClientFamily): RedisDialect | undefined {
+  switch (family) {
+    case 'ioredis': return 'ioredis';
+    case 'node-redis': return 'node-redis';
+    case 'upstash': return 'upstash';
+    default: return undefined;
+  }
+}
+
+/**
+ * Writes that store data under a key, read only so that no-lock-key-write can ask whether one lands
+ * on a held lock's key. Lists, sets and counters are what every other object has too
+ * (`formData.append`, `fs.rename`, `em.persist`), so these count as generic names: on a receiver of
+ * unknown origin only when it is named like a client, and they never make a file worth screening.
+ */
+const DATA_WRITE_COMMANDS = ['APPEND', 'INCRBYFLOAT', 'DECR', 'DECRBY', 'SETRANGE', 'HDEL', 'HINCRBY', 'LPUSH', 'RPUSH', 'SADD', 'ZADD', 'RENAME', 'RENAMENX'];
+const DATA_WRITE_CAMEL: Readonly<Record<string, string>> = {
+  incrByFloat: 'INCRBYFLOAT', decrBy: 'DECRBY', setRange: 'SETRANGE', hDel: 'HDEL', hIncrBy: 'HINCRBY',
+  lPush: 'LPUSH', rPush: 'RPUSH', sAdd: 'SADD', zAdd: 'ZADD', renameNX: 'RENAMENX',
+};
+
+/** Method names (as written in any dialect) → the Redis command they send. */
+export const REDIS_METHODS: Readonly<Record<string, string>> = (() => {
+  const commands = [
+    'SET', 'GET', 'SETNX', 'SETEX', 'PSETEX', 'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'PERSIST', 'DEL',
+    'UNLINK', 'EXISTS', 'EVAL', 'EVALSHA', 'EVAL_RO', 'EVALSHA_RO', 'FCALL', 'INCR', 'INCRBY', 'GETDEL', 'GETSET', 'GETEX', 'TTL', 'PTTL',
+    // Compare-and-delete commands of newer servers (Redis 8.4 / Valkey 9.2 / Dragonfly 1.37, Valkey 9.0).
+    'DELEX', 'DELIFEQ',
+    ...DATA_WRITE_COMMANDS,
+  ];
+  // node-redis v4+ spells commands in camelCase as well as upper case.
+  const camel: Record<string, string> = {
+    setNX: 'SETNX', setEx: 'SETEX', pSetEx: 'PSETEX', pExpire: 'PEXPIRE', expireAt: 'EXPIREAT', pExpireAt: 'PEXPIREAT',
+    evalSha: 'EVALSHA', evalRo: 'EVAL_RO', evalShaRo: 'EVALSHA_RO', fCall: 'FCALL', incrBy: 'INCRBY', incrByFloat: 'INCRBYFLOAT', decrBy: 'DECRBY', setRange: 'SETRANGE', hDel: 'HDEL', hIncrBy: 'HINCRBY',
+    ...DATA_WRITE_CAMEL, getDel: 'GETDEL', getSet: 'GETSET', getEx: 'GETEX', pTTL: 'PTTL', delEx: 'DELEX',
+  };
+  const table: Record<string, string> = { ...camel };
+  for (const command of commands) {
+    table[command] = command;
+    table[command.toLowerCase()] = command;
+  }
+  return table;
+})();
+
+/** Methods that send an arbitrary command given as a name plus arguments. */
+export const GENERIC_COMMAND_METHODS = new Set(['call', 'sendCommand', 'send_command', 'callBuffer', 'exec']);
+/**
+ * Generic methods that count only with the command as an array literal: Upstash's `exec(['DELEX', k])`
+ * (a `multi().exec()`, `regex.exec(text)` or `child_process.exec(cmd)` never passes one).
+ */
+export const ARRAY_ONLY_COMMAND_METHODS: ReadonlySet<string> = new Set(['exec']);
+/** Methods that start a queued transaction or pipeline. */
+export const CHAIN_METHODS = new Set(['multi', 'pipeline', 'MULTI', 'batch']);
+
+/**
+ * Methods that many non-Redis objects also have (caches, stores, HTTP clients): on a receiver of
+ * unknown origin they count only when the receiver is named like a Redis client.
+ */
+export const GENERIC_METHOD_NAMES: ReadonlySet<string> = new Set([
+  'get', 'set', 'del', 'exists', 'expire', 'incr', 'ttl', 'call', 'send_command', 'sendCommand',
+  // Upstash's raw form, `redis.exec([...])`: only an array literal counts (commands.ts).
+  'exec',
+  // `em.persist` of an ORM; and the data writes above in every spelling.
+  'persist',
+  ...DATA_WRITE_COMMANDS.flatMap((command) => [command, command.toLowerCase()]),
+  ...Object.keys(DATA_WRITE_CAMEL),
+]);
+export const CLIENT_LIKE_NAME = /redis|valkey|upstash|cluster|^(?:redis_?)?client$|^conn(?:ection)?$|^kv$/iu;
+
+/**
+ * Lock libraries that keep extending a held lock on a timer, and how each says the lock was lost
+ * (require-lock-loss-handling). Redlock v5's `using(resources, ttl, [settings,] routine)` hands the
+ * routine an abort signal; redis-semaphore's locks refresh unless `refreshInterval: 0`, and call
+ * `onLockLost` (by default: throw from the timer) while the work can read `isAcquired`.
+ */
+export const AUTO_EXTENDING_LOCKS = {
+  redlock: { methods: ['using'] as readonly string[] },
+  'redis-semaphore': {
+    /** Where each maker takes its options object (`new Semaphore(client, key, limit, options)`). */
+    optionsArgument: {
+      Mutex: 2, Semaphore: 3, MultiSemaphore: 4, RedlockMutex: 2, RedlockSemaphore: 3, RedlockMultiSemaphore: 4,
+    } as Readonly<Record<string, number>>,
+    refreshOption: 'refreshInterval',
+    lostHandlerOption: 'onLockLost',
+    acquiredProperty: 'isAcquired',
+  },
+} as const;
+
+/** Redis commands that change data: a write made under a lock that may already be lost. */
+export const REDIS_WRITE_COMMANDS: ReadonlySet<string> = new Set([
+  'SET', 'SETNX', 'SETEX', 'PSETEX', 'DEL', 'UNLINK', 'INCR', 'INCRBY', 'GETDEL', 'GETSET', 'GETEX',
+]);

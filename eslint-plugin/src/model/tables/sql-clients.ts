@@ -1,0 +1,136 @@
+
+import type { SqlLibrary, SenderKind } from '../nouns/vocabulary.js';
+
+export interface SqlFactory {
+  readonly library: SqlLibrary;
+  /** Exported names (`default` for the default export, `*` for a whole-module require). */
+  readonly exports: readonly string[];
+  readonly create: 'new' | 'call';
+  readonly kind: SenderKind;
+}
+
+/** package → how its clients are made. Packages matching a key prefix ending in `/` count too. */
+export const SQL_PACKAGES: Readonly<Record<string, readonly SqlFactory[]>> = {
+  pg: [
+    { library: 'pg', exports: ['Pool'], create: 'new', kind: 'pool' },
+    { library: 'pg', exports: ['Client'], create: 'new', kind: 'connection' },
+  ],
+  'pg-pool': [{ library: 'pg', exports: ['default', '*'], create: 'new', kind: 'pool' }],
+  postgres: [{ library: 'postgres', exports: ['default', '*'], create: 'call', kind: 'pool' }],
+  knex: [{ library: 'knex', exports: ['default', 'knex', '*'], create: 'call', kind: 'pool' }],
+  '@prisma/client': [{ library: 'prisma', exports: ['PrismaClient'], create: 'new', kind: 'pool' }],
+  typeorm: [{ library: 'typeorm', exports: ['DataSource', 'Connection'], create: 'new', kind: 'pool' }],
+  sequelize: [{ library: 'sequelize', exports: ['Sequelize', 'default', '*'], create: 'new', kind: 'pool' }],
+  '@sequelize/core': [{ library: 'sequelize', exports: ['Sequelize', 'default'], create: 'new', kind: 'pool' }],
+  kysely: [{ library: 'kysely', exports: ['Kysely'], create: 'new', kind: 'pool' }],
+  'drizzle-orm/': [{ library: 'drizzle', exports: ['drizzle'], create: 'call', kind: 'pool' }],
+  slonik: [{ library: 'slonik', exports: ['createPool'], create: 'call', kind: 'pool' }],
+};
+
+/** Packages whose `sql` export is a template builder: its templates are SQL, sent by whoever executes them. */
+export const SQL_BUILDER_PACKAGES: ReadonlyMap<string, SqlLibrary> = new Map([
+  ['kysely', 'kysely'],
+  ['drizzle-orm', 'drizzle'],
+  ['slonik', 'slonik'],
+  ['@prisma/client', 'prisma'],
+  ['@prisma/client/runtime/library', 'prisma'],
+]);
+
+/** Methods that turn a pool into one dedicated connection. */
+export const CHECKOUT_METHODS: Readonly<Record<string, SqlLibrary>> = {
+  connect: 'pg',
+  reserve: 'postgres',
+  createQueryRunner: 'typeorm',
+};
+
+/**
+ * Members of a pool that send through the same pool: TypeORM's `dataSource.manager` is the
+ * DataSource's EntityManager, each query on a pooled connection. (An `EntityManager` by type alone
+ * may be a transaction's, so the type name says nothing.)
+ */
+export const POOLED_MEMBERS: Readonly<Record<string, SqlLibrary>> = {
+  manager: 'typeorm',
+};
+
+/** Methods that run a callback whose first parameter is a handle inside one transaction. */
+export const TRANSACTION_CALLBACK_METHODS: Readonly<Record<string, readonly SqlLibrary[]>> = {
+  begin: ['postgres'],
+  $transaction: ['prisma'],
+  transaction: ['knex', 'typeorm', 'drizzle', 'slonik', 'sequelize', 'unknown'],
+  // kysely: db.transaction().execute(async (trx) => ...)
+  execute: ['kysely'],
+};
+
+/** Methods that return a transaction handle without a callback (`await knex.transaction()`). */
+export const TRANSACTION_HANDLE_METHODS: ReadonlySet<string> = new Set(['transaction', 'startTransaction']);
+
+/** Methods whose first argument is SQL text (or a SQL template) sent by the receiver. */
+export const QUERY_METHODS: ReadonlySet<string> = new Set([
+  'query', 'raw', 'execute', 'unsafe', '$queryRaw', '$executeRaw', '$queryRawUnsafe', '$executeRawUnsafe',
+  // slonik
+  'any', 'anyFirst', 'many', 'manyFirst', 'maybeOne', 'maybeOneFirst', 'one', 'oneFirst', 'exists',
+]);
+
+/** Tag members that send the template they tag (`prisma.$queryRaw\`...\``). */
+export const TAG_QUERY_METHODS: ReadonlySet<string> = new Set(['$queryRaw', '$executeRaw']);
+
+/** Which libraries use driver placeholders (`?`, `:name`) rather than `$n` in raw SQL. */
+export const DRIVER_PLACEHOLDER_LIBRARIES: ReadonlySet<SqlLibrary> = new Set(['knex', 'sequelize', 'unknown']);
+
+/** Type names (as annotated without a checker) → what the value is. */
+export const SQL_TYPE_NAMES: Readonly<Record<string, { readonly library: SqlLibrary; readonly kind: SenderKind; readonly inTransaction?: boolean }>> = {
+  Pool: { library: 'pg', kind: 'pool' },
+  PoolClient: { library: 'pg', kind: 'connection' },
+  Client: { library: 'pg', kind: 'connection' },
+  Sql: { library: 'postgres', kind: 'pool' },
+  ReservedSql: { library: 'postgres', kind: 'connection' },
+  TransactionSql: { library: 'postgres', kind: 'connection', inTransaction: true },
+  Knex: { library: 'knex', kind: 'pool' },
+  PrismaClient: { library: 'prisma', kind: 'pool' },
+  DataSource: { library: 'typeorm', kind: 'pool' },
+  QueryRunner: { library: 'typeorm', kind: 'connection' },
+  Sequelize: { library: 'sequelize', kind: 'pool' },
+  Kysely: { library: 'kysely', kind: 'pool' },
+  DatabasePool: { library: 'slonik', kind: 'pool' },
+  DatabasePoolConnection: { library: 'slonik', kind: 'connection' },
+  DatabaseTransactionConnection: { library: 'slonik', kind: 'connection', inTransaction: true },
+};
+
+/**
+ * Conventional names of module-level pooled clients imported from the app's own modules
+ * (`import { pool } from './db'`): by convention these are the pool, never one checked-out connection.
+ */
+export const POOL_NAMES: ReadonlyMap<RegExp, SqlLibrary> = new Map<RegExp, SqlLibrary>([
+  [/^(?:pg)?pool$|Pool$/u, 'pg'],
+  [/^prisma(?:Client)?$/u, 'prisma'],
+  [/^knex$/u, 'knex'],
+  [/^sequelize$/u, 'sequelize'],
+  [/^(?:app)?dataSource$/iu, 'typeorm'],
+  [/^sql$/u, 'postgres'],
+]);
+
+/** ORM write methods by library: `prisma.invoice.update(...)`, `knex('t').update(...)`. */
+export const ORM_WRITE_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
+  prisma: new Set(['update', 'updateMany', 'upsert', 'create', 'createMany', 'delete', 'deleteMany']),
+  knex: new Set(['update', 'insert', 'del', 'delete', 'upsert']),
+  drizzle: new Set(['update', 'insert', 'delete']),
+  kysely: new Set(['updateTable', 'insertInto', 'deleteFrom']),
+};
+
+/** Every method an ORM write can end in, whatever the library. */
+export const ANY_ORM_WRITE_METHOD: ReadonlySet<string> = new Set(Object.values(ORM_WRITE_METHODS).flatMap((methods) => [...methods]));
+
+/** QueryRunner-style transaction boundaries (TypeORM): `startTransaction()`, `commitTransaction()`. */
+export const TRANSACTION_BOUNDARY_METHODS: ReadonlySet<string> = new Set(['startTransaction', 'commitTransaction', 'rollbackTransaction']);
+
+/**
+ * The only method names a call can have for the SQL model to learn anything from it: a query, an ORM
+ * write, a transaction boundary. Large ORM files hold tens of thousands of other calls; this set lets
+ * the model pass them by after reading one property name.
+ */
+export const SQL_CALL_METHODS: ReadonlySet<string> = new Set([...QUERY_METHODS, ...ANY_ORM_WRITE_METHOD, ...TRANSACTION_BOUNDARY_METHODS]);
+
+/** Words in a table name that mark it as a lock table. */
+export const LOCK_TABLE_WORDS: ReadonlySet<string> = new Set(['lock', 'locks', 'shedlock', 'mutex', 'mutexes', 'lease', 'leases']);
+export const OWNER_COLUMNS: readonly string[] = ['owner', 'locked_by', 'lock_owner', 'holder', 'owner_id', 'worker_id', 'token', 'lock_token'];
+export const EXPIRY_COLUMNS: readonly string[] = ['expires_at', 'expires', 'expiry', 'expire_at', 'lock_until', 'locked_until', 'valid_until', 'lease_until', 'expiration'];
