@@ -5,7 +5,7 @@ import * as typescriptParser from '@typescript-eslint/parser';
 import { rules } from './rules/index.js';
 import { projectConfigs, type ProjectConfigsOptions } from './project-config/eslint-configs.js';
 import { eslintSupportsLanguages } from './lua/eslint-support.js';
-import { LUA_LANGUAGE } from './util/create-rule.js';
+import { LUA_LANGUAGE } from './rule-support/create-rule.js';
 
 type Severity = 'error' | 'warn' | 'off';
 type RuleLevels = Record<string, Severity>;

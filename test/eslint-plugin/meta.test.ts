@@ -8,7 +8,7 @@ import { describe, it } from 'mocha';
 import { RELEASE_SCRIPT } from '../../eslint-plugin/src/fixes/scripts.js';
 import plugin from '../../eslint-plugin/src/index.js';
 import { rules } from '../../eslint-plugin/src/rules/index.js';
-import { ruleDocsUrl } from '../../eslint-plugin/src/util/create-rule.js';
+import { ruleDocsUrl } from '../../eslint-plugin/src/rule-support/create-rule.js';
 
 const REPOSITORY_ROOT = path.join(__dirname, '..', '..');
 const RULE_SOURCES = path.join(REPOSITORY_ROOT, 'eslint-plugin', 'src', 'rules');

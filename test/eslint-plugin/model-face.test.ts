@@ -14,7 +14,8 @@ const MODEL = path.join(SOURCES, 'model');
 // What a rule may import besides the face: its own helpers, its fixes, the parser's types and the Lua parser.
 const RULE_IMPORTS = [
   /^\.\.\/model\/index\.js$/u,
-  /^\.\.\/util\/(?:create-rule|related|lua-report)\.js$/u,
+  /^\.\.\/util\/related\.js$/u,
+  /^\.\.\/rule-support\/(?:create-rule|lua-report)\.js$/u,
   /^\.\.\/fixes\/[\w-]+\.js$/u,
   /^\.\.\/lua\/[\w-]+\.js$/u,
   /^@typescript-eslint\/utils$/u,
@@ -42,7 +43,7 @@ describe('the model\'s face', () => {
 
   it('finds the rules and their imports', () => {
     assert.ok(ruleFiles.length >= 17, `only ${ruleFiles.length} rule sources`);
-    assert.ok(ruleFiles.every((file) => specifiersOf(file).includes('../util/create-rule.js')), 'a rule without createRule: the import reader missed it');
+    assert.ok(ruleFiles.every((file) => specifiersOf(file).includes('../rule-support/create-rule.js')), 'a rule without createRule: the import reader missed it');
   });
 
   it('rules import the model from model/index.ts only, and nothing outside the allowed helpers', () => {

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GitignoreStack, findRepositoryRoot } from './gitignore.js';
 import { UsageError } from './usage-error.js';
+import { SKIPPED_DIRECTORIES } from '../project-config/skipped-directories.js';
 
 export const LINTED_EXTENSIONS = ['.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx', '.lua'] as const;
 
@@ -11,13 +12,6 @@ export const LINTED_EXTENSIONS = ['.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', 
 export function isLuaFile(fileName: string): boolean {
   return fileName.endsWith('.lua');
 }
-
-/** Directories never descended into: dependencies, VCS data, and the usual build and cache output. */
-export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
-  'node_modules', 'bower_components', 'jspm_packages', '.git', '.hg', '.svn',
-  'dist', 'build', 'out', 'coverage', '.nyc_output', '.next', '.nuxt', '.svelte-kit', '.output',
-  '.turbo', '.vercel', '.netlify', '.cache', '.parcel-cache', '.yarn', '.pnpm-store', '.vscode-test',
-]);
 
 // Declarations carry no runtime code and minified bundles are build output with a different name.
 const SKIPPED_FILE_SUFFIXES = ['.d.ts', '.d.mts', '.d.cts', '.min.js', '.min.mjs', '.min.cjs'];

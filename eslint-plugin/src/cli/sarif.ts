@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { ESLint, Linter } from 'eslint';
 import type * as Sarif from 'sarif';
 import locksmith from '../index.js';
-import { REPOSITORY_URL, ruleDocsUrl } from '../util/create-rule.js';
+import { REPOSITORY_URL, ruleDocsUrl } from '../rule-support/create-rule.js';
 import type { RuleSeverity } from './args.js';
 import { PLUGIN_PREFIX, pluginRuleIds, recommendedSeverity } from './config.js';
 import { timelineOf, threadFlowId, type StepPlace } from '../timelines/index.js';

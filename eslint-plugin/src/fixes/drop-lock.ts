@@ -2,7 +2,7 @@
 // becomes the statement alone, for the plain layouts only.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { Lock } from '../model/nouns/locks.js';
+import type { Lock } from '../model/nouns/lock-types.js';
 import { contains, isFunctionLike, skipTypeWrappers, statementInList } from '../util/ast.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;

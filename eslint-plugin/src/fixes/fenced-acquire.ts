@@ -2,7 +2,7 @@
 // becomes the fence, and an UPDATE that stores and compares it, bound in the query's placeholder style.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { Lock } from '../model/nouns/locks.js';
+import type { Lock } from '../model/nouns/lock-types.js';
 import type { SqlWrite } from '../model/nouns/sql-items.js';
 import { skipTypeWrappers } from '../util/ast.js';
 import { isUsedOnlyAsCondition } from '../model/facts/result-flow.js';

@@ -2,7 +2,7 @@
 // shares, sent wherever the function stores or compares that value for the same lock.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { argumentsByText, comparesStoredValue } from '../model/pairing/same-lock.js';
+import { argumentsByText, comparesStoredValue } from '../model/questions/same-lock.js';
 import type { Acquisition, RedisModel } from '../model/nouns/redis-events.js';
 import { contains, findVariable, forEachChild, propertyName, skipTypeWrappers, statementInList } from '../util/ast.js';
 import { freeLocalName } from './edits.js';

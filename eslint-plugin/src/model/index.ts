@@ -1,61 +1,12 @@
-// The lock model: one shared analysis of a file, computed once per Program and settings, that every
-// rule queries. Rules never walk the AST for Redis themselves.
+// The lock model's face: one shared analysis of a file (lock-model.ts), computed once per Program and
+// settings, and the questions rules ask of it. Rules never walk the AST for Redis themselves.
 
-import type { TSESTree } from '@typescript-eslint/utils';
-import { locksOf } from './pairing/locks.js';
-import type { Locks } from './nouns/locks.js';
-import { buildRedisModel } from './redis/redis-model.js';
-import type { RedisModel } from './nouns/redis-events.js';
-import { readSharedSettings } from './facts/settings.js';
-import type { SharedSettings } from './nouns/vocabulary.js';
-import { getSqlModel } from './sql/sql-model.js';
-import type { SqlModel } from './nouns/sql-items.js';
-import { testCodeOf } from './facts/test-code.js';
-import { getTypeOracle } from './facts/type-oracle.js';
-import type { TypeOracle } from './nouns/vocabulary.js';
-import type { LocksmithRuleContext } from '../util/rule-context.js';
-import type { LockModel } from './nouns/locks.js';
+export { getLockModel } from './lock-model.js';
 
 export type { Acquisition, Expiry, RedisCommand, RedisModel, Release, ScriptCall } from './nouns/redis-events.js';
 export type { SharedSettings } from './nouns/vocabulary.js';
-export type { Lock, Locks } from './nouns/locks.js';
+export type { Lock, Locks } from './nouns/lock-types.js';
 
-const cache = new WeakMap<TSESTree.Program, Map<SharedSettings, LockModel>>();
-
-export function getLockModel(context: LocksmithRuleContext): LockModel {
-  const sourceCode = context.sourceCode;
-  const program = sourceCode.ast;
-  const settings = readSharedSettings(context);
-  let perSettings = cache.get(program);
-  if (!perSettings) {
-    perSettings = new Map();
-    cache.set(program, perSettings);
-  }
-  const cached = perSettings.get(settings);
-  if (cached) return cached;
-  const typeOracle = getTypeOracle(context);
-  let redis: RedisModel | undefined;
-  let sql: SqlModel | undefined;
-  const model: LockModel = {
-    get redis() {
-      redis ??= buildRedisModel(sourceCode, context.filename, typeOracle, settings);
-      return redis;
-    },
-    get sql() {
-      // Per Program, whatever the settings: the SQL half reads none of them.
-      sql ??= getSqlModel(context);
-      return sql;
-    },
-    get locks() {
-      return locksOf(sourceCode, model);
-    },
-    settings,
-    typeOracle,
-    inTestCode: (node) => testCodeOf(sourceCode).callbackAround(node) !== undefined,
-  };
-  perSettings.set(settings, model);
-  return model;
-}
 
 // The model's face: the questions rules ask of it. Rules import the model from here only
 // (test/eslint-plugin/model-face.test.ts holds them to it); what is not listed is the model's own.
@@ -64,8 +15,10 @@ export function getLockModel(context: LocksmithRuleContext): LockModel {
 export { DEFAULT_FENCE_COLUMNS, readSharedSettings, type RawSharedSettings } from './facts/settings.js';
 
 // Acquisitions: which calls take a lock, and which of them owe a release or an expiry.
-export { isExportedLockHelper, isInLockFunction, isLockAcquisition, isLockKeyWrite, isScopedAcquisition, redisAcquisitionsWithoutTtl } from './questions/lock-acquisitions.js';
-export { precedesInScope, splitAcquisitionOf } from './pairing/same-lock.js';
+export { isExportedLockHelper, isLockAcquisition, isLockKeyWrite, isScopedAcquisition, redisAcquisitionsWithoutTtl } from './questions/lock-acquisitions.js';
+export { isInLockFunction } from './facts/keys.js';
+export { precedesInScope } from './facts/source-order.js';
+export { splitAcquisitionOf } from './pairing/split-acquisitions.js';
 
 // Acquisition results: whether a try-acquire's answer decides anything, and helpers that fail open.
 export { TRY_ACQUISITION_SOURCES, type TryAcquisition } from './questions/try-acquisitions.js';
@@ -74,24 +27,24 @@ export { isResultDiscarded, isUsedOnlyAsCondition, resultAccess, type ResultFate
 
 // Releases and renewals: whose lock each one ends or extends, whether it compares the owner first,
 // and whether anything reads the answer it gives.
-export { lockMachinery, ownerCheckAround } from './pairing/same-lock.js';
+export { lockMachinery, ownerCheckAround } from './questions/same-lock.js';
 // Which lock a release or renewal ends or extends, and a lock's releases: paired once, in locks.ts.
 export { acquiredAt, keyedReleasesAndRenewals, releasesAfterAcquisition } from './pairing/locks.js';
-export type { AdvisoryLock, LockTableLock, RedisLock } from './nouns/locks.js';
+export type { AdvisoryLock, LockTableLock, RedisLock } from './nouns/lock-types.js';
 export { droppedReleaseResults } from './questions/release-results.js';
 export { isUnsafeRenewal } from './questions/renewals.js';
 export { watchGuardOf } from './questions/watch-guards.js';
 export { admits, compareAndDeleteCommand } from './tables/servers.js';
 
 // Tokens: whether the value a lock stores is this holder's alone.
-export { eventsOfSameLock, writtenKeyEvents } from './pairing/same-lock.js';
+export { eventsOfSameLock, writtenKeyEvents } from './questions/same-lock.js';
 export { isParameterValue, sharedTokenKind, type SharedTokenKind } from './questions/token-origin.js';
 export { callerArguments } from './facts/parameter-callers.js';
 
 // Work under the lock: what the critical section does, and what happens to it when the lock is lost,
 // never taken, or the work throws.
 export { checkThenSetRead } from './questions/read-decides.js';
-export { isPlainWrite } from './questions/housekeeping.js';
+export { isHousekeeping, isLockKey, isPlainWrite } from './questions/housekeeping.js';
 export { lockKeyWrites } from './questions/lock-key-writes.js';
 export { singleStatement } from './questions/single-statement.js';
 export { fenceMintedAfter, isEfficiencyLock } from './questions/fences.js';

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TSESLint } from '@typescript-eslint/utils';
-import { SKIPPED_DIRECTORIES } from '../cli/files.js';
+import { SKIPPED_DIRECTORIES } from './skipped-directories.js';
 import type { ProjectConfig } from './load.js';
 import { loadProjectConfigFile, ProjectConfigLookup, type ReadTextFile } from './lookup.js';
 import { toEslintRules } from './rules.js';

@@ -3,7 +3,7 @@
 import { atomicSetFix } from '../fixes/atomic-set.js';
 import { DEFAULT_TTL_MS } from '../fixes/scripts.js';
 import { checkThenSetRead, getLockModel, isLockKeyWrite, isPlainWrite } from '../model/index.js';
-import { createRule } from '../util/create-rule.js';
+import { createRule } from '../rule-support/create-rule.js';
 import { relatedData } from '../util/related.js';
 
 export type MessageId = 'checkThenSet' | 'useAtomicSet';

@@ -2,7 +2,7 @@
 // release or renewal compares.
 
 import { getLockModel, lockKeyWrites } from '../model/index.js';
-import { createRule } from '../util/create-rule.js';
+import { createRule } from '../rule-support/create-rule.js';
 import { relatedData } from '../util/related.js';
 
 export type MessageId = 'lockKeyWrite';

@@ -4,7 +4,7 @@ import { renderTakeoverGuard } from '../fixes/sql-templates.js';
 import {
   EXPIRY_COLUMNS, getLockModel, isResultDiscarded, type LockTableAcquisition, OWNER_COLUMNS, type SqlModel,
 } from '../model/index.js';
-import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
+import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
 
 export type MessageId = 'unguardedTakeover' | 'ownerNotCompared' | 'addExpiryGuard';
 export type Options = [];

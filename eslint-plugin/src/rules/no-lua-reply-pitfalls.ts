@@ -4,8 +4,8 @@
 
 import { luaReplyPitfalls, type LuaPitfall } from '../lua/reply-pitfalls.js';
 import { crossSlotScriptCalls, getLockModel, type LuaText, luaTextsOf } from '../model/index.js';
-import { createRule } from '../util/create-rule.js';
-import { luaLoc, luaModelOf } from '../util/lua-report.js';
+import { createRule } from '../rule-support/create-rule.js';
+import { luaLoc, luaModelOf } from '../rule-support/lua-report.js';
 
 export type MessageId = 'integerTruthiness' | 'nilComparison' | 'builtKey' | 'crossSlot';
 

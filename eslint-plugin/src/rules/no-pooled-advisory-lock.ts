@@ -7,7 +7,7 @@ import {
 } from '../model/index.js';
 import { HANDLE_NAMES, renderCheckoutWrap, renderTransactionWrap, transactionLevelName, type TransactionHelperLibrary } from '../fixes/sql-templates.js';
 import { advisoryFunctionRange, handleEdits, helperName, prismaExecuteEdits, unlockStatementEdit } from '../fixes/advisory-edits.js';
-import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
+import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
 
 export type MessageId = 'pooledLock' | 'pooledUnlock' | 'useDedicatedConnection' | 'useTransactionLock';
 export type Options = [];

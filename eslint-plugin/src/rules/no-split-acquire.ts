@@ -5,7 +5,7 @@ import { expiryRemoval, isExpressionAvailableAt, removeStatement } from '../fixe
 import { type Acquisition, type Expiry, getLockModel, isUsedOnlyAsCondition, splitAcquisitionOf } from '../model/index.js';
 import { renderAtomicSet } from '../fixes/templates.js';
 import { ttlInMilliseconds } from '../fixes/ttl.js';
-import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
+import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
 import { relatedData } from '../util/related.js';
 
 export type MessageId = 'splitAcquire' | 'splitAcquireInTransaction' | 'useAtomicSet';

@@ -4,7 +4,7 @@ import { dropLockFix } from '../fixes/drop-lock.js';
 import {
   getLockModel, singleStatement,
 } from '../model/index.js';
-import { createRule } from '../util/create-rule.js';
+import { createRule } from '../rule-support/create-rule.js';
 import { relatedData } from '../util/related.js';
 
 export type MessageId = 'unneededLock' | 'dropLock';

@@ -7,11 +7,11 @@ import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
 import { asRedisStringArgument } from '../fixes/templates.js';
 import { tokenByName } from '../fixes/token-by-name.js';
 import { scriptTtlInMilliseconds, setTtlInMilliseconds, ttlInMilliseconds } from '../fixes/ttl.js';
-import { acquiredAt, admits, type Expiry, getLockModel, isUnownedRenewal, isUnsafeRenewal, ownerCheckAround, type RedisModel } from '../model/index.js';
+import { acquiredAt, admits, type Expiry, getLockModel, isHousekeeping, isLockKey, isUnownedRenewal, isUnsafeRenewal, ownerCheckAround, type RedisModel } from '../model/index.js';
 import { ownerComparisonFix } from '../fixes/sql-owner-compare.js';
 import { luaCompareFirstEdit } from '../fixes/lua-compare-first.js';
-import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
-import { luaLoc, luaModelOf } from '../util/lua-report.js';
+import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
+import { luaLoc, luaModelOf } from '../rule-support/lua-report.js';
 import { relatedData } from '../util/related.js';
 
 export type MessageId = 'plainExtend' | 'checkThenExtend' | 'existsOnlyExtend' | 'uncheckedScript' | 'compareSetDropsTtl' | 'useCompareAndExpire' | 'useCompareAndSet'
@@ -69,9 +69,9 @@ export default createRule<Options, MessageId>({
         for (const expiry of model.expiries) {
           if (!isUnsafeRenewal(context.sourceCode, model, expiry)) continue;
           // A test's setup or teardown, or `SET` then `EXPIRE`: a write with an expiry, not a renewal.
-          if (model.isHousekeeping(expiry)) continue;
+          if (isHousekeeping(model, expiry)) continue;
           const checkedBy = expiry.kind === 'expire' ? ownerCheckAround(context.sourceCode, model, expiry) : undefined;
-          if (!checkedBy && !model.isLockKey(expiry.key!)) continue;
+          if (!checkedBy && !isLockKey(model, expiry.key!)) continue;
           const command = expiry.command!;
           const messageId: MessageId = expiry.dropsTtl ? 'compareSetDropsTtl' : expiry.kind === 'script' ? 'uncheckedScript'
             : expiry.kind === 'overwrite' ? 'existsOnlyExtend' : checkedBy ? 'checkThenExtend' : 'plainExtend';

@@ -7,11 +7,11 @@ import { ownerComparisonFix } from '../fixes/sql-owner-compare.js';
 import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
 import { tokenByName } from '../fixes/token-by-name.js';
 import {
-  acquiredAt, compareAndDeleteCommand, getLockModel, isUnownedRelease, type LockTableAcquisition, type LockTableRelease, ownerCheckAround, type RedisModel, type Release, watchGuardOf,
+  acquiredAt, compareAndDeleteCommand, getLockModel, isHousekeeping, isLockKey, isUnownedRelease, type LockTableAcquisition, type LockTableRelease, ownerCheckAround, type RedisModel, type Release, watchGuardOf,
 } from '../model/index.js';
 import { luaCompareFirstEdit } from '../fixes/lua-compare-first.js';
-import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
-import { luaLoc, luaModelOf } from '../util/lua-report.js';
+import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
+import { luaLoc, luaModelOf } from '../rule-support/lua-report.js';
 import { relatedData } from '../util/related.js';
 
 export type MessageId = 'plainDelete' | 'checkThenDelete' | 'watchOnSharedClient' | 'watchUnchecked' | 'uncheckedScript' | 'useCompareAndDelete' | 'useServerCompareAndDelete' | 'unownedRowRelease' | 'compareOwner' | 'compareInScript';
@@ -67,10 +67,10 @@ export default createRule<Options, MessageId>({
         for (const release of model.releases) {
           if (release.safe || release.library !== 'redis' || !release.command || !release.key) continue;
           // A test's setup or teardown, or the deletion of a value its own function just wrote.
-          if (model.isHousekeeping(release)) continue;
+          if (isHousekeeping(model, release)) continue;
           const checkedBy = release.kind === 'del' ? ownerCheckAround(context.sourceCode, model, release) : undefined;
           // Comparing the stored value with a token before deleting is itself the mark of a lock.
-          if (!checkedBy && !model.isLockKey(release.key)) continue;
+          if (!checkedBy && !isLockKey(model, release.key)) continue;
           // WATCH … MULTI/DEL/EXEC on a connection of its own, with EXEC's null reply read, is atomic.
           const watched = watchGuardOf(context.sourceCode, release);
           if (watched?.verdict === 'held') continue;

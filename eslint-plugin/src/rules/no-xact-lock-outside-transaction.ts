@@ -7,7 +7,7 @@ import {
 } from '../model/index.js';
 import { HANDLE_NAMES, renderBeginCommit, renderTransactionWrap } from '../fixes/sql-templates.js';
 import { handleEdits, helperName, prismaExecuteEdits } from '../fixes/advisory-edits.js';
-import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
+import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
 
 export type MessageId = 'xactLockOutsideTransaction' | 'wrapInTransaction';
 export type Options = [];

@@ -5,7 +5,7 @@ import type { TSESLint } from '@typescript-eslint/utils';
 import { guardAfterDeclarationFix, guardStatementFix, type GuardFix } from '../fixes/acquire-guard.js';
 import { failClosedFix } from '../fixes/fail-closed.js';
 import { failOpenReturn, getLockModel, resultAccess, TRY_ACQUISITION_SOURCES, type TryAcquisition, tryAcquisitionFate } from '../model/index.js';
-import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
+import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
 
 export type MessageId = 'resultIgnored' | 'resultNeverChecked' | 'failOpen' | 'guardWithResult' | 'returnResult' | 'failClosed';
 export type Options = [];

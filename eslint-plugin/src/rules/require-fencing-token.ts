@@ -3,7 +3,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { fencedFix } from '../fixes/fenced-acquire.js';
 import { DEFAULT_FENCE_COLUMNS, fenceMintedAfter, getLockModel, isEfficiencyLock, type Lock, type RawSharedSettings, readSharedSettings, type SqlWrite, writesUnder } from '../model/index.js';
-import { createRule } from '../util/create-rule.js';
+import { createRule } from '../rule-support/create-rule.js';
 import { relatedData } from '../util/related.js';
 
 export type MessageId = 'unfencedWrite' | 'lateFence' | 'useFencedAcquire';

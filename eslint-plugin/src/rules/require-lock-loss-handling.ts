@@ -1,7 +1,7 @@
 // require-lock-loss-handling: work under an auto-extending lock that never asks whether the lock was lost.
 
 import { getLockModel, hasAutoExtendingLocks, locksIgnoringLoss } from '../model/index.js';
-import { createRule } from '../util/create-rule.js';
+import { createRule } from '../rule-support/create-rule.js';
 import { relatedData } from '../util/related.js';
 
 export type MessageId = 'redlockSignalIgnored' | 'semaphoreLossIgnored';

@@ -7,7 +7,7 @@ import { ttlAddition } from '../fixes/ttl.js';
 import {
   EXPIRY_COLUMNS, getLockModel, type LockTableAcquisition, type LockTableRelease, redisAcquisitionsWithoutTtl, type RedisCommand, type SqlModel,
 } from '../model/index.js';
-import { createRule } from '../util/create-rule.js';
+import { createRule } from '../rule-support/create-rule.js';
 import { relatedData } from '../util/related.js';
 
 export type MessageId = 'noExpiry' | 'noRowExpiry' | 'addExpiry' | 'useAtomicSet';

@@ -1,7 +1,7 @@
 // require-release-check: a release or renewal that reports failure, whose result nothing reads.
 
 import { droppedReleaseResults, getLockModel } from '../model/index.js';
-import { createRule } from '../util/create-rule.js';
+import { createRule } from '../rule-support/create-rule.js';
 
 export type MessageId = 'resultDropped' | 'resultNeverRead';
 export type Options = [];

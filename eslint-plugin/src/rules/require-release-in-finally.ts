@@ -3,7 +3,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { moveToFinallyFix } from '../fixes/move-to-finally.js';
 import { endsSessionInFinally, getLockModel, hasWorkBetween, isGuaranteed, isScopedAcquisition, lockMachinery, type LockStep, releasesAfterAcquisition } from '../model/index.js';
-import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
+import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
 import { relatedData } from '../util/related.js';
 
 export type MessageId = 'releaseNotInFinally' | 'advisoryUnlockNotInFinally' | 'lockRowReleaseNotInFinally' | 'moveReleaseToFinally';

@@ -3,7 +3,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { randomTokenFix } from '../fixes/random-token.js';
 import { type Acquisition, callerArguments, eventsOfSameLock, getLockModel, isExportedLockHelper, isLockAcquisition, isParameterValue, keyedReleasesAndRenewals, sharedTokenKind, type SharedTokenKind, writtenKeyEvents } from '../model/index.js';
-import { createRule, type LocksmithRuleContext } from '../util/create-rule.js';
+import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
 import { MAX_RELATED, relatedData } from '../util/related.js';
 
 export type MessageId = 'sharedValue' | 'hostValue' | 'timestampValue' | 'processToken' | 'useRandomToken';

@@ -232,3 +232,28 @@ export function isInFinally(node: TSESTree.Node, stopAt: TSESTree.Node): boolean
   }
   return false;
 }
+
+/** The initialiser of the declaration an identifier names, found through the enclosing scopes. */
+export function declaredInitializer(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.Node | undefined {
+  if (root.type !== AST_NODE_TYPES.Identifier) return undefined;
+  for (let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(root); scope; scope = scope.upper) {
+    const definition = scope.set.get(root.name)?.defs[0];
+    if (!definition) continue;
+    if (definition.node.type !== AST_NODE_TYPES.VariableDeclarator || !definition.node.init) return undefined;
+    return skipTypeWrappers(definition.node.init);
+  }
+  return undefined;
+}
+
+export function findProperty(object: TSESTree.ObjectExpression, name: string): TSESTree.ObjectLiteralElement | undefined {
+  return object.properties.find((property) =>
+    property.type === AST_NODE_TYPES.Property
+    && ((property.key.type === AST_NODE_TYPES.Identifier && property.key.name === name)
+      || (property.key.type === AST_NODE_TYPES.Literal && property.key.value === name)));
+}
+
+/** The value of `{ name: value }`, when the object has that plain property. */
+export function propertyValue(object: TSESTree.ObjectExpression, name: string): TSESTree.Node | undefined {
+  const property = findProperty(object, name);
+  return property?.type === AST_NODE_TYPES.Property ? property.value : undefined;
+}

@@ -8,7 +8,7 @@ import type * as Sarif from 'sarif';
 import { after, before, describe, it } from 'mocha';
 import { recommendedRules } from '../../../eslint-plugin/src/configs';
 import { rules } from '../../../eslint-plugin/src/rules/index';
-import { ruleDocsUrl } from '../../../eslint-plugin/src/util/create-rule';
+import { ruleDocsUrl } from '../../../eslint-plugin/src/rule-support/create-rule';
 import {
   CLI_SUITE_TIMEOUT_MS, SPLIT_ACQUIRE_EXPIRY_LINE, SPLIT_ACQUIRE_SOURCE, UNSAFE_RELEASE_SOURCE, makeProject, runLocksmith, writeFiles, type CliRun,
 } from './run-cli';

@@ -3,7 +3,7 @@ import { Linter } from 'eslint';
 import type { TSESLint } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
 import { getLockModel } from '../../../eslint-plugin/src/model/index.js';
-import type { LockModel } from '../../../eslint-plugin/src/model/nouns/locks.js';
+import type { LockModel } from '../../../eslint-plugin/src/model/nouns/lock-types.js';
 
 /** Lints `code` with probe rules that capture the model each one sees. */
 function modelsSeenBy(code: string, ruleCount: number, settings: Record<string, unknown> = {}): LockModel[] {

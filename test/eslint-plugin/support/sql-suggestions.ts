@@ -7,7 +7,7 @@ import * as typescriptParser from '@typescript-eslint/parser';
 import { describe, it } from 'mocha';
 import { getSqlModel } from '../../../eslint-plugin/src/model/sql/sql-model.js';
 import { isValidSql } from '../../../eslint-plugin/src/sql-syntax/index.js';
-import { createRule } from '../../../eslint-plugin/src/util/create-rule.js';
+import { createRule } from '../../../eslint-plugin/src/rule-support/create-rule.js';
 
 /** Any rule module; typed loosely because the plugin and the rule tester may resolve different utils copies. */
 type AnyRule = object;

@@ -9,7 +9,7 @@ import { Linter, type Rule } from 'eslint';
 import { describe, it } from 'mocha';
 import { RELEASE_SCRIPT } from '../../../eslint-plugin/src/fixes/scripts.js';
 import { renderScriptLiteral } from '../../../eslint-plugin/src/fixes/templates.js';
-import { createRule } from '../../../eslint-plugin/src/util/create-rule.js';
+import { createRule } from '../../../eslint-plugin/src/rule-support/create-rule.js';
 import { withBoundedSuggestions } from './rule-tester.js';
 
 type Placement = 'after-imports' | 'before-top-level-statement' | 'at-call';

@@ -6,10 +6,10 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { constInitializer, isInFinally, skipTypeWrappers } from '../../util/ast.js';
-import { getLockModel } from '../index.js';
+import { getLockModel } from '../lock-model.js';
 import { writesUnder } from '../pairing/locks.js';
-import type { AdvisoryLock, Lock, LockTableLock, RedisLock } from '../nouns/locks.js';
-import { fileMayHoldLocks } from '../screen/file-screen.js';
+import type { AdvisoryLock, Lock, LockTableLock, RedisLock } from '../nouns/lock-types.js';
+import { fileMayHoldLocks } from '../file-screen.js';
 import type { Acquisition, Release } from '../nouns/redis-events.js';
 import { DEFAULT_FENCE_COLUMNS } from '../facts/settings.js';
 import { mintsRandomly, sharedTokenKind } from '../questions/token-origin.js';

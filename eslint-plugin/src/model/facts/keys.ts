@@ -1,7 +1,7 @@
 // Key identity: when two key expressions name the same Redis key, and whether a key is a lock key.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { constInitializer, findVariable, propertyName, skipTypeWrappers } from '../../util/ast.js';
+import { constInitializer, findVariable, functionName, isFunctionLike, propertyName, skipTypeWrappers } from '../../util/ast.js';
 
 /**
  * A string that is equal for two expressions exactly when the analysis can tell they are the same
@@ -146,4 +146,25 @@ export function matchesLockPattern(word: string, pattern: RegExp): boolean {
  */
 export function keyShape(signature: string): string {
   return signature.replace(/@-?\d+/gu, '');
+}
+
+/**
+ * The nearest named function around `node` is named like a lock helper (`acquireLock`,
+ * `releaseLock`), or is a method of a class named like one (`JobLock.acquire`).
+ */
+export function isInLockFunction(node: TSESTree.Node, lockKeyPattern: RegExp): boolean {
+  let current: TSESTree.Node | undefined = node.parent;
+  let sawNamedFunction = false;
+  while (current) {
+    if (isFunctionLike(current) && !sawNamedFunction) {
+      const name = functionName(current);
+      if (name !== undefined && matchesLockPattern(name, lockKeyPattern)) return true;
+      sawNamedFunction = name !== undefined;
+    }
+    if ((current.type === AST_NODE_TYPES.ClassDeclaration || current.type === AST_NODE_TYPES.ClassExpression) && current.id) {
+      return matchesLockPattern(current.id.name, lockKeyPattern);
+    }
+    current = current.parent;
+  }
+  return false;
 }

@@ -1,7 +1,7 @@
 // The one place that asks the TypeScript checker which library declared a value's type. Returns
 // null when the file was parsed without type information; callers then rely on call shape alone.
 
-import type { ParserServicesWithTypeInformation, TSESTree } from '@typescript-eslint/utils';
+import type { ParserServicesWithTypeInformation } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { DECLARATION_PATH_FAMILIES } from '../tables/redis-clients.js';
 import type { ClientFamily } from '../nouns/vocabulary.js';

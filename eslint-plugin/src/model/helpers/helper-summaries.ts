@@ -14,13 +14,13 @@
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { enclosingFunction, type FunctionLike, functionName, isFunctionLike, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers } from '../../util/ast.js';
-import { eventNode, within } from '../pairing/indexes.js';
+import { eventNode, within } from '../facts/source-order.js';
 import { keySignature, looksLikeLockKey } from '../facts/keys.js';
-import { isInLockFunction } from '../questions/lock-acquisitions.js';
+import { isInLockFunction } from '../facts/keys.js';
 import { callerArguments } from '../facts/parameter-callers.js';
 import { resultDeclarator, valueFlow } from '../facts/result-flow.js';
-import { autoExtensionOf, routineArgument } from '../redis/auto-extension.js';
-import type { Acquisition, Expiry, LockLibraryKind, RedisCommand, Release } from '../nouns/redis-events.js';
+import { autoExtensionOf, routineArgument } from '../facts/auto-extension.js';
+import type { Acquisition, Expiry, RedisCommand, Release } from '../nouns/redis-events.js';
 import type { HelperRole, HelperReturn, ParameterRef, LockHelperSummary } from '../nouns/redis-events.js';
 
 /** Events found so far in a module, the summaries' input. */

@@ -8,12 +8,8 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { findVariable, type FunctionLike, isFunctionLike, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
 import type { ImportBinding, ImportTable } from '../nouns/vocabulary.js';
 import { memberFunction, receiverClassOf } from './helper-summaries.js';
-import type { LockHelperSummary } from '../nouns/redis-events.js';
-import { buildRedisModel } from '../redis/redis-model.js';
-import type { RedisModel } from '../nouns/redis-events.js';
+import type { LockHelperSummary, ModuleHelperSummaries } from '../nouns/redis-events.js';
 import type { SharedSettings } from '../nouns/vocabulary.js';
-import { summarizeSqlLockHelpers } from './sql-helper-summaries.js';
-import { sqlModelOf } from '../sql/sql-model.js';
 import { calledInText, callsLockNamedMethod, LOCK_NAME, LOCK_TEXT, NOT_A_HELPER, usedAsClassInText } from '../project/lock-names.js';
 import { exportedFunction, importedValue, loadModule, type ExportedValue, type ProjectModule } from '../project/modules.js';
 import { resolveImport } from '../project/resolve.js';
@@ -70,23 +66,8 @@ export function importedHelperCandidates(sourceCode: SourceCode, imports: Import
   return candidates;
 }
 
-/** The other module's lock model, for its helpers: once per module version and settings. */
-function modelOf(module: ProjectModule, settings: SharedSettings): RedisModel {
-  let perSettings = module.memo.get('redis-models') as WeakMap<SharedSettings, RedisModel> | undefined;
-  if (!perSettings) {
-    perSettings = new WeakMap();
-    module.memo.set('redis-models', perSettings);
-  }
-  let model = perSettings.get(settings);
-  if (!model) {
-    model = buildRedisModel(module.sourceCode, module.filePath, null, settings);
-    perSettings.set(settings, model);
-  }
-  return model;
-}
-
 /** The module's lock helpers, Redis and PostgreSQL alike: once per module version and settings. */
-function helpersOf(module: ProjectModule, settings: SharedSettings): ReadonlyMap<FunctionLike, LockHelperSummary> {
+function helpersOf(module: ProjectModule, settings: SharedSettings, summaries: ModuleHelperSummaries): ReadonlyMap<FunctionLike, LockHelperSummary> {
   let perSettings = module.memo.get('lock-helpers') as WeakMap<SharedSettings, ReadonlyMap<FunctionLike, LockHelperSummary>> | undefined;
   if (!perSettings) {
     perSettings = new WeakMap();
@@ -94,18 +75,15 @@ function helpersOf(module: ProjectModule, settings: SharedSettings): ReadonlyMap
   }
   let helpers = perSettings.get(settings);
   if (!helpers) {
-    const redis = modelOf(module, settings).lockHelpers;
-    // Only a module whose text can hold SQL is handed to the SQL model (its own screen decides).
-    const sql = summarizeSqlLockHelpers(module.sourceCode, sqlModelOf(module.sourceCode, module.filePath), settings.lockKeyPattern);
-    helpers = sql.size === 0 ? redis : new Map([...sql, ...redis]);
+    helpers = summaries(module.sourceCode, module.filePath, settings);
     perSettings.set(settings, helpers);
   }
   return helpers;
 }
 
-function summaryOf(value: ExportedValue | undefined, fn: FunctionLike | undefined, settings: SharedSettings): LockHelperSummary | undefined {
+function summaryOf(value: ExportedValue | undefined, fn: FunctionLike | undefined, settings: SharedSettings, summaries: ModuleHelperSummaries): LockHelperSummary | undefined {
   if (!value || !fn) return undefined;
-  return helpersOf(value.module, settings).get(fn);
+  return helpersOf(value.module, settings, summaries).get(fn);
 }
 
 /**
@@ -119,11 +97,12 @@ export function importedHelperOf(
   candidates: ReadonlyMap<string, Candidate>,
   call: TSESTree.CallExpression,
   settings: SharedSettings,
+  summaries: ModuleHelperSummaries,
 ): LockHelperSummary | undefined {
   if (candidates.size === 0) return undefined;
   // Another module's code, whatever shape it has, never makes this file's rules throw.
   try {
-    return helperOfCall(sourceCode, filename, candidates, call, settings);
+    return helperOfCall(sourceCode, filename, candidates, call, settings, summaries);
   } catch {
     return undefined;
   }
@@ -135,31 +114,32 @@ function helperOfCall(
   candidates: ReadonlyMap<string, Candidate>,
   call: TSESTree.CallExpression,
   settings: SharedSettings,
+  summaries: ModuleHelperSummaries,
 ): LockHelperSummary | undefined {
   const callee = skipTypeWrappers(call.callee);
   if (callee.type === AST_NODE_TYPES.Identifier) {
     const candidate = candidates.get(callee.name);
     if (!candidate || !isModuleBinding(sourceCode, callee)) return undefined;
     const value = importedValue(filename, candidate.binding, 'helper');
-    return summaryOf(value, value && exportedFunction(value), settings);
+    return summaryOf(value, value && exportedFunction(value), settings, summaries);
   }
   const parts = methodCallParts(call);
   if (!parts) return undefined;
   const receiver = skipTypeWrappers(parts.receiver);
   const candidate = receiver.type === AST_NODE_TYPES.Identifier ? candidates.get(receiver.name) : undefined;
   if (!candidate || candidate.classOnly || receiver.type !== AST_NODE_TYPES.Identifier || !isModuleBinding(sourceCode, receiver)) {
-    return LOCK_NAME.test(parts.method) ? classMethodHelper(sourceCode, filename, candidates, call, parts, settings) : undefined;
+    return LOCK_NAME.test(parts.method) ? classMethodHelper(sourceCode, filename, candidates, call, parts, settings, summaries) : undefined;
   }
   // `import * as locks` / an exported object literal: the member is itself an exported function.
   const member = importedValue(filename, candidate.binding, 'helper', parts.method);
   const exported = member && exportedFunction(member);
-  if (exported) return summaryOf(member, exported, settings);
+  if (exported) return summaryOf(member, exported, settings, summaries);
   // `export const locks = new RedisLock(redis)`: the method of the class in that module.
   const whole = candidate.binding.imported === '*' && !member ? undefined : importedValue(filename, candidate.binding, 'helper');
   if (!whole) return undefined;
   // `export class MutexLock { static acquire() }`: a static method called on the imported class.
   const classNode = whole.node.type === AST_NODE_TYPES.ClassDeclaration || whole.node.type === AST_NODE_TYPES.ClassExpression ? whole.node : undefined;
-  return summaryOf(whole, classNode ? memberFunction(classNode.body, parts.method, true) : instanceMethod(whole, parts.method), settings);
+  return summaryOf(whole, classNode ? memberFunction(classNode.body, parts.method, true) : instanceMethod(whole, parts.method), settings, summaries);
 }
 
 /**
@@ -175,6 +155,7 @@ function classMethodHelper(
   call: TSESTree.CallExpression,
   parts: { receiver: TSESTree.Expression; method: string },
   settings: SharedSettings,
+  summaries: ModuleHelperSummaries,
 ): LockHelperSummary | undefined {
   const named = receiverClassOf(sourceCode, parts.receiver, call);
   const candidate = named ? candidates.get(named.name.name) : undefined;
@@ -182,7 +163,7 @@ function classMethodHelper(
   if (!named || !candidate || !isModuleBinding(sourceCode, named.name)) return undefined;
   const value = importedValue(filename, candidate.binding, 'helper');
   const classNode = value?.node.type === AST_NODE_TYPES.ClassDeclaration || value?.node.type === AST_NODE_TYPES.ClassExpression ? value.node : undefined;
-  return classNode ? summaryOf(value, memberFunction(classNode.body, parts.method, named.isStatic), settings) : undefined;
+  return classNode ? summaryOf(value, memberFunction(classNode.body, parts.method, named.isStatic), settings, summaries) : undefined;
 }
 
 /** `method` of the class an exported instance was made from (`new RedisLock()`, the class declared in that module). */
@@ -217,26 +198,26 @@ function isModuleBinding(sourceCode: SourceCode, identifier: TSESTree.Identifier
  * Whether the file calls a lock helper another module exports, for the screen (screen.ts): a
  * lock-like import whose module summary holds a helper. Reads only the modules such names import.
  */
-export function callsImportedHelper(sourceCode: SourceCode, filename: string, imports: ImportTable, settings: SharedSettings): boolean {
+export function callsImportedHelper(sourceCode: SourceCode, filename: string, imports: ImportTable, settings: SharedSettings, summaries: ModuleHelperSummaries): boolean {
   const candidates = importedHelperCandidates(sourceCode, imports);
   if (candidates.size === 0) return false;
   try {
-    return anyCandidateIsHelper(filename, candidates, settings);
+    return anyCandidateIsHelper(filename, candidates, settings, summaries);
   } catch {
     return false;
   }
 }
 
-function anyCandidateIsHelper(filename: string, candidates: ReadonlyMap<string, Candidate>, settings: SharedSettings): boolean {
+function anyCandidateIsHelper(filename: string, candidates: ReadonlyMap<string, Candidate>, settings: SharedSettings, summaries: ModuleHelperSummaries): boolean {
   for (const candidate of candidates.values()) {
     const value = importedValue(filename, candidate.binding, 'helper');
     const fn = value && exportedFunction(value);
-    if (fn && summaryOf(value, fn, settings)) return true;
+    if (fn && summaryOf(value, fn, settings, summaries)) return true;
     // A namespace or an object or instance of helpers: any helper in that module will do for the screen.
-    if (!fn && value && helpersOf(value.module, settings).size > 0) return true;
+    if (!fn && value && helpersOf(value.module, settings, summaries).size > 0) return true;
     if (!value && candidate.binding.imported === '*') {
       const anyMember = namespaceModule(filename, candidate.binding);
-      if (anyMember && helpersOf(anyMember, settings).size > 0) return true;
+      if (anyMember && helpersOf(anyMember, settings, summaries).size > 0) return true;
     }
   }
   return false;

@@ -2,10 +2,10 @@
 // payloads they carry (receiver, SET options, resolved script, helper summary). Types only: this
 // folder imports no model code, so builders, pairing and questions can all import it.
 
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { LuaScriptSummary } from '../../lua/analyze-script.js';
 import type { FunctionLike, ScopeOwner } from '../../util/ast.js';
-import type { ClientFamily, ImportTable, RedisDialect } from './vocabulary.js';
+import type { ClientFamily, ImportTable, RedisDialect, SharedSettings } from './vocabulary.js';
 
 export interface ScriptCall {
   readonly script: ResolvedScript | undefined;
@@ -101,13 +101,14 @@ export interface RedisModel {
   readonly imports: ImportTable;
   /** `HSET`/`HMSET` calls: not lock commands, only a sign that their key holds data. */
   readonly hashWrites: readonly HashWrite[];
-  /**
-   * A key is a lock when something in this module acquires it, or when its name matches
-   * `lockKeyPattern` and the module never stores data under it with a plain `SET`/`HSET`.
-   */
-  isLockKey(node: TSESTree.Node): boolean;
-  /** A plain release or renewal that is a test's setup or teardown, or deletes its own plain write. */
-  isHousekeeping(event: Release | Expiry): boolean;
+  /** The file the model was built from: questions read it, so rules never hand it back. */
+  readonly sourceCode: Readonly<TSESLint.SourceCode>;
+  /** `settings.locksmith.lockKeyPattern`, compiled: what names a key as a lock's. */
+  readonly lockKeyPattern: RegExp;
+  /** Split keys (lock-helpers): the key of each release or renewal built from its function's parameters. */
+  readonly splitKeyOfKey: ReadonlyMap<TSESTree.Node, string>;
+  /** The split keys some acquisition in this module takes. */
+  readonly acquiredSplitKeys: ReadonlySet<string>;
 }
 
 /** How sure the analysis is that a receiver is a client of the family. */
@@ -226,3 +227,14 @@ export interface HashWrite {
   readonly keySignature: string | undefined;
   readonly owner: ScopeOwner;
 }
+
+/**
+ * Another module's lock helpers, Redis and PostgreSQL alike, by function: what a call to an imported
+ * helper is summarised from. The model's assembly (lock-model.ts) supplies it, so the builders that
+ * follow imports never import each other.
+ */
+export type ModuleHelperSummaries = (
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  filePath: string,
+  settings: SharedSettings,
+) => ReadonlyMap<FunctionLike, LockHelperSummary>;

@@ -6,13 +6,9 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isFunctionLike, type ScopeOwner } from '../../util/ast.js';
 import type { HashWrite } from '../nouns/redis-events.js';
+import { eventNode, sortedBySource } from '../facts/source-order.js';
 import type { Acquisition, Expiry, RedisCommand, RedisModel, Release } from '../nouns/redis-events.js';
 
-/** Where an item sits in the file: its node (an event's call, a command's call). */
-type NodeOf<T> = (item: T) => TSESTree.Node;
-
-export const eventNode = (event: { readonly node: TSESTree.Node }): TSESTree.Node => event.node;
-export const commandNode = (command: RedisCommand): TSESTree.Node => command.call;
 
 export interface RedisIndex {
   readonly acquisitionsByKey: ReadonlyMap<string, readonly Acquisition[]>;
@@ -141,81 +137,6 @@ function groupByOwnerAndKey<T extends { readonly owner: ScopeOwner; readonly key
   return groups;
 }
 
-/**
- * A list in source order (by start offset) with its items' offsets copied out: the binary search
- * reads one compact array instead of following item → node → range for each probe, which on a
- * key shared by thousands of lock sites (each probe a different event, somewhere in a large heap)
- * was most of the search's cost.
- */
-interface SourceOrdered<T> {
-  readonly items: readonly T[];
-  readonly starts: Float64Array;
-  readonly ends: Float64Array;
-}
-
-const SHORT_LIST = 8;
-
-const sourceOrdered = new WeakMap<readonly unknown[], SourceOrdered<unknown>>();
-
-/**
- * The list in source order (by start offset): the list itself when it already is, as the model
- * collects almost everything, else a sorted copy (stable: equal starts keep their order).
- */
-function sortedBySource<T>(list: readonly T[], nodeOf: NodeOf<T>): readonly T[] {
-  for (let index = 1; index < list.length; index++) {
-    if (nodeOf(list[index - 1]!).range[0] > nodeOf(list[index]!).range[0]) {
-      return [...list].sort((left, right) => nodeOf(left).range[0] - nodeOf(right).range[0]);
-    }
-  }
-  return list;
-}
-
-/** The list in source order with its offsets, for `within`: made once per list. */
-function inSourceOrder<T>(list: readonly T[], nodeOf: NodeOf<T>): SourceOrdered<T> {
-  const cached = sourceOrdered.get(list) as SourceOrdered<T> | undefined;
-  // A list that grew since (a model list still being filled) is ordered again.
-  if (cached && cached.starts.length === list.length) return cached;
-  const items = sortedBySource(list, nodeOf);
-  const starts = new Float64Array(items.length);
-  const ends = new Float64Array(items.length);
-  items.forEach((item, index) => {
-    const [start, end] = nodeOf(item).range;
-    starts[index] = start;
-    ends[index] = end;
-  });
-  const ordered = { items, starts, ends };
-  sourceOrdered.set(list, ordered);
-  return ordered;
-}
-
-/**
- * The items whose node lies inside `range`, in source order: the events inside a function, nested
- * functions included. A binary search in the list's source-ordered offsets (made once per list),
- * then only the matches.
- */
-export function within<T>(list: readonly T[] | undefined, range: readonly [number, number], nodeOf: NodeOf<T>): T[] {
-  if (!list || list.length === 0) return [];
-  // A short list is read in place: copying its offsets out would cost more than the probes save.
-  if (list.length <= SHORT_LIST) {
-    return sortedBySource(list, nodeOf).filter((item) => {
-      const [start, end] = nodeOf(item).range;
-      return start >= range[0] && start < range[1] && end <= range[1];
-    });
-  }
-  const { items, starts, ends } = inSourceOrder(list, nodeOf);
-  let low = 0;
-  let high = items.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (starts[middle]! < range[0]) low = middle + 1;
-    else high = middle;
-  }
-  const found: T[] = [];
-  for (let index = low; index < items.length && starts[index]! < range[1]; index++) {
-    if (ends[index]! <= range[1]) found.push(items[index]!);
-  }
-  return found;
-}
 
 /**
  * A lock's critical section in one function: from its first acquisition there to the last release

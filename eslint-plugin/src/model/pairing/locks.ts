@@ -3,13 +3,15 @@
 // and the lookups from an acquisition or a release to it. Rules ask here, never pair on their own.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, findVariable, methodCallParts, type ScopeOwner, skipTypeWrappers, valueCarrier } from '../../util/ast.js';
-import { eventNode, inEnclosingFunctions, redisIndex, splitAcquisitionsOf, within } from './indexes.js';
-import { precedesInScope, runsBefore, splitAcquisitionOf } from './same-lock.js';
-import type { Acquisition, Expiry, LockLibraryKind, RedisModel, Release } from '../nouns/redis-events.js';
+import { contains, findVariable, methodCallParts, skipTypeWrappers, valueCarrier } from '../../util/ast.js';
+import { inEnclosingFunctions, redisIndex, splitAcquisitionsOf } from './indexes.js';
+import { eventNode, within } from '../facts/source-order.js';
+import { precedesInScope, runsBefore } from '../facts/source-order.js';
+import { splitAcquisitionOf } from './split-acquisitions.js';
+import type { Acquisition, Expiry, RedisModel, Release } from '../nouns/redis-events.js';
 import type { AdvisoryLockItem, LockTableAcquisition, LockTableRelease, SqlModel, SqlWrite } from '../nouns/sql-items.js';
-import { lockTables, type LockTable } from '../questions/lock-table-events.js';
-import type { LockTtl, RedisLock, LockTableLock, AdvisoryLock, Lock, Locks } from '../nouns/locks.js';
+import { lockTables, type LockTable } from './lock-tables.js';
+import type { LockTtl, RedisLock, LockTableLock, AdvisoryLock, Lock, Locks } from '../nouns/lock-types.js';
 
 type LockRelease = Release | Expiry | LockTableRelease | AdvisoryLockItem;
 

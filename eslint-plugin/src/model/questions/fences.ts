@@ -5,7 +5,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { constInitializer, skipTypeWrappers } from '../../util/ast.js';
 import { redisIndex } from '../pairing/indexes.js';
 import type { RedisModel } from '../nouns/redis-events.js';
-import type { Lock } from '../nouns/locks.js';
+import type { Lock } from '../nouns/lock-types.js';
 import type { SqlWrite } from '../nouns/sql-items.js';
 
 const EFFICIENCY_MARKER = /\blocksmith:\s*efficiency\b/u;

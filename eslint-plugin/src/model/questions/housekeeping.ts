@@ -5,14 +5,13 @@
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { ScopeOwner } from '../../util/ast.js';
-import { inEnclosingFunctions, redisIndex, within, eventNode } from '../pairing/indexes.js';
-import { keyShape } from '../facts/keys.js';
-import { precedesInScope } from '../pairing/same-lock.js';
+import { inEnclosingFunctions, redisIndex } from '../pairing/indexes.js';
+import { within, eventNode } from '../facts/source-order.js';
+import { keyShape, keySignature, looksLikeLockKey } from '../facts/keys.js';
+import { precedesInScope } from '../facts/source-order.js';
 import { checkThenSetRead } from './read-decides.js';
 import type { Expiry, RedisCommand, RedisModel, Release } from '../nouns/redis-events.js';
 import { testCodeOf } from '../facts/test-code.js';
-
-export const HASH_WRITE_METHODS: ReadonlySet<string> = new Set(['hset', 'hSet', 'HSET', 'hmset', 'hMSet', 'HMSET']);
 
 const PLAIN_WRITES: ReadonlySet<string> = new Set(['SET', 'SETEX', 'PSETEX']);
 
@@ -66,7 +65,8 @@ export function dataKeyShapes(sourceCode: Readonly<TSESLint.SourceCode>, model: 
  * - its function wrote the key last with a plain write (`SET k v`, `HSET`): it deletes or expires
  *   its own value (`SET` then `EXPIRE` is a write with an expiry, not a renewal).
  */
-export function isHousekeeping(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, event: Release | Expiry): boolean {
+export function isHousekeeping(model: RedisModel, event: Release | Expiry): boolean {
+  const sourceCode = model.sourceCode;
   const test = testCodeOf(sourceCode).callbackAround(event.node);
   if (test?.kind === 'hook') return true;
   if (test?.kind === 'case' && !takesKeyIn(model, event, test.callback)) return true;
@@ -103,4 +103,29 @@ function lastWriteIsPlain(sourceCode: Readonly<TSESLint.SourceCode>, model: Redi
   }
   for (const write of index.hashWritesByKey.get(signature) ?? []) consider(write.call, write.owner, () => true);
   return last?.plain ?? false;
+}
+
+const lockKeyAnswers = new WeakMap<RedisModel, WeakMap<TSESTree.Node, boolean>>();
+
+/**
+ * A key is a lock when something in this module acquires it, or when its name matches
+ * `lockKeyPattern` and the module never stores data under it with a plain `SET`/`HSET`.
+ */
+export function isLockKey(model: RedisModel, node: TSESTree.Node): boolean {
+  // Rules ask this of the same release keys again and again (once per acquisition they pair).
+  let answers = lockKeyAnswers.get(model);
+  if (!answers) {
+    answers = new WeakMap();
+    lockKeyAnswers.set(model, answers);
+  }
+  let answer = answers.get(node);
+  if (answer === undefined) {
+    const sourceCode = model.sourceCode;
+    const signature = keySignature(sourceCode, node);
+    const splitKey = model.splitKeyOfKey.get(node);
+    answer = (signature !== undefined && model.acquiredKeys.has(signature)) || (splitKey !== undefined && model.acquiredSplitKeys.has(splitKey))
+      || (looksLikeLockKey(sourceCode, node, model.lockKeyPattern) && (signature === undefined || !dataKeyShapes(sourceCode, model).has(keyShape(signature))));
+    answers.set(node, answer);
+  }
+  return answer;
 }

@@ -3,12 +3,15 @@
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains, findVariable, forEachChild, type FunctionLike, functionName, isFunctionLike, methodCallParts, propertyName } from '../../util/ast.js';
-import type { LockModel } from '../nouns/locks.js';
-import { eventNode, isReleasedInModule, redisIndex, within } from '../pairing/indexes.js';
+import type { LockModel } from '../nouns/lock-types.js';
+import { isReleasedInModule, redisIndex } from '../pairing/indexes.js';
+import { eventNode, within } from '../facts/source-order.js';
 import { looksLikeLockKey, matchesLockPattern } from '../facts/keys.js';
-import { precedesInScope } from '../pairing/same-lock.js';
+import { isLockKey } from './housekeeping.js';
+import { precedesInScope } from '../facts/source-order.js';
 import type { Acquisition, RedisCommand, RedisModel } from '../nouns/redis-events.js';
 import { valueFlow } from '../facts/result-flow.js';
+import { isInLockFunction } from '../facts/keys.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -27,27 +30,6 @@ export function isLockAcquisition(
   if (acquisition.key && looksLikeLockKey(sourceCode, acquisition.key, lockKeyPattern)) return true;
   if (isReleasedInModule(model, acquisition)) return true;
   return isInLockFunction(acquisition.node, lockKeyPattern);
-}
-
-/**
- * The nearest named function around `node` is named like a lock helper (`acquireLock`,
- * `releaseLock`), or is a method of a class named like one (`JobLock.acquire`).
- */
-export function isInLockFunction(node: TSESTree.Node, lockKeyPattern: RegExp): boolean {
-  let current: TSESTree.Node | undefined = node.parent;
-  let sawNamedFunction = false;
-  while (current) {
-    if (isFunctionLike(current) && !sawNamedFunction) {
-      const name = functionName(current);
-      if (name !== undefined && matchesLockPattern(name, lockKeyPattern)) return true;
-      sawNamedFunction = name !== undefined;
-    }
-    if ((current.type === AST_NODE_TYPES.ClassDeclaration || current.type === AST_NODE_TYPES.ClassExpression) && current.id) {
-      return matchesLockPattern(current.id.name, lockKeyPattern);
-    }
-    current = current.parent;
-  }
-  return false;
 }
 
 /**
@@ -142,7 +124,7 @@ function readsParameter(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTre
 export function isLockKeyWrite(model: RedisModel, lockKeyPattern: RegExp, write: RedisCommand): boolean {
   const index = redisIndex(model);
   const released = write.keySignature === undefined ? index.hasUnsignedRelease : index.releasesByKey.has(write.keySignature);
-  return model.isLockKey(write.key!) || released
+  return isLockKey(model, write.key!) || released
     || isInLockFunction(write.call, lockKeyPattern);
 }
 

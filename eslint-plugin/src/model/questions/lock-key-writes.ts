@@ -3,7 +3,8 @@
 
 import { AST_NODE_TYPES, AST_TOKEN_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains, skipTypeWrappers, staticString } from '../../util/ast.js';
-import { commandNode, redisCriticalSections, redisIndex, within } from '../pairing/indexes.js';
+import { redisCriticalSections, redisIndex } from '../pairing/indexes.js';
+import { commandNode, within } from '../facts/source-order.js';
 import type { Acquisition, RedisCommand, RedisModel } from '../nouns/redis-events.js';
 import { resultDeclarator } from '../facts/result-flow.js';
 

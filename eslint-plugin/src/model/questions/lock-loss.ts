@@ -7,9 +7,9 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains, type FunctionLike, isFunctionLike } from '../../util/ast.js';
-import { autoExtensionOf, routineArgument } from '../redis/auto-extension.js';
+import { autoExtensionOf, routineArgument } from '../facts/auto-extension.js';
 import { AUTO_EXTENDING_LOCKS, REDIS_WRITE_COMMANDS } from '../tables/redis-clients.js';
-import { within } from '../pairing/indexes.js';
+import { within } from '../facts/source-order.js';
 import type { Acquisition, RedisModel } from '../nouns/redis-events.js';
 import { locksOf } from '../pairing/locks.js';
 import type { SqlModel } from '../nouns/sql-items.js';

@@ -4,33 +4,8 @@
 
 import { functionName, isFunctionLike } from '../../util/ast.js';
 import { EXPIRY_COLUMNS, OWNER_COLUMNS } from '../tables/sql-clients.js';
-import type { LockTableAcquisition, LockTableRelease, SqlModel } from '../nouns/sql-items.js';
-
-export interface LockTable {
-  readonly acquisitions: LockTableAcquisition[];
-  /** The columns the acquisitions return (`RETURNING id`): a handle naming this holder's row. */
-  readonly returned: Set<string>;
-}
-
-const lockTablesByModel = new WeakMap<SqlModel, ReadonlyMap<string, LockTable>>();
-
-/** The file's lock-table acquisitions by table, gathered once per file (locks.ts pairs releases through it). */
-export function lockTables(model: SqlModel): ReadonlyMap<string, LockTable> {
-  const cached = lockTablesByModel.get(model);
-  if (cached) return cached;
-  const tables = new Map<string, LockTable>();
-  for (const acquisition of model.lockTableAcquisitions) {
-    let table = tables.get(acquisition.table);
-    if (!table) {
-      table = { acquisitions: [], returned: new Set() };
-      tables.set(acquisition.table, table);
-    }
-    table.acquisitions.push(acquisition);
-    for (const column of acquisition.statement.returning) table.returned.add(column);
-  }
-  lockTablesByModel.set(model, tables);
-  return tables;
-}
+import type { LockTableRelease, SqlModel } from '../nouns/sql-items.js';
+import { lockTables } from '../pairing/lock-tables.js';
 
 /**
  * The table shows that it is taken as a lock in this file: an acquisition, or an owner column in some

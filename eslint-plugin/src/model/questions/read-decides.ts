@@ -4,7 +4,8 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains, isFunctionLike, skipTypeWrappers } from '../../util/ast.js';
-import { commandNode, inEnclosingFunctions, redisIndex, within } from '../pairing/indexes.js';
+import { inEnclosingFunctions, redisIndex } from '../pairing/indexes.js';
+import { commandNode, within } from '../facts/source-order.js';
 import type { RedisCommand, RedisModel } from '../nouns/redis-events.js';
 import { valueReaders } from '../facts/result-flow.js';
 

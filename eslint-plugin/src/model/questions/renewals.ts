@@ -4,7 +4,7 @@
 
 import type { TSESLint } from '@typescript-eslint/utils';
 import { staticString } from '../../util/ast.js';
-import { splitAcquisitionOf } from '../pairing/same-lock.js';
+import { splitAcquisitionOf } from '../pairing/split-acquisitions.js';
 import type { Expiry, RedisModel } from '../nouns/redis-events.js';
 
 /**

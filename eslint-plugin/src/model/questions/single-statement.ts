@@ -5,7 +5,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { isFunctionLike, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
 import { childrenOverlapping } from '../../util/ranges.js';
 import type { RedisModel } from '../nouns/redis-events.js';
-import type { Lock } from '../nouns/locks.js';
+import type { Lock } from '../nouns/lock-types.js';
 import type { SqlModel, SqlQuery, SqlWrite } from '../nouns/sql-items.js';
 
 // The lock's own machinery: token and timestamp minting, renewal timers, connection hand-back.

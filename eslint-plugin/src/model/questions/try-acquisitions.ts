@@ -3,10 +3,11 @@
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { ScopeOwner } from '../../util/ast.js';
-import type { LockModel } from '../nouns/locks.js';
-import { commandNode, isReleasedInModule, redisIndex, within } from '../pairing/indexes.js';
+import type { LockModel } from '../nouns/lock-types.js';
+import { isReleasedInModule, redisIndex } from '../pairing/indexes.js';
+import { commandNode, within } from '../facts/source-order.js';
 import { looksLikeLockKey } from '../facts/keys.js';
-import { runsBefore } from '../pairing/same-lock.js';
+import { runsBefore } from '../facts/source-order.js';
 import type { Acquisition } from '../nouns/redis-events.js';
 import { getSqlModel } from '../sql/sql-model.js';
 import type { ResultShape } from '../nouns/vocabulary.js';

@@ -6,8 +6,8 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains, enclosingFunction, isFunctionLike, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
 import { collectNodes } from '../../util/collect-nodes.js';
-import { runsBefore } from '../pairing/same-lock.js';
-import { declaredInitializer } from '../redis/redis-model.js';
+import { runsBefore } from '../facts/source-order.js';
+import { declaredInitializer } from '../../util/ast.js';
 import type { Release } from '../nouns/redis-events.js';
 import { isResultUsed } from '../facts/result-flow.js';
 

@@ -6,7 +6,7 @@ import { collectNodes } from '../../util/collect-nodes.js';
 import { findVariable, methodCallParts, propertyName, skipTypeWrappers, type FunctionLike } from '../../util/ast.js';
 import { CHAIN_METHODS, CLIENT_PACKAGES } from '../tables/redis-clients.js';
 import type { ClientFamily } from '../nouns/vocabulary.js';
-import { assignedValues, calledFunction, enclosingClassBody, isNullish, assignedMembersOf, memberAssignments, returnedValues } from '../facts/factories.js';
+import { assignedValues, calledFunction, enclosingClassBody, isNullish, assignedMembersOf, memberAssignments, returnedValues } from '../project/factories.js';
 import type { ImportTable } from '../nouns/vocabulary.js';
 import { importedValue, type ExportedValue, type ProjectModule } from '../project/modules.js';
 import type { TypeOracle } from '../nouns/vocabulary.js';

@@ -6,6 +6,7 @@ import type { RedisDialect } from '../nouns/vocabulary.js';
 import { methodCallParts, propertyName, skipTypeWrappers, staticString } from '../../util/ast.js';
 import { ARRAY_ONLY_COMMAND_METHODS, GENERIC_COMMAND_METHODS, REDIS_METHODS } from '../tables/redis-clients.js';
 import type { ExpiryUnit, CompareCondition, SetOptions } from '../nouns/redis-events.js';
+import { propertyValue } from '../../util/ast.js';
 export const COMPARE_CONDITIONS: ReadonlySet<string> = new Set<CompareCondition>(['IFEQ', 'IFNE', 'IFDEQ', 'IFDNE']);
 
 export interface CommandShape {
@@ -180,19 +181,6 @@ export function readSetOptions(sourceCode: Readonly<TSESLint.SourceCode>, option
     }
   }
   return { ...flags, expiry, compare, opaque, optionsObject, spelling };
-}
-
-export function findProperty(object: TSESTree.ObjectExpression, name: string): TSESTree.ObjectLiteralElement | undefined {
-  return object.properties.find((property) =>
-    property.type === AST_NODE_TYPES.Property
-    && ((property.key.type === AST_NODE_TYPES.Identifier && property.key.name === name)
-      || (property.key.type === AST_NODE_TYPES.Literal && property.key.value === name)));
-}
-
-/** The value of `{ name: value }`, when the object has that plain property. */
-export function propertyValue(object: TSESTree.ObjectExpression, name: string): TSESTree.Node | undefined {
-  const property = findProperty(object, name);
-  return property?.type === AST_NODE_TYPES.Property ? property.value : undefined;
 }
 
 function isTruthyLiteral(node: TSESTree.Node): boolean | undefined {

@@ -5,30 +5,29 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import type { RedisDialect } from '../nouns/vocabulary.js';
 import type { LuaScriptSummary } from '../../lua/analyze-script.js';
 import { analyzeLuaScript, isCompareAndDelete, isCompareAndExpire } from '../../lua/analyze-script.js';
-import { enclosingFunction, type FunctionLike, methodCallParts, type ScopeOwner, skipTypeWrappers, staticString } from '../../util/ast.js';
+import { enclosingFunction, methodCallParts, skipTypeWrappers, staticString } from '../../util/ast.js';
 import { CHAIN_METHODS, CLIENT_LIKE_NAME, CLIENT_PACKAGES, dialectOfFamily, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS } from '../tables/redis-clients.js';
 import type { ClientFamily } from '../nouns/vocabulary.js';
 import { collectNodes } from '../../util/collect-nodes.js';
 import { mayUseRedis } from '../screen/redis-gate.js';
 import { ClientResolver } from './client-resolver.js';
-import type { ReceiverInfo } from '../nouns/redis-events.js';
-import { readCommandShape, propertyValue } from './commands.js';
-import type { SetOptions } from '../nouns/redis-events.js';
+import type { ReceiverInfo, ModuleHelperSummaries } from '../nouns/redis-events.js';
+import { readCommandShape } from './commands.js';
+import { propertyValue } from '../../util/ast.js';
 import { collectImports } from '../facts/imports.js';
 import type { ImportTable } from '../nouns/vocabulary.js';
-import { dataKeyShapes, HASH_WRITE_METHODS, isHousekeeping } from '../questions/housekeeping.js';
+import { HASH_WRITE_METHODS } from '../tables/redis-clients.js';
 import type { HashWrite } from '../nouns/redis-events.js';
 import { withLockHelpers } from '../helpers/helper-summaries.js';
-import type { LockHelperSummary } from '../nouns/redis-events.js';
 import { callsImportedHelper, importedHelperCandidates, importedHelperOf, isLockLikeName } from '../helpers/imported-helpers.js';
-import { keyShape, keySignature, looksLikeLockKey } from '../facts/keys.js';
+import { keySignature } from '../facts/keys.js';
 import { isResultUsed } from '../facts/result-flow.js';
 import { ScriptResolver } from './script-resolver.js';
-import type { ResolvedScript } from '../nouns/redis-events.js';
 import { matchesName } from '../facts/settings.js';
 import type { SharedSettings } from '../nouns/vocabulary.js';
 import type { TypeOracle } from '../nouns/vocabulary.js';
 import type { ScriptCall, RedisCommand, LockEventBase, Acquisition, Release, Expiry, RedisModel } from '../nouns/redis-events.js';
+import { declaredInitializer } from '../../util/ast.js';
 
 const LIBRARY_ACQUIRE_METHODS = new Set(['acquire', 'lock', 'using', 'tryAcquire']);
 
@@ -37,6 +36,7 @@ export function buildRedisModel(
   filename: string,
   oracle: TypeOracle | null,
   settings: SharedSettings,
+  moduleHelpers: ModuleHelperSummaries,
 ): RedisModel {
   const program = sourceCode.ast;
   const imports = collectImports(program);
@@ -47,7 +47,7 @@ export function buildRedisModel(
   const helperImports = importedHelperCandidates(sourceCode, imports);
   // With types, any receiver may turn out to be a client; without, the tokens must show a sign of Redis.
   if (!oracle && !hasPatternWrappers && !mayUseRedis(sourceCode, extraNames)
-    && (helperImports.size === 0 || !callsImportedHelper(sourceCode, filename, imports, settings))) return emptyModel(imports, settings, sourceCode);
+    && (helperImports.size === 0 || !callsImportedHelper(sourceCode, filename, imports, settings, moduleHelpers))) return emptyModel(imports, settings, sourceCode);
   for (const name of helperImports.keys()) extraNames.add(name);
   const resolver = new ClientResolver(sourceCode, imports, oracle, filename);
   const scripts = new ScriptResolver(sourceCode, filename);
@@ -123,7 +123,7 @@ export function buildRedisModel(
   // Calls to the module's own lock helpers are lock events too.
   const { acquisitions, releases, expiries, helpers } = withLockHelpers(
     sourceCode, candidates.map((candidate) => candidate.call), { commands, acquisitions: baseAcquisitions, releases: baseReleases, expiries: baseExpiries }, settings.lockKeyPattern, wrapperCalls,
-    helperImports.size > 0 ? (call) => importedHelperOf(sourceCode, filename, helperImports, call, settings) : undefined);
+    helperImports.size > 0 ? (call) => importedHelperOf(sourceCode, filename, helperImports, call, settings, moduleHelpers) : undefined);
 
   const acquiredKeys = new Set<string>();
   for (const acquisition of acquisitions) if (acquisition.keySignature !== undefined) acquiredKeys.add(acquisition.keySignature);
@@ -131,10 +131,8 @@ export function buildRedisModel(
   for (const acquisition of acquisitions) if (acquisition.splitKey !== undefined) acquiredSplitKeys.add(acquisition.splitKey);
   const splitKeyOfKey = new Map<TSESTree.Node, string>();
   for (const event of [...releases, ...expiries]) if (event.splitKey !== undefined && event.key) splitKeyOfKey.set(event.key, event.splitKey);
-  // Rules ask this of the same release keys again and again (once per acquisition they pair).
-  const lockKeyAnswers = new WeakMap<TSESTree.Node, boolean>();
 
-  const model: RedisModel = {
+  return {
     commands,
     acquisitions,
     releases,
@@ -146,20 +144,11 @@ export function buildRedisModel(
     fileDialect,
     imports,
     hashWrites,
-    isLockKey(node) {
-      let answer = lockKeyAnswers.get(node);
-      if (answer === undefined) {
-        const signature = keySignature(sourceCode, node);
-        const splitKey = splitKeyOfKey.get(node);
-        answer = (signature !== undefined && acquiredKeys.has(signature)) || (splitKey !== undefined && acquiredSplitKeys.has(splitKey))
-          || (looksLikeLockKey(sourceCode, node, settings.lockKeyPattern) && (signature === undefined || !dataKeyShapes(sourceCode, model).has(keyShape(signature))));
-        lockKeyAnswers.set(node, answer);
-      }
-      return answer;
-    },
-    isHousekeeping: (event) => isHousekeeping(sourceCode, model, event),
+    sourceCode,
+    lockKeyPattern: settings.lockKeyPattern,
+    splitKeyOfKey,
+    acquiredSplitKeys,
   };
-  return model;
 }
 
 /** Method (or plain function) names that can take part in a lock: commands, chains, libraries. */
@@ -188,8 +177,7 @@ function emptyModel(imports: ImportTable, settings: SharedSettings, sourceCode: 
   return {
     commands: [], acquisitions: [], releases: [], expiries: [], acquiredKeys: new Set(), lockHelpers: new Map(),
     scriptConstants: { release: undefined, extend: undefined }, definedCommands: new Map(), fileDialect: undefined, imports, hashWrites: [],
-    isLockKey: (node) => looksLikeLockKey(sourceCode, node, settings.lockKeyPattern),
-    isHousekeeping: () => false,
+    sourceCode, lockKeyPattern: settings.lockKeyPattern, splitKeyOfKey: new Map(), acquiredSplitKeys: new Set(),
   };
 }
 
@@ -448,18 +436,6 @@ function isRedlockHandle(root: TSESTree.Expression, sourceCode: Readonly<TSESLin
 function semaphoreKey(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.Node | undefined {
   const init = declaredInitializer(root, sourceCode);
   return init?.type === AST_NODE_TYPES.NewExpression ? init.arguments[1] : undefined;
-}
-
-/** The initialiser of the declaration an identifier names, found through the enclosing scopes. */
-export function declaredInitializer(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.Node | undefined {
-  if (root.type !== AST_NODE_TYPES.Identifier) return undefined;
-  for (let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(root); scope; scope = scope.upper) {
-    const definition = scope.set.get(root.name)?.defs[0];
-    if (!definition) continue;
-    if (definition.node.type !== AST_NODE_TYPES.VariableDeclarator || !definition.node.init) return undefined;
-    return skipTypeWrappers(definition.node.init);
-  }
-  return undefined;
 }
 
 /** `redis.defineCommand('releaseLock', { numberOfKeys: 1, lua })` and node-redis `defineScript(...)` entries. */

@@ -3,7 +3,7 @@
 
 import * as path from 'node:path';
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { analyzeLuaScript, type LuaScriptSummary } from '../../lua/analyze-script.js';
+import { analyzeLuaScript } from '../../lua/analyze-script.js';
 import { moduleHost } from '../project/host.js';
 import { constInitializer, findVariable, methodCallParts, skipTypeWrappers, staticString } from '../../util/ast.js';
 import type { ResolvedScript } from '../nouns/redis-events.js';

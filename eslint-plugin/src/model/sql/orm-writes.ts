@@ -3,7 +3,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { propertyName, skipTypeWrappers } from '../../util/ast.js';
 import { ANY_ORM_WRITE_METHOD, ORM_WRITE_METHODS } from '../tables/sql-clients.js';
-import type { SqlLibrary } from '../nouns/vocabulary.js';
 import type { SenderResolver } from './senders.js';
 import type { SqlSender } from '../nouns/sql-items.js';
 import type { OrmWriteFacts } from '../nouns/sql-items.js';

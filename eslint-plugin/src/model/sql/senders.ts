@@ -3,13 +3,13 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { collectNodes } from '../../util/collect-nodes.js';
 import { findVariable, isFunctionLike, propertyName, skipTypeWrappers, type FunctionLike } from '../../util/ast.js';
-import { propertyValue } from '../redis/commands.js';
-import { assignedValues, calledFunction, enclosingClassBody, isNullish, returnedValues } from '../facts/factories.js';
+import { propertyValue } from '../../util/ast.js';
+import { assignedValues, calledFunction, enclosingClassBody, isNullish, returnedValues } from '../project/factories.js';
 import type { ImportTable } from '../nouns/vocabulary.js';
 import { importedValue, type ExportedValue, type ProjectModule } from '../project/modules.js';
 import { resolveImport } from '../project/resolve.js';
 import { CHECKOUT_METHODS, POOL_NAMES, POOLED_MEMBERS, SQL_BUILDER_PACKAGES, SQL_PACKAGES, SQL_TYPE_NAMES, TRANSACTION_CALLBACK_METHODS, TRANSACTION_HANDLE_METHODS, type SqlFactory } from '../tables/sql-clients.js';
-import type { SenderKind, SqlLibrary } from '../nouns/vocabulary.js';
+import type { SqlLibrary } from '../nouns/vocabulary.js';
 import type { SqlHandle, SqlSender } from '../nouns/sql-items.js';
 
 const { DefinitionType } = TSESLint.Scope;

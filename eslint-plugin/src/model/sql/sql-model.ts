@@ -4,18 +4,15 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains, enclosingFunction, expressionStatementOf, functionName, isFunctionLike, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers } from '../../util/ast.js';
 import { collectImports } from '../facts/imports.js';
-import { within } from '../pairing/indexes.js';
+import { within } from '../facts/source-order.js';
 import { collectNodes } from '../../util/collect-nodes.js';
 import {
   comparesColumn,
   comparesColumnBelowParameter,
   describeSql,
   isConflictDoNothing,
-  type AdvisoryLockCall,
-  type SqlStatementFacts,
-} from '../../sql-syntax/index.js';
+  type SqlStatementFacts } from '../../sql-syntax/index.js';
 import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS, OWNER_COLUMNS, SQL_CALL_METHODS, TRANSACTION_BOUNDARY_METHODS } from '../tables/sql-clients.js';
-import type { SqlLibrary } from '../nouns/vocabulary.js';
 import { knexTableName, readKnexStatement } from './knex-statements.js';
 import type { KnexStatement } from '../nouns/sql-items.js';
 import { findOrmWrite, ormWriteIsFenced, ormWriteIsIdempotent } from './orm-writes.js';

@@ -130,3 +130,5 @@ export const AUTO_EXTENDING_LOCKS = {
 export const REDIS_WRITE_COMMANDS: ReadonlySet<string> = new Set([
   'SET', 'SETNX', 'SETEX', 'PSETEX', 'DEL', 'UNLINK', 'INCR', 'INCRBY', 'GETDEL', 'GETSET', 'GETEX',
 ]);
+
+export const HASH_WRITE_METHODS: ReadonlySet<string> = new Set(['hset', 'hSet', 'HSET', 'hmset', 'hMSet', 'HMSET']);

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import { loadModule } from '../../../../eslint-plugin/src/model/project/modules.js';
 import { buildRedisModel } from '../../../../eslint-plugin/src/model/redis/redis-model.js';
+import { moduleHelperSummaries } from '../../../../eslint-plugin/src/model/lock-model.js';
 import { readSharedSettings } from '../../../../eslint-plugin/src/model/facts/settings.js';
 import { TempProject } from '../project/temp-project.js';
 
@@ -20,7 +21,7 @@ function summaries(relative: string): Map<string, string> {
   const module = loadModule(path.join(project.root, relative), 'helper');
   assert.ok(module, relative);
   const settings = readSharedSettings({ settings: {} });
-  const model = buildRedisModel(module.sourceCode, module.filePath, null, settings);
+  const model = buildRedisModel(module.sourceCode, module.filePath, null, settings, moduleHelperSummaries);
   return new Map([...model.lockHelpers.values()].map((summary) => [summary.name ?? '', `${summary.role} ${summary.library} ${summary.autoExtending ? 'auto' : 'fixed'}${summary.lossHandled ? ' handled' : ''}`]));
 }
 

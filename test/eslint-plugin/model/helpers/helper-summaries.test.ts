@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import { getLockModel } from '../../../../eslint-plugin/src/model/index.js';
-import type { LockModel } from '../../../../eslint-plugin/src/model/nouns/locks.js';
+import type { LockModel } from '../../../../eslint-plugin/src/model/nouns/lock-types.js';
 import type { LockHelperSummary } from '../../../../eslint-plugin/src/model/nouns/redis-events.js';
 import { readAtEnd } from '../../../support/probe-rule.js';
 

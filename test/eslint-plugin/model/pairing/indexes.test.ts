@@ -2,8 +2,9 @@ import * as assert from 'node:assert/strict';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
 import { getLockModel } from '../../../../eslint-plugin/src/model/index.js';
-import type { LockModel } from '../../../../eslint-plugin/src/model/nouns/locks.js';
-import { eventNode, inEnclosingFunctions, redisIndex, within } from '../../../../eslint-plugin/src/model/pairing/indexes.js';
+import type { LockModel } from '../../../../eslint-plugin/src/model/nouns/lock-types.js';
+import { inEnclosingFunctions, redisIndex } from '../../../../eslint-plugin/src/model/pairing/indexes.js';
+import { eventNode, within } from '../../../../eslint-plugin/src/model/facts/source-order.js';
 import { readAtEnd } from '../../../support/probe-rule.js';
 
 /** The lock model of `code` and its source text, as a rule sees them. */

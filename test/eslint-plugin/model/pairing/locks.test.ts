@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
 import { getLockModel } from '../../../../eslint-plugin/src/model/index.js';
-import type { LockModel } from '../../../../eslint-plugin/src/model/nouns/locks.js';
+import type { LockModel } from '../../../../eslint-plugin/src/model/nouns/lock-types.js';
 import { keyedReleasesAndRenewals, releasesAfterAcquisition } from '../../../../eslint-plugin/src/model/pairing/locks.js';
-import type { Lock } from '../../../../eslint-plugin/src/model/nouns/locks.js';
+import type { Lock } from '../../../../eslint-plugin/src/model/nouns/lock-types.js';
 import { readAtEnd } from '../../../support/probe-rule.js';
 
 /** The lock model of `code`, read by a probe rule at the end of the file. */

@@ -6,7 +6,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, isFunctionLike, propertyName, skipTypeWrappers, type FunctionLike } from '../../util/ast.js';
 import type { ImportTable } from '../nouns/vocabulary.js';
-import { exportedFunction, importedValue, type ProjectModule } from '../project/modules.js';
+import { exportedFunction, importedValue, type ProjectModule } from './modules.js';
 
 /** More assignments than this to one variable or field is a value that changes, not one that is set up. */
 const MAX_ASSIGNMENTS = 8;

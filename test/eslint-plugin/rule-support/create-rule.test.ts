@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { Linter } from 'eslint';
 import plugin from '../../../eslint-plugin/src/index.js';
-import { createRule, type LocksmithRuleContext } from '../../../eslint-plugin/src/util/create-rule.js';
+import { createRule, type LocksmithRuleContext } from '../../../eslint-plugin/src/rule-support/create-rule.js';
 
 const LOCK_FREE = `const cache = new Map();
 export function remember(key, value) { cache.set(key, value); return cache.get(key); }

@@ -2,14 +2,15 @@
 // (sql/prefilter.ts). Most files of a project hold neither, and for them no rule needs to run.
 
 import type { TSESTree } from '@typescript-eslint/utils';
-import { collectImports } from '../facts/imports.js';
-import { callsImportedHelper } from '../helpers/imported-helpers.js';
-import { mayNameLock, mayUseRedis } from './redis-gate.js';
-import { readSharedSettings } from '../facts/settings.js';
-import type { SharedSettings } from '../nouns/vocabulary.js';
-import { mayContainSql, mayHoldSqlLock } from './sql-prefilter.js';
-import { getTypeOracle } from '../facts/type-oracle.js';
-import type { LocksmithRuleContext } from '../../util/rule-context.js';
+import { collectImports } from './facts/imports.js';
+import { callsImportedHelper } from './helpers/imported-helpers.js';
+import { moduleHelperSummaries } from './lock-model.js';
+import { mayNameLock, mayUseRedis } from './screen/redis-gate.js';
+import { readSharedSettings } from './facts/settings.js';
+import type { SharedSettings } from './nouns/vocabulary.js';
+import { mayContainSql, mayHoldSqlLock } from './screen/sql-prefilter.js';
+import { getTypeOracle } from './facts/type-oracle.js';
+import type { LocksmithRuleContext } from '../util/rule-context.js';
 
 // The answer for the file being linted: every rule and the lock map ask it while ESLint lints that
 // one file, so the last Program and its answer are all there is to remember (one tree is held until
@@ -21,7 +22,7 @@ let screenedAnswer = false;
 
 // LOCK_WORDS (redis-gate.ts): what a file without Redis must name to hold a lock; the same scan of
 // the text looks for both.
-export { LOCK_WORDS } from './redis-gate.js';
+export { LOCK_WORDS } from './screen/redis-gate.js';
 
 interface HelperScreen {
   readonly names: ReadonlySet<string>;
@@ -59,7 +60,7 @@ export function fileMayHoldLocks(context: LocksmithRuleContext): boolean {
       (mayContainSql(sourceCode.text, program) && mayHoldSqlLock(sourceCode.text))
       // A file whose only lock is a call to a helper another module exports (its summary says so);
       // its own text screen (LOCK_TEXT) comes first, memoised with the candidates.
-      || callsImportedHelper(sourceCode, context.filename, collectImports(program), settings)));
+      || callsImportedHelper(sourceCode, context.filename, collectImports(program), settings, moduleHelperSummaries)));
   screenedProgram = program;
   screenedAnswer = answer;
   return answer;

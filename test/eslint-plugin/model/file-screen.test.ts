@@ -3,10 +3,10 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS } from '../../../../eslint-plugin/src/model/tables/sql-clients.js';
-import { mayImportHelper } from '../../../../eslint-plugin/src/model/helpers/imported-helpers.js';
-import { fileMayHoldLocks, LOCK_WORDS } from '../../../../eslint-plugin/src/model/screen/file-screen.js';
-import { readAtEnd } from '../../../support/probe-rule.js';
+import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS } from '../../../eslint-plugin/src/model/tables/sql-clients.js';
+import { mayImportHelper } from '../../../eslint-plugin/src/model/helpers/imported-helpers.js';
+import { fileMayHoldLocks, LOCK_WORDS } from '../../../eslint-plugin/src/model/file-screen.js';
+import { readAtEnd } from '../../support/probe-rule.js';
 
 function screen(code: string): boolean {
   return readAtEnd(code, fileMayHoldLocks);

@@ -9,7 +9,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
 import { AUTO_EXTENDING_LOCKS } from '../tables/redis-clients.js';
-import { declaredInitializer } from './redis-model.js';
+import { declaredInitializer } from '../../util/ast.js';
 import type { Acquisition } from '../nouns/redis-events.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;

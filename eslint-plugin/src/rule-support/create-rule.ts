@@ -7,11 +7,11 @@ import { ESLintUtils } from '@typescript-eslint/utils';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { isLuaSourceCode } from '../lua/language.js';
 import type { LuaSourceCode } from '../lua/source-code.js';
-import { fileMayHoldLocks } from '../model/screen/file-screen.js';
-import { collectingListeners } from './collect-nodes.js';
-import { type LocksmithRuleContext, plainRuleContext } from './rule-context.js';
+import { fileMayHoldLocks } from '../model/file-screen.js';
+import { collectingListeners } from '../util/collect-nodes.js';
+import { type LocksmithRuleContext, plainRuleContext } from '../util/rule-context.js';
 
-export type { LocksmithRuleContext } from './rule-context.js';
+export type { LocksmithRuleContext } from '../util/rule-context.js';
 
 export const REPOSITORY_URL = 'https://github.com/locksmith-lint/locksmith';
 export const DOCS_BASE_URL = `${REPOSITORY_URL}/blob/main/rules-docs/`;

@@ -1,56 +1,14 @@
 // Questions several rules ask of the lock model, answered once here.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, isFunctionLike, skipTypeWrappers, valueCarrier } from '../../util/ast.js';
-import { commandNode, eventNode, inEnclosingFunctions, redisIndex, within } from './indexes.js';
-import { isInLockFunction } from '../questions/lock-acquisitions.js';
-import { isReplyOfKey, pipelineReplyOf } from '../questions/pipeline-replies.js';
+import { contains, skipTypeWrappers, valueCarrier } from '../../util/ast.js';
+import { redisIndex } from '../pairing/indexes.js';
+import { commandNode, within } from '../facts/source-order.js';
+import { isInLockFunction } from '../facts/keys.js';
+import { isLockKey } from './housekeeping.js';
+import { isReplyOfKey, pipelineReplyOf } from './pipeline-replies.js';
 import type { Acquisition, Expiry, RedisModel, Release } from '../nouns/redis-events.js';
-import { isParameterValue } from '../questions/token-origin.js';
-
-/** True when `earlier` runs before `later` in the same function or in a function nested in it. */
-export function precedesInScope(earlier: { node: TSESTree.CallExpression; owner: TSESTree.Node }, later: { node: TSESTree.CallExpression; owner: TSESTree.Node }): boolean {
-  return contains(earlier.owner, later.node) && runsBefore(earlier.node, later.node);
-}
-
-/**
- * Source order, adjusted for the two ways a later command can be written around an earlier one:
- * a chain link (`multi().setnx(k).expire(k)`) and a node_redis v3 callback (`setnx(k, v, () => expire(k))`).
- */
-export function runsBefore(earlier: TSESTree.CallExpression, later: TSESTree.CallExpression): boolean {
-  if (earlier.range[1] <= later.range[0]) return true;
-  if (contains(later.callee, earlier)) return true;
-  return contains(earlier, later) && earlier.arguments.some((argument) => isFunctionLike(argument) && contains(argument, later));
-}
-
-/**
- * The acquisition without a TTL that this plain `EXPIRE` completes — the split acquire of
- * `SETNX` then `EXPIRE`: the first expiry of the same key after it, in the same function or in a
- * callback of the acquisition itself. A later expiry, or one in a timer, renews instead.
- */
-export function splitAcquisitionOf(model: RedisModel, expiry: Expiry): Acquisition | undefined {
-  if (expiry.kind !== 'expire' || expiry.keySignature === undefined) return undefined;
-  const index = redisIndex(model);
-  let match: Acquisition | undefined;
-  // An acquisition it completes runs in its function or holds it in a callback: in a function around it.
-  for (const acquisition of inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, expiry.owner, expiry.keySignature)) {
-    if (acquisition.hasTtl || acquisition.library !== 'redis') continue;
-    if (completesAcquisition(acquisition, expiry)) match = acquisition;
-  }
-  if (!match) return undefined;
-  const acquisition = match;
-  // Those it completes run in the acquisition's function (nested callbacks included).
-  const firstExpiry = within(index.expiriesByKey.get(expiry.keySignature), acquisition.owner.range, eventNode).find((candidate) =>
-    candidate.kind === 'expire' && completesAcquisition(acquisition, candidate));
-  return firstExpiry === expiry ? acquisition : undefined;
-}
-
-function completesAcquisition(acquisition: Acquisition, expiry: Expiry): boolean {
-  if (!runsBefore(acquisition.node, expiry.node)) return false;
-  if (expiry.owner === acquisition.owner) return true;
-  // node_redis v3: the expiry inside the acquisition's own callback.
-  return acquisition.node.arguments.some((argument) => isFunctionLike(argument) && contains(argument, expiry.node));
-}
+import { isParameterValue } from './token-origin.js';
 
 /**
  * `if ((await redis.get(key)) === token) await redis.del(key)` (or `pexpire`): the value the
@@ -163,7 +121,7 @@ function eventGroups(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisMode
     if (event.library !== 'redis') continue;
     groups.order.set(event, groups.order.size);
     add(groups.all, event);
-    if (event.keySignature === undefined || (event.key !== undefined && model.isLockKey(event.key)) || isInLockFunction(event.node, lockKeyPattern)) {
+    if (event.keySignature === undefined || (event.key !== undefined && isLockKey(model, event.key)) || isInLockFunction(event.node, lockKeyPattern)) {
       add(groups.base, event);
       if (event.key !== undefined && !isParameterValue(sourceCode, event.key)) add(groups.writtenKey, event);
       continue;

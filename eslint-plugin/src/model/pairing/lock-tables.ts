@@ -1,0 +1,31 @@
+// The lock tables of a file: its lock-table acquisitions grouped by table, with the columns they
+// return, so that a release can be paired with the rows the acquisitions took.
+
+import type { LockTableAcquisition, SqlModel } from '../nouns/sql-items.js';
+
+
+export interface LockTable {
+  readonly acquisitions: LockTableAcquisition[];
+  /** The columns the acquisitions return (`RETURNING id`): a handle naming this holder's row. */
+  readonly returned: Set<string>;
+}
+
+const lockTablesByModel = new WeakMap<SqlModel, ReadonlyMap<string, LockTable>>();
+
+/** The file's lock-table acquisitions by table, gathered once per file (locks.ts pairs releases through it). */
+export function lockTables(model: SqlModel): ReadonlyMap<string, LockTable> {
+  const cached = lockTablesByModel.get(model);
+  if (cached) return cached;
+  const tables = new Map<string, LockTable>();
+  for (const acquisition of model.lockTableAcquisitions) {
+    let table = tables.get(acquisition.table);
+    if (!table) {
+      table = { acquisitions: [], returned: new Set() };
+      tables.set(acquisition.table, table);
+    }
+    table.acquisitions.push(acquisition);
+    for (const column of acquisition.statement.returning) table.returned.add(column);
+  }
+  lockTablesByModel.set(model, tables);
+  return tables;
+}
