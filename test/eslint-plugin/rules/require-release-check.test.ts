@@ -97,6 +97,13 @@ const valid = [
    let db = await sql.reserve();
    export function useOneConnection() { db = postgres(url, { max: 1 }); }
    async function unlock(id) { await db\`SELECT pg_advisory_unlock(\${id})\`; }`,
+  // Two locks on two checked-out clients: the unlock of key 1 is paired with the lock of key 1 on its
+  // own client, not with the latest lock of the function (key 2, on another client).
+  `import pg from 'pg'; const pool = new pg.Pool();
+   async function run() {
+     const a = await pool.connect(); const b = await pool.connect();
+     try { await a.query('SELECT pg_advisory_lock(1)'); await b.query('SELECT pg_advisory_lock(2)'); await work(); await a.query('SELECT pg_advisory_unlock(1)'); }
+     finally { a.release(); b.release(); } }`,
   // Lookalikes: an in-process mutex's unlock, a pooled pg_advisory_unlock_all (it answers nothing).
   `import { Mutex } from 'async-mutex'; const mutex = new Mutex();
    async function run() { const release = await mutex.acquire(); try { await work(); } finally { release(); } }`,

@@ -584,6 +584,37 @@ function advisoryUnlocksOf(sourceCode: SourceCode, model: SqlModel, lock: Adviso
 }
 
 /**
+ * The session lock an unlock answers for, whichever connection took it: the latest session lock
+ * before it in its function whose key may be the unlock's (`pg_advisory_unlock(1)` answers for
+ * `pg_advisory_lock(1)`, not for a later `pg_advisory_lock(2)`; unknown keys may match). Where it
+ * was sent on another connection than the unlock, the unlock answers `false`.
+ */
+export function sessionLockBefore(sourceCode: SourceCode, model: SqlModel, unlock: AdvisoryLockItem): AdvisoryLockItem | undefined {
+  const key = unlock.call.action === 'unlock-all' ? undefined : advisoryKeyText(sourceCode, unlock);
+  // A backward scan from the unlock that stops at the first match: in a function of many
+  // lock/unlock pairs, each unlock's match is its own pair's lock, a step or two back.
+  const locks = model.advisoryLocks;
+  for (let index = advisoryPositions(model).get(unlock)! - 1; index >= 0; index--) {
+    const lock = locks[index]!;
+    if (lock.range[0] < unlock.function.range[0]) return undefined;
+    if (lock.function !== unlock.function || lock.call.action !== 'lock' || lock.call.scope !== 'session') continue;
+    if (!differentKeys(key, advisoryKeyText(sourceCode, lock))) return lock;
+  }
+  return undefined;
+}
+
+const positionsByModel = new WeakMap<SqlModel, ReadonlyMap<AdvisoryLockItem, number>>();
+
+function advisoryPositions(model: SqlModel): ReadonlyMap<AdvisoryLockItem, number> {
+  let positions = positionsByModel.get(model);
+  if (!positions) {
+    positions = new Map(model.advisoryLocks.map((item, index) => [item, index]));
+    positionsByModel.set(model, positions);
+  }
+  return positions;
+}
+
+/**
  * The key arguments of an advisory call as the code writes them, parameters replaced by the
  * JavaScript bound to them: `(42)`, `(jobId)`, `(1, hashtext(name))`. `undefined` when not readable.
  */

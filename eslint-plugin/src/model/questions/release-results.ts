@@ -10,6 +10,9 @@ import { isPooledSessionCall, isReconnectingSessionCall } from '../sql/sql-model
 import type { AdvisoryLockItem, SqlModel } from '../nouns/sql-items.js';
 import { resultFate, type Answer, type ResultFate, WHOLE } from '../facts/result-flow.js';
 import { resultShapeOf } from '../tables/sql-results.js';
+import { sessionLockBefore } from '../pairing/locks.js';
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
 
 export interface CheckableRelease {
   readonly node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
@@ -30,11 +33,11 @@ export interface DroppedReleaseResult {
 const cache = new WeakMap<RedisModel, readonly DroppedReleaseResult[]>();
 
 /** The checkable releases and renewals whose result nothing reads, once per model, in source order. */
-export function droppedReleaseResults(sourceCode: Readonly<TSESLint.SourceCode>, redis: RedisModel, sql: SqlModel): readonly DroppedReleaseResult[] {
+export function droppedReleaseResults(sourceCode: SourceCode, redis: RedisModel, sql: SqlModel): readonly DroppedReleaseResult[] {
   const cached = cache.get(redis);
   if (cached) return cached;
   const dropped: DroppedReleaseResult[] = [];
-  for (const release of checkableReleases(redis, sql)) {
+  for (const release of checkableReleases(sourceCode, redis, sql)) {
     const fate = resultFate(sourceCode, release.node, release.answer);
     if (fate.kind !== 'checked') dropped.push({ release, fate });
   }
@@ -48,32 +51,25 @@ export function droppedReleaseResults(sourceCode: Readonly<TSESLint.SourceCode>,
  * code shows three ways that happens: the unlock goes through a pool (any pooled connection may run
  * it, whichever one locked); through a one-connection pool that reconnects (a dropped connection
  * took the lock with it, and the unlock runs in the new session); or on another connection than the
- * same function's lock. On one dedicated connection (a pg `Client`, a checked-out client, a reserved
+ * lock of its key in the same function. On one dedicated connection (a pg `Client`, a checked-out client, a reserved
  * connection, a transaction's handle) the lock lives as long as the session, and a dropped session
  * makes the unlock throw rather than answer, so there it is always `true`; an unlock whose sender is
  * unknown, or whose lock is out of sight on a connection of its own, is not reported either.
  */
-function unlockMayAnswerFalse(sql: SqlModel, unlock: AdvisoryLockItem, position: number): boolean {
-  return isPooledSessionCall(unlock) || isReconnectingSessionCall(unlock) || unlocksAnotherConnection(sql, unlock, position);
+function unlockMayAnswerFalse(sourceCode: SourceCode, sql: SqlModel, unlock: AdvisoryLockItem): boolean {
+  return isPooledSessionCall(unlock) || isReconnectingSessionCall(unlock) || unlocksAnotherConnection(sourceCode, sql, unlock);
 }
 
-/** The same function took the session lock on another sender (another client, another reserved connection). */
-function unlocksAnotherConnection(sql: SqlModel, unlock: AdvisoryLockItem, position: number): boolean {
+/** The session lock the unlock answers for was taken on another sender (another client, another reserved connection). */
+function unlocksAnotherConnection(sourceCode: SourceCode, sql: SqlModel, unlock: AdvisoryLockItem): boolean {
   // A pool bound to a transaction (Sequelize's `{ transaction }`) is that transaction's connection,
   // whatever locked; a free pool is answered by isPooledSessionCall.
   if (unlock.query.sender.kind === 'pool') return false;
-  // The latest session lock before it in its function (the list is in source order): a backward scan
-  // that stops at the first one, so a function of many lock/unlock pairs costs one step per pair.
-  for (let index = position - 1; index >= 0; index--) {
-    const lock = sql.advisoryLocks[index]!;
-    if (lock.range[0] < unlock.function.range[0]) return false;
-    if (lock.function !== unlock.function || lock.call.action !== 'lock' || lock.call.scope !== 'session') continue;
-    return lock.query.sender.identity !== unlock.query.sender.identity;
-  }
-  return false;
+  const lock = sessionLockBefore(sourceCode, sql, unlock);
+  return lock !== undefined && lock.query.sender.identity !== unlock.query.sender.identity;
 }
 
-function checkableReleases(redis: RedisModel, sql: SqlModel): CheckableRelease[] {
+function checkableReleases(sourceCode: SourceCode, redis: RedisModel, sql: SqlModel): CheckableRelease[] {
   const releases: CheckableRelease[] = [];
   const scripts = [
     ...redis.releases.map((event) => ({ event, label: 'compare-and-delete script' })),
@@ -99,11 +95,11 @@ function checkableReleases(redis: RedisModel, sql: SqlModel): CheckableRelease[]
       failure: 'a falsy answer', answer: WHOLE,
     });
   }
-  for (const [position, lock] of sql.advisoryLocks.entries()) {
+  for (const lock of sql.advisoryLocks) {
     const { call, query } = lock;
     // Alone in its query as its own output column: the row's boolean is the answer (as for try-locks).
     if (call.action !== 'unlock' || call.outputName === undefined || query.statements?.length !== 1 || lock.statement.advisoryLocks.length !== 1) continue;
-    if (!unlockMayAnswerFalse(sql, lock, position)) continue;
+    if (!unlockMayAnswerFalse(sourceCode, sql, lock)) continue;
     releases.push({
       node: lock.node, owner: lock.function, label: call.functionName, failure: 'false',
       answer: { column: call.outputName, shape: resultShapeOf(query.sender.library, query.method) },
