@@ -71,3 +71,10 @@ export async function run(key: string, token: string, ttl: number) {
     options: {},
   },
 ];
+
+/** The module for `dialect`. */
+export function dialectSource(dialect: RedisDialect): DialectSource {
+  const source = DIALECT_SOURCES.find((candidate) => candidate.dialect === dialect);
+  if (!source) throw new Error(`no source for ${dialect}`);
+  return source;
+}

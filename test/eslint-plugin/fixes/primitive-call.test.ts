@@ -6,7 +6,7 @@ import { describe, it } from 'mocha';
 import { compareAndDeleteFix, compareAndSetFix, renderRawCommand } from '../../../eslint-plugin/src/fixes/primitive-call.js';
 import type { RedisDialect } from '../../../eslint-plugin/src/fixes/templates.js';
 import { applyFix, type ProbedFile } from '../support/fix-probe.js';
-import { DIALECT_SOURCES } from './dialect-sources.js';
+import { DIALECT_SOURCES, dialectSource } from './dialect-sources.js';
 
 function commandNamed(file: ProbedFile, name: string, dialect: RedisDialect) {
   const command = file.model.redis.commands.find((candidate) => candidate.name === name);
@@ -51,7 +51,7 @@ describe('fixes/primitive-call', () => {
     }
 
     it('writes DELIFEQ as a raw command, node-redis 5 included', () => {
-      const source = DIALECT_SOURCES.find((candidate) => candidate.dialect === 'node-redis-v5')!;
+      const source = dialectSource('node-redis-v5');
       const fixed = applyFix(source.code('await redis.del(key);'), (file) => compareAndDeleteFix(file.sourceCode, 'DELIFEQ', {
         command: commandNamed(file, 'DEL', 'node-redis-v5'), keyText: 'key', tokenText: 'token',
       }));
@@ -59,7 +59,7 @@ describe('fixes/primitive-call', () => {
     });
 
     it('leaves a release queued in MULTI alone: the reply would change exec()\'s shape', () => {
-      const source = DIALECT_SOURCES[0]!;
+      const source = dialectSource('ioredis');
       const fixed = applyFix(source.code('await redis.multi().del(key).exec();'), (file) => compareAndDeleteFix(file.sourceCode, 'DELEX', {
         command: commandNamed(file, 'DEL', 'ioredis'), keyText: 'key', tokenText: 'token',
       }));
