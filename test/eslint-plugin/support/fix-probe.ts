@@ -9,6 +9,8 @@ import { Linter } from 'eslint';
 import { getLockModel, type LockModel } from '../../../eslint-plugin/src/model/index.js';
 
 export type { LockModel };
+// The face's queries that give some fixes their input, as the rules call them.
+export { checkThenSetRead, spanBetween } from '../../../eslint-plugin/src/model/index.js';
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
 export interface ProbedFile {
