@@ -1,5 +1,6 @@
 // Edits the advisory-lock fixes share: renaming the lock function inside the SQL text, sending a
-// query through another handle, and dropping the unlock a transaction-level lock no longer needs.
+// query through another handle, dropping the unlock a transaction-level lock no longer needs, and
+// moving Prisma to `$executeRaw` for a lock function that returns `void`.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { expressionStatementOf, skipTypeWrappers } from '../util/ast.js';

@@ -1,4 +1,5 @@
-// Text edits the rules' suggestions share: removing a statement cleanly and picking a free name.
+// Text edits the rules' suggestions share: removing a statement or a chain link cleanly, picking a
+// free name, and telling whether an expression can be written at another place.
 // None inserts a module-level declaration: that edit would merge with the edit at the lock into one
 // replacement spanning the file between them.
 

@@ -1,6 +1,6 @@
-// The PostgreSQL texts Locksmith's fixes insert, in pg's `$n` placeholder form: the single source for
-// the rules' suggestions and for the runtime proofs in test/proofs (until a per-dialect SQL template
-// module replaces it, which should keep these texts or re-export them).
+// Two whole PostgreSQL statements in the shape the fixes give them, in pg's `$n` form, for the runtime
+// proofs in test/proofs to run: the fenced UPDATE and the expiry-guarded lock-table upsert. No rule
+// inserts them; the rules edit the reported statement with sql-templates.ts, which re-exports these.
 
 /**
  * The fenced write (require-fencing-token): `$1` is the fence the acquisition returned, `$2` the row.

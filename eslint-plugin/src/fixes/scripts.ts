@@ -1,5 +1,6 @@
-// The Lua and SQL texts that Locksmith's fixes insert: the single source for the rules' suggestions
-// and for the runtime proofs in test/proofs, so a proof always exercises exactly what a fix writes.
+// The three Lua scripts Locksmith's fixes write (compare-and-delete, compare-and-pexpire, fenced
+// acquire) and the TTL a fix writes when the code gives none: one source for the rules' suggestions
+// and the runtime proofs in test/proofs, so a proof always runs exactly what a fix writes.
 
 /** Compare-and-delete: frees the lock only while it still holds this holder's token. */
 export const RELEASE_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then

@@ -1,5 +1,6 @@
-// The TTL of an `EXPIRE`/`PEXPIRE` as milliseconds source text, for fixes that turn the expiry into
-// a `PX` option or a compare-and-pexpire argument.
+// TTLs as milliseconds source text (an `EXPIRE`/`PEXPIRE`'s, a `SET`'s `EX`/`PX`, a renewal script's
+// argument), for fixes that write a `PX` option or a compare-and-pexpire argument, and where a `SET`'s
+// own options take one.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import type { Expiry, RedisCommand } from '../model/nouns/redis-events.js';

@@ -5,7 +5,7 @@ export { getLockModel } from './lock-model.js';
 
 export type { Acquisition, Expiry, RedisCommand, RedisModel, Release, ScriptCall } from './nouns/redis-events.js';
 export type { SharedSettings } from './nouns/vocabulary.js';
-export type { Lock, Locks } from './nouns/lock-types.js';
+export type { Lock, LockModel, Locks } from './nouns/lock-types.js';
 
 
 // The model's face: the questions rules ask of it. Rules import the model from here only

@@ -1,6 +1,6 @@
-import * as path from 'node:path';
 import type { InvalidTestCase } from '@typescript-eslint/rule-tester';
 import { RuleTester } from '../support/rule-tester.js';
+import { createTypedRuleTester } from '../support/typed-rule-tester.js';
 import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/no-check-then-set.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
 
@@ -8,9 +8,7 @@ const ruleTester = new RuleTester();
 
 // With type information a receiver is Redis because its type says so: an in-process Map subclass
 // with Redis-like method names stays silent, a client whose origin only the checker sees is found.
-const typed = new RuleTester({
-  languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: path.join(__dirname, '..', 'fixtures', 'typed') } },
-});
+const typed = createTypedRuleTester();
 
 const invalid: InvalidTestCase<MessageId, Options>[] = [
   {

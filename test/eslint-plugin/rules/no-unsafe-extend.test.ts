@@ -1,5 +1,5 @@
-import * as path from 'node:path';
 import { RuleTester } from '../support/rule-tester.js';
+import { createTypedRuleTester } from '../support/typed-rule-tester.js';
 import rule from '../../../eslint-plugin/src/rules/no-unsafe-extend.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
 
@@ -400,10 +400,7 @@ ruleTester.run('no-unsafe-extend', rule, { valid, invalid });
 suggestionsClearFindings('no-unsafe-extend', rule, invalid);
 
 // Type-aware: with type information a receiver is Redis because its type says so, whatever its name.
-const typedFixtures = path.join(__dirname, '..', 'fixtures', 'typed');
-const typedRuleTester = new RuleTester({
-  languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: typedFixtures } },
-});
+const typedRuleTester = createTypedRuleTester();
 
 typedRuleTester.run('no-unsafe-extend (type-aware)', rule, {
   valid: [{

@@ -1,6 +1,6 @@
-import * as path from 'node:path';
 import type { InvalidTestCase } from '@typescript-eslint/rule-tester';
 import { RuleTester } from '../support/rule-tester.js';
+import { createTypedRuleTester } from '../support/typed-rule-tester.js';
 import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/require-acquire-check.js';
 import { proveSuggestions } from '../support/sql-suggestions.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
@@ -421,10 +421,7 @@ ruleTester.run('require-acquire-check', rule, { valid, invalid });
 suggestionsClearFindings('require-acquire-check', rule, invalid);
 
 // Type-aware: with type information a receiver is Redis because its type says so, whatever its name.
-const typedFixtures = path.join(__dirname, '..', 'fixtures', 'typed');
-const typedRuleTester = new RuleTester({
-  languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: typedFixtures } },
-});
+const typedRuleTester = createTypedRuleTester();
 
 typedRuleTester.run('require-acquire-check (type-aware)', rule, {
   valid: [{

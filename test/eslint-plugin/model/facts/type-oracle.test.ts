@@ -1,18 +1,15 @@
 // The checker path of client recognition: with type information a call is Redis because its
 // receiver's type is declared by a Redis library; without it, the shape decides.
 
-import * as path from 'node:path';
 import { RuleTester } from '../../support/rule-tester.js';
+import { createTypedRuleTester } from '../../support/typed-rule-tester.js';
 import noSplitAcquire from '../../../../eslint-plugin/src/rules/no-split-acquire.js';
 import noUnsafeRelease from '../../../../eslint-plugin/src/rules/no-unsafe-release.js';
 
-const fixtureDirectory = path.join(__dirname, '..', '..', 'fixtures', 'typed');
 // The typed rule tester resolves file names against tsconfigRootDir.
 const filename = 'file.ts';
 
-const typed = new RuleTester({
-  languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: fixtureDirectory } },
-});
+const typed = createTypedRuleTester();
 const untyped = new RuleTester();
 
 // A Map subclass with Redis-like methods, held in a variable named `redis`.
