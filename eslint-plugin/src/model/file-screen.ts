@@ -1,5 +1,5 @@
 // Whether a file can hold anything any rule reports: a sign of Redis (redis-gate.ts) or of SQL
-// (sql/prefilter.ts). Most files of a project hold neither, and for them no rule needs to run.
+// (screen/sql-prefilter.ts). Most files of a project hold neither, and for them no rule needs to run.
 
 import type { TSESTree } from '@typescript-eslint/utils';
 import { collectImports } from './facts/imports.js';

@@ -52,7 +52,7 @@ export const LUA_LANGUAGE = 'locksmith/lua';
 // ESLint creates every rule of a file in turn, and most files hold no lock: the last file the screen
 // turned away (its Program: oxlint may hand all files one SourceCode) is remembered, so the other
 // rules turn it away with one comparison, before the Lua check. The screen remembers its last answer
-// too (screen.ts), but reaching it through the Lua check and the context again is measurably dearer
+// too (file-screen.ts), but reaching it through the Lua check and the context again is measurably dearer
 // (a small lock-free file: 10.8 µs of rule time with this, 11.7 without).
 let turnedAway: TSESTree.Program | undefined;
 // What each rule returns for a file it has nothing to look at: one object for every such file

@@ -207,7 +207,7 @@ export function describeStatement(statement: Statement): SqlStatementFacts {
 
 /**
  * Facts of a bare transaction-control statement (`BEGIN`, `COMMIT WORK`, `END`, `ABORT`), read by
- * sql/index.ts without the parser: the same facts describeStatement gives a parsed one.
+ * model/sql/sql-model.ts without the parser: the same facts describeStatement gives a parsed one.
  */
 export function transactionControlFacts(kind: 'begin' | 'commit' | 'rollback', location: NodeLocation): SqlStatementFacts {
   return { advisoryLocks: [], location, singleTable: true, ...emptyWrite(), kind, table: undefined, tableAlias: undefined };

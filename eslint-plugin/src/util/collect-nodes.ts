@@ -1,6 +1,6 @@
 // Gathers the nodes the lock model starts from — calls, tagged templates, member initialisers — once
 // per file, shared by its Redis and SQL halves. The halves' token screens (redis-gate.ts,
-// sql/prefilter.ts) keep most files from being looked at all. While ESLint lints, the nodes are
+// screen/sql-prefilter.ts) keep most files from being looked at all. While ESLint lints, the nodes are
 // picked up from ESLint's own traversal (`collectingListeners`, added to one rule per file), which
 // costs a listener call per such node instead of a second walk of the whole tree; anywhere else
 // (a model built outside a lint, or asked for before the traversal ended) one walk collects them.

@@ -4,7 +4,7 @@
 // extension fails; redis-semaphore's Mutex/Semaphore refresh on a timer (`refreshInterval`, on by
 // default) and report a loss through `onLockLost` (by default a throw from the timer) and
 // `isAcquired`. The facts are read here once, for the library's own calls and for the project
-// helpers whose summaries carry them (lock-helpers.ts), so every rule answers from the same facts.
+// helpers whose summaries carry them (helpers/), so every rule answers from the same facts.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, methodCallParts, skipTypeWrappers } from '../../util/ast.js';

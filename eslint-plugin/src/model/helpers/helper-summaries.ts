@@ -1,7 +1,8 @@
 // Lock helpers: the project's own functions and methods that acquire, release, renew or run work
-// under a lock (`acquireLock(key)`, `RedisLock#release`, `withLock(key, fn)`). Each is summarised
-// once per module — its role, which parameters are the key, the token and the TTL, what it returns —
-// and every call to it becomes the lock event the summary describes, so that every rule sees
+// under a lock (`acquireLock(key)`, `RedisLock#release`, `withLock(key, fn)`). This file summarises
+// each once per module from its body — its role, which parameters are the key, the token and the
+// TTL, what it returns. helper-calls.ts turns a call and a summary into the lock events the summary
+// describes, and module-helpers.ts does so for every call of a module, so that every rule sees
 // `await locks.acquire(k); work(); await locks.release(k)` as an acquisition and a release.
 //
 // A finding about the helper's body (an unsafe DEL inside `release(key)`, a dropped SET NX result)
@@ -9,13 +10,12 @@
 // shape skip, while the rules about pairing and critical sections treat them like any lock event.
 //
 // The summary is plain data (parameter positions, a key pattern), so a module summary built for
-// another module's calls (model/project/) can carry it: `summarizeLockHelpers` answers for any
-// parsed module, and `helperCallEvents` turns a call and a summary into events wherever the call is.
+// another module's calls (imported-helpers.ts) can carry it.
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { enclosingFunction, type FunctionLike, functionName, isFunctionLike, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers } from '../../util/ast.js';
+import { type FunctionLike, functionName, isFunctionLike, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers } from '../../util/ast.js';
 import { eventNode, within } from '../facts/source-order.js';
-import { keySignature, looksLikeLockKey } from '../facts/keys.js';
+import { looksLikeLockKey } from '../facts/keys.js';
 import { isInLockFunction } from '../facts/keys.js';
 import { callerArguments } from '../facts/parameter-callers.js';
 import { resultDeclarator, valueFlow } from '../facts/result-flow.js';
@@ -36,7 +36,7 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
 // Calls that are the lock's own machinery, not work done under it: token minting, clocks, retry
 // waits, logging, errors.
 const MACHINERY_CALLS = /^(?:randomUUID|randomBytes|uuid\w*|v4|nanoid|ulid|cuid|toString|String|Number|JSON\.stringify|stringify|now|getTime|setTimeout|clearTimeout|setInterval|clearInterval|sleep|delay|wait|resolve|reject|Promise|Error|\w*Error|random|floor|ceil|round|min|max|log|info|warn|error|debug|trace|slice|substring|toFixed|hrtime|bigint|unref|isArray)$/u;
-const RELEASE_NAME = /release|unlock|free|drop|remove/iu;
+export const RELEASE_NAME = /release|unlock|free|drop|remove/iu;
 const ACQUIRE_NAME = /acquire|lock|obtain|claim|grab|take|reserve|lease/iu;
 
 /**
@@ -218,7 +218,7 @@ interface ParameterBinding {
   readonly variable: TSESLint.Scope.Variable;
 }
 
-function parameterBindings(sourceCode: SourceCode, fn: FunctionLike): ParameterBinding[] {
+export function parameterBindings(sourceCode: SourceCode, fn: FunctionLike): ParameterBinding[] {
   const bindings: ParameterBinding[] = [];
   const variables = sourceCode.getDeclaredVariables(fn);
   const bind = (identifier: TSESTree.Identifier, ref: ParameterRef) => {
@@ -242,7 +242,7 @@ function parameterBindings(sourceCode: SourceCode, fn: FunctionLike): ParameterB
 }
 
 /** `$0`, `$1.key`: how a key pattern writes a parameter. */
-function parameterHole(ref: ParameterRef): string {
+export function parameterHole(ref: ParameterRef): string {
   return ref.property === undefined ? `$${ref.index}` : `$${ref.index}.${ref.property}`;
 }
 
@@ -251,7 +251,7 @@ function parameterHole(ref: ParameterRef): string {
  * position. Undefined when the key reads a local of the helper that is no parameter (a caller
  * could not name it) or has no signature.
  */
-function keyOf(event: Acquisition | Release | Expiry, parameters: readonly ParameterBinding[]): Pick<LockHelperSummary, 'keyParameters' | 'keyPattern' | 'keyOfInstance'> {
+export function keyOf(event: Acquisition | Release | Expiry, parameters: readonly ParameterBinding[]): Pick<LockHelperSummary, 'keyParameters' | 'keyPattern' | 'keyOfInstance'> {
   const signature = event.keySignature;
   if (signature === undefined) return { keyParameters: [], keyPattern: undefined, keyOfInstance: false };
   const used: { at: number; ref: ParameterRef }[] = [];
@@ -316,7 +316,7 @@ function ttlParameterOf(sourceCode: SourceCode, acquisition: Acquisition, parame
   return expiry ? parameterReadWithin(sourceCode, expiry, parameters) : undefined;
 }
 
-function findVariableOf(sourceCode: SourceCode, identifier: TSESTree.Identifier): TSESLint.Scope.Variable | undefined {
+export function findVariableOf(sourceCode: SourceCode, identifier: TSESTree.Identifier): TSESLint.Scope.Variable | undefined {
   for (let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(identifier); scope; scope = scope.upper) {
     const variable = scope.set.get(identifier.name);
     if (variable) return variable;
@@ -536,468 +536,4 @@ function pushChildren(sourceCode: SourceCode, node: TSESTree.Node, stack: TSESTr
 
 function pushIfNode(value: unknown, stack: TSESTree.Node[]): void {
   if (value && typeof (value as TSESTree.Node).type === 'string') stack.push(value as TSESTree.Node);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Calls to helpers: which function a call reaches, and the events it stands for.
-
-/**
- * The helper a call reaches within its module: `acquireLock(k)` (a function or a `const` arrow),
- * `this.acquire(k)` in the helper's class, `locks.acquire(k)` on `new RedisLock()` or on an object
- * literal of helpers, `this.lock.acquire(k)` on a field holding such an instance.
- */
-export function helperCalled(sourceCode: SourceCode, call: TSESTree.CallExpression, summaries: ReadonlyMap<FunctionLike, LockHelperSummary>): LockHelperSummary | undefined {
-  if (summaries.size === 0) return undefined;
-  const callee = skipTypeWrappers(call.callee);
-  if (callee.type === AST_NODE_TYPES.Identifier) {
-    const fn = functionBoundTo(sourceCode, callee);
-    return fn ? summaries.get(fn) : undefined;
-  }
-  const parts = methodCallParts(call);
-  if (!parts) return undefined;
-  const holder = holderOf(sourceCode, parts.receiver, call);
-  let fn = holder ? memberFunction(holder, parts.method, holder.type === AST_NODE_TYPES.ClassBody ? isStaticCall(sourceCode, parts.receiver, holder) : undefined) : undefined;
-  if (!fn && !holder) {
-    // `this.lockService.acquire(k)` on a typed constructor parameter, `locks.acquire(k)` on a typed parameter.
-    const named = receiverClassOf(sourceCode, parts.receiver, call);
-    const classNode = named ? localClassNamed(sourceCode, named.name) : undefined;
-    fn = classNode && named ? memberFunction(classNode.body, parts.method, named.isStatic) : undefined;
-  }
-  return fn ? summaries.get(fn) : undefined;
-}
-
-/**
- * The class a method call's receiver belongs to, by the identifier naming it in this module: the
- * class itself for a static call (`MutexLock.acquire(k)`), else the class an instance is made
- * from or typed as (`const mutex = new ReleaseMutex(t)`, `constructor(private locks: LockService)`
- * then `this.locks.acquire(k)`, `function f(locks: LockService)`). The caller decides whether that
- * name is a class of this module or an import.
- */
-export function receiverClassOf(sourceCode: SourceCode, receiver: TSESTree.Node, call: TSESTree.Node): { readonly name: TSESTree.Identifier; readonly isStatic: boolean } | undefined {
-  const expression = skipTypeWrappers(receiver);
-  if (expression.type === AST_NODE_TYPES.Identifier) {
-    const definition = findVariableOf(sourceCode, expression)?.defs[0];
-    if (!definition) return undefined;
-    if (definition.type === TSESLint.Scope.DefinitionType.ImportBinding || definition.type === TSESLint.Scope.DefinitionType.ClassName) {
-      // Classes are named in PascalCase; a lower-case import is an instance or a function.
-      return /^[A-Z]/u.test(expression.name) ? { name: expression, isStatic: true } : undefined;
-    }
-    if (definition.type === TSESLint.Scope.DefinitionType.Parameter) {
-      const name = typeName(definition.name.typeAnnotation);
-      return name ? { name, isStatic: false } : undefined;
-    }
-    if (definition.node.type === AST_NODE_TYPES.VariableDeclarator) {
-      const name = (definition.node.init ? constructedClass(definition.node.init) : undefined) ?? typeName(definition.node.id.typeAnnotation);
-      return name ? { name, isStatic: false } : undefined;
-    }
-    return undefined;
-  }
-  if (expression.type !== AST_NODE_TYPES.MemberExpression || skipTypeWrappers(expression.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
-  const field = propertyName(expression);
-  const classBody = enclosingClassBody(call);
-  if (field === undefined || !classBody) return undefined;
-  const value = fieldValue(classBody, field);
-  const constructed = value ? constructedClass(value) : undefined;
-  if (constructed) return { name: constructed, isStatic: false };
-  const declared = fieldType(classBody, field);
-  return declared ? { name: declared, isStatic: false } : undefined;
-}
-
-/** A call on the class itself (`Locks.acquire()`, `this.acquire()` in a static method), not on an instance of it. */
-function isStaticCall(sourceCode: SourceCode, receiver: TSESTree.Node, classBody: TSESTree.ClassBody): boolean {
-  const expression = skipTypeWrappers(receiver);
-  if (expression.type === AST_NODE_TYPES.Identifier) return findVariableOf(sourceCode, expression)?.defs[0]?.node === classBody.parent;
-  if (expression.type !== AST_NODE_TYPES.ThisExpression) return false;
-  for (let current: TSESTree.Node | undefined = expression.parent; current; current = current.parent) {
-    if ((current.type === AST_NODE_TYPES.MethodDefinition || current.type === AST_NODE_TYPES.PropertyDefinition) && current.parent === classBody) return current.static;
-  }
-  return false;
-}
-
-/** `new LockService(...)` (awaited or not): the identifier of the class made. */
-function constructedClass(node: TSESTree.Node): TSESTree.Identifier | undefined {
-  let expression = skipTypeWrappers(node);
-  if (expression.type === AST_NODE_TYPES.AwaitExpression) expression = skipTypeWrappers(expression.argument);
-  if (expression.type !== AST_NODE_TYPES.NewExpression) return undefined;
-  const callee = skipTypeWrappers(expression.callee);
-  return callee.type === AST_NODE_TYPES.Identifier ? callee : undefined;
-}
-
-/** `: LockService` (not a generic, a union or a qualified name): the identifier of the type. */
-function typeName(annotation: TSESTree.TSTypeAnnotation | undefined): TSESTree.Identifier | undefined {
-  const type = annotation?.typeAnnotation;
-  if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeArguments || type.typeName.type !== AST_NODE_TYPES.Identifier) return undefined;
-  return type.typeName;
-}
-
-/** The declared type of a field: `locks: LockService;` or a constructor parameter property `private readonly locks: LockService`. */
-function fieldType(classBody: TSESTree.ClassBody, field: string): TSESTree.Identifier | undefined {
-  for (const element of classBody.body) {
-    if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.computed && element.key.type === AST_NODE_TYPES.Identifier && element.key.name === field) return typeName(element.typeAnnotation);
-    if (element.type !== AST_NODE_TYPES.MethodDefinition || element.kind !== 'constructor') continue;
-    for (const parameter of element.value.params) {
-      if (parameter.type !== AST_NODE_TYPES.TSParameterProperty) continue;
-      const target = parameter.parameter.type === AST_NODE_TYPES.AssignmentPattern ? parameter.parameter.left : parameter.parameter;
-      if (target.name === field) return typeName(target.typeAnnotation);
-    }
-  }
-  return undefined;
-}
-
-/** The class declared in this module under the name, if the name is one. */
-function localClassNamed(sourceCode: SourceCode, name: TSESTree.Identifier): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined {
-  const definition = findVariableOf(sourceCode, name)?.defs[0];
-  if (definition?.node.type === AST_NODE_TYPES.ClassDeclaration) return definition.node;
-  if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init?.type === AST_NODE_TYPES.ClassExpression) return definition.node.init;
-  return undefined;
-}
-
-function functionBoundTo(sourceCode: SourceCode, identifier: TSESTree.Identifier): FunctionLike | undefined {
-  const definition = findVariableOf(sourceCode, identifier)?.defs[0];
-  if (!definition) return undefined;
-  if (definition.node.type === AST_NODE_TYPES.FunctionDeclaration) return definition.node;
-  if (definition.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init) {
-    const init = skipTypeWrappers(definition.node.init);
-    return isFunctionLike(init) ? init : undefined;
-  }
-  return undefined;
-}
-
-export type Holder = TSESTree.ClassBody | TSESTree.ObjectExpression;
-
-/** The class body or object literal whose members a receiver's methods are. */
-function holderOf(sourceCode: SourceCode, receiver: TSESTree.Node, call: TSESTree.Node): Holder | undefined {
-  const expression = skipTypeWrappers(receiver);
-  if (expression.type === AST_NODE_TYPES.ThisExpression) return enclosingClassBody(call);
-  if (expression.type === AST_NODE_TYPES.Identifier) {
-    const definition = findVariableOf(sourceCode, expression)?.defs[0];
-    if (!definition) return undefined;
-    if (definition.node.type === AST_NODE_TYPES.ClassDeclaration) return definition.node.body;
-    if (definition.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init) return holderOfValue(sourceCode, definition.node.init);
-    return undefined;
-  }
-  if (expression.type === AST_NODE_TYPES.MemberExpression && skipTypeWrappers(expression.object).type === AST_NODE_TYPES.ThisExpression) {
-    const field = propertyName(expression);
-    const classBody = enclosingClassBody(call);
-    if (field === undefined || !classBody) return undefined;
-    const value = fieldValue(classBody, field);
-    return value ? holderOfValue(sourceCode, value) : undefined;
-  }
-  return undefined;
-}
-
-/** `new RedisLock(...)` (a class of this module), `{ acquire() {...} }`, or an identifier naming one. */
-function holderOfValue(sourceCode: SourceCode, node: TSESTree.Node, depth = 0): Holder | undefined {
-  let expression = skipTypeWrappers(node);
-  if (expression.type === AST_NODE_TYPES.AwaitExpression) expression = skipTypeWrappers(expression.argument);
-  if (expression.type === AST_NODE_TYPES.ObjectExpression) return expression;
-  if (expression.type === AST_NODE_TYPES.NewExpression) {
-    const callee = skipTypeWrappers(expression.callee);
-    if (callee.type === AST_NODE_TYPES.ClassExpression) return callee.body;
-    if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
-    const definition = findVariableOf(sourceCode, callee)?.defs[0];
-    if (definition?.node.type === AST_NODE_TYPES.ClassDeclaration) return definition.node.body;
-    if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init?.type === AST_NODE_TYPES.ClassExpression) return definition.node.init.body;
-    return undefined;
-  }
-  if (expression.type === AST_NODE_TYPES.Identifier && depth < 3) {
-    const definition = findVariableOf(sourceCode, expression)?.defs[0];
-    if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init) return holderOfValue(sourceCode, definition.node.init, depth + 1);
-  }
-  return undefined;
-}
-
-/** A field's value: its initialiser, or the one `this.field = ...` in the constructor. */
-function fieldValue(classBody: TSESTree.ClassBody, field: string): TSESTree.Node | undefined {
-  for (const element of classBody.body) {
-    if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.computed && element.key.type === AST_NODE_TYPES.Identifier && element.key.name === field && element.value) return element.value;
-    if (element.type !== AST_NODE_TYPES.MethodDefinition || element.kind !== 'constructor' || !element.value.body) continue;
-    for (const statement of element.value.body.body) {
-      if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
-      const { left, right } = statement.expression;
-      if (left.type === AST_NODE_TYPES.MemberExpression && left.object.type === AST_NODE_TYPES.ThisExpression && propertyName(left) === field) return right;
-    }
-  }
-  return undefined;
-}
-
-/** The member function `name` of a class body (static or not, when the call says which) or of an object literal. */
-export function memberFunction(holder: Holder, name: string, isStatic?: boolean): FunctionLike | undefined {
-  if (holder.type === AST_NODE_TYPES.ClassBody) {
-    for (const element of holder.body) {
-      if ((element.type !== AST_NODE_TYPES.MethodDefinition && element.type !== AST_NODE_TYPES.PropertyDefinition) || element.computed) continue;
-      if (isStatic !== undefined && element.static !== isStatic) continue;
-      if (element.key.type !== AST_NODE_TYPES.Identifier || element.key.name !== name) continue;
-      const value = element.value ? skipTypeWrappers(element.value) : undefined;
-      return value && isFunctionLike(value) ? value : undefined;
-    }
-    return undefined;
-  }
-  for (const property of holder.properties) {
-    if (property.type !== AST_NODE_TYPES.Property || property.computed || property.key.type !== AST_NODE_TYPES.Identifier || property.key.name !== name) continue;
-    const value = skipTypeWrappers(property.value);
-    return isFunctionLike(value) ? value : undefined;
-  }
-  return undefined;
-}
-
-function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {
-  for (let current = node.parent; current; current = current.parent) {
-    if (current.type === AST_NODE_TYPES.ClassBody) return current;
-    // A function other than an arrow or a method has its own `this`.
-    if (current.type === AST_NODE_TYPES.FunctionDeclaration) return undefined;
-    if (current.type === AST_NODE_TYPES.FunctionExpression && current.parent.type !== AST_NODE_TYPES.MethodDefinition && current.parent.type !== AST_NODE_TYPES.Property) return undefined;
-  }
-  return undefined;
-}
-
-/** The events one call to a helper stands for: an acquisition (and its handle's releases), a release, or a renewal. */
-export interface HelperCallEvents {
-  readonly acquisitions: Acquisition[];
-  readonly releases: Release[];
-  readonly expiries: Expiry[];
-}
-
-/**
- * The lock events of a call to a summarised helper, wherever the call is (this module or one that
- * imports the helper). The call-site key signature is the helper's key pattern with the caller's
- * arguments in place of the parameters, so `locks.acquire(\`job:${id}\`)` and
- * `locks.release(\`job:${id}\`)` pair with each other and with the module's own commands on that key.
- */
-export function helperCallEvents(sourceCode: SourceCode, call: TSESTree.CallExpression, summary: LockHelperSummary): HelperCallEvents {
-  const owner = enclosingFunction(call);
-  const signature = callSiteSignature(sourceCode, call, summary);
-  const firstKey = summary.keyParameters[0];
-  // A key the helper fixes (`'lock:nightly'`) is the body's node, usable only in the helper's own module.
-  const bodyKey = summary.keyParameters.length === 0 && programOf(summary.fn) === sourceCode.ast ? summary.event.key : undefined;
-  const key = (firstKey ? argumentAt(call, firstKey) : undefined) ?? bodyKey;
-  const base = { node: call, library: 'helper' as const, command: undefined, key, keySignature: signature, owner, helper: summary };
-  const result: HelperCallEvents = { acquisitions: [], releases: [], expiries: [] };
-  if (summary.role === 'acquire' || summary.role === 'with-lock') {
-    const value = summary.tokenParameter ? argumentAt(call, summary.tokenParameter) : undefined;
-    const handle = summary.returns === 'handle' || summary.returns === 'token' ? handleOf(sourceCode, call) : undefined;
-    // A lock only its handle names (`const unlock = await lock(k)`) pairs with that handle's calls.
-    const keySignatureOrHandle = signature ?? (handle ? `handle@${handle.at}` : undefined);
-    result.acquisitions.push({
-      ...base, keySignature: keySignatureOrHandle, kind: 'helper', value, hasTtl: summary.hasTtl, isTry: summary.isTry, mintsFence: summary.mintsFence,
-    });
-    if (handle && summary.returns === 'handle') {
-      for (const release of handleReleaseCalls(handle, summary.handleRelease)) {
-        // Whether the handle's own release compares the owner is judged in the helper's body.
-        result.releases.push({ node: release, library: 'helper', command: undefined, key, keySignature: keySignatureOrHandle, owner: enclosingFunction(release), kind: 'helper', safe: true, helper: summary });
-      }
-    }
-    return result;
-  }
-  if (summary.role === 'release') result.releases.push({ ...base, kind: 'helper', safe: summary.safe });
-  else result.expiries.push({ ...base, kind: 'helper', safe: summary.safe });
-  return result;
-}
-
-function programOf(node: TSESTree.Node): TSESTree.Node {
-  let current = node;
-  while (current.parent) current = current.parent;
-  return current;
-}
-
-/** The caller's key: the pattern with each parameter replaced by the argument's signature; a method's instance key is qualified by the receiver. */
-export function callSiteSignature(sourceCode: SourceCode, call: TSESTree.CallExpression, summary: LockHelperSummary): string | undefined {
-  let pattern = summary.keyPattern;
-  if (pattern === undefined) return undefined;
-  for (const ref of summary.keyParameters) {
-    const argument = argumentAt(call, ref);
-    let inner = argument ? keySignature(sourceCode, argument) : undefined;
-    if (inner === undefined && ref.property !== undefined && call.arguments[ref.index]) {
-      const whole = keySignature(sourceCode, call.arguments[ref.index]!);
-      inner = whole === undefined ? undefined : `${whole}.${ref.property}`;
-    }
-    if (inner === undefined) return undefined;
-    pattern = pattern.split(parameterHole(ref)).join(inner);
-  }
-  if (!summary.keyOfInstance) return pattern;
-  const receiver = methodCallParts(call)?.receiver;
-  if (!receiver || skipTypeWrappers(receiver).type === AST_NODE_TYPES.ThisExpression) return pattern;
-  const receiverSignature = keySignature(sourceCode, receiver);
-  return receiverSignature === undefined ? undefined : `${receiverSignature}#${pattern}`;
-}
-
-/** The argument a parameter reference receives: `f(k)`, or the `key` property of `f({ key: k })`. */
-function argumentAt(call: TSESTree.CallExpression, ref: ParameterRef): TSESTree.Node | undefined {
-  const argument = call.arguments[ref.index];
-  if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) return undefined;
-  if (ref.property === undefined) return argument;
-  const object = skipTypeWrappers(argument);
-  if (object.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
-  for (const property of object.properties) {
-    if (property.type === AST_NODE_TYPES.Property && !property.computed && property.key.type === AST_NODE_TYPES.Identifier && property.key.name === ref.property) return property.value;
-  }
-  return undefined;
-}
-
-/** The variable a helper's handle is kept in: `const lock = await acquire(k)`, or `mutex = await lock(k)` into a `let` declared before a `try`. */
-interface Handle {
-  readonly variable: TSESLint.Scope.Variable;
-  /** Where the variable is declared: the handle's identity in key signatures. */
-  readonly at: number;
-  /** Where the handle is stored: only later uses are its releases. */
-  readonly from: number;
-}
-
-function handleOf(sourceCode: SourceCode, call: TSESTree.CallExpression): Handle | undefined {
-  const flow = valueFlow(call);
-  if (flow.kind === 'declared' && flow.declarator.id.type === AST_NODE_TYPES.Identifier) {
-    const variable = sourceCode.getDeclaredVariables(flow.declarator)[0];
-    return variable ? { variable, at: flow.declarator.range[0], from: flow.declarator.range[1] } : undefined;
-  }
-  if (flow.kind === 'assigned') {
-    const variable = findVariableOf(sourceCode, flow.target);
-    const declared = variable?.defs[0]?.node;
-    return variable && declared?.type === AST_NODE_TYPES.VariableDeclarator ? { variable, at: declared.range[0], from: flow.target.parent.range[1] } : undefined;
-  }
-  return undefined;
-}
-
-/**
- * `unlock()` of `const unlock = await lock(k)`, `handle.release()` of `const handle = await
- * acquire(k)`, or the handle handed to a function or method named for releasing
- * (`Semaphore.release(mutex)`, `releaseLock(lock)`).
- */
-function handleReleaseCalls(handle: Handle, members: readonly string[]): TSESTree.CallExpression[] {
-  const calls: TSESTree.CallExpression[] = [];
-  for (const reference of handle.variable.references) {
-    const identifier = reference.identifier;
-    if (identifier.range[0] < handle.from) continue;
-    const parent = identifier.parent;
-    if (members.includes('call') && parent.type === AST_NODE_TYPES.CallExpression && parent.callee === identifier) calls.push(parent);
-    if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === identifier && members.includes(propertyName(parent) ?? '')
-      && parent.parent.type === AST_NODE_TYPES.CallExpression && parent.parent.callee === parent) calls.push(parent.parent);
-    if (parent.type === AST_NODE_TYPES.CallExpression && parent.arguments[0] === identifier && parent.arguments.length === 1 && RELEASE_CALL.test(calledName(parent) ?? '')) calls.push(parent);
-  }
-  return calls;
-}
-
-const RELEASE_CALL = /^(?:release|unlock|releaseLock|unlockLock|releaseMutex|free)$/u;
-
-// ---------------------------------------------------------------------------------------------
-// A lock split over functions: the acquisition in one function, the release in another of the same
-// module, class or object literal, each building the key from its own parameter. Their keys compare
-// once the parameter part is abstracted: `acquire(name)` and `release(id)` of `lock:${...}`.
-
-/**
- * The key of an event with its function's parameters abstracted, qualified by where the function
- * lives (its class, its object literal, or the module): undefined when the key reads no parameter.
- * A key that is a bare parameter (`release(key) { del(key) }`) says nothing by its text, so it
- * counts only in a function or class named like a lock helper (`releaseLock`, `RedisLock#release`).
- */
-export function splitKeyOf(sourceCode: SourceCode, event: Acquisition | Release | Expiry, lockKeyPattern: RegExp): string | undefined {
-  const fn = event.owner;
-  if (!isFunctionLike(fn) || event.keySignature === undefined || !event.keySignature.includes('v:')) return undefined;
-  const { keyParameters, keyPattern } = keyOf(event, parameterBindings(sourceCode, fn));
-  if (keyParameters.length === 0 || keyPattern === undefined) return undefined;
-  const abstracted = keyPattern.replace(/\$\d+/gu, '$');
-  if (/^\$(?:\.[\w$]+)?$/u.test(abstracted)) {
-    const name = functionName(fn) ?? '';
-    if (!isInLockFunction(event.node, lockKeyPattern) && !(RELEASE_NAME.test(name) || /^(?:acquire|tryAcquire|extend|renew)$/u.test(name))) return undefined;
-  }
-  return `${containerOf(fn)}|${abstracted}`;
-}
-
-/** Where a function lives, for pairing: its class body, its object literal, or the module. */
-function containerOf(fn: FunctionLike): string {
-  const parent = fn.parent;
-  if (parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.PropertyDefinition) return `class@${parent.parent.range[0]}`;
-  if (parent.type === AST_NODE_TYPES.Property && parent.parent.type === AST_NODE_TYPES.ObjectExpression) return `object@${parent.parent.range[0]}`;
-  return 'module';
-}
-
-export interface ModuleHelpers extends ModuleEvents {
-  readonly acquisitions: Acquisition[];
-  readonly releases: Release[];
-  readonly expiries: Expiry[];
-  readonly helpers: ReadonlyMap<FunctionLike, LockHelperSummary>;
-}
-
-/** How deep helpers that call helpers are followed (`run()` calling `this.acquire()` calling SET NX). */
-const HELPER_ROUNDS = 3;
-
-/**
- * The module's events with split keys set, and with the events of every call to one of its lock
- * helpers added (in source order). `calls` are the module's calls; `handled` those that already
- * are events of their own (a `lockWrappers` entry wins over the summary).
- */
-export function withLockHelpers(
-  sourceCode: SourceCode,
-  calls: readonly TSESTree.CallExpression[],
-  events: ModuleEvents,
-  lockKeyPattern: RegExp,
-  handled: ReadonlySet<TSESTree.Node>,
-  importedHelper?: (call: TSESTree.CallExpression) => LockHelperSummary | undefined,
-): ModuleHelpers {
-  const split = <T extends Acquisition | Release | Expiry>(event: T): T => {
-    const splitKey = splitKeyOf(sourceCode, event, lockKeyPattern);
-    return splitKey === undefined ? event : { ...event, splitKey };
-  };
-  const acquisitions = events.acquisitions.map(split);
-  const releases = events.releases.map(split);
-  const expiries = events.expiries.map(split);
-  let summaries: ReadonlyMap<FunctionLike, LockHelperSummary> = new Map();
-  const seen = new Set<TSESTree.Node>(handled);
-  const baseCount = acquisitions.length + releases.length + expiries.length;
-  let addedOwners = new Set<ScopeOwner>();
-  // The summaries of the calls to helpers other modules export, by call.
-  const imported = new Map<TSESTree.Node, LockHelperSummary>();
-  const addCall = (call: TSESTree.CallExpression, summary: LockHelperSummary) => {
-    seen.add(call);
-    addedOwners.add(enclosingFunction(call));
-    const found = helperCallEvents(sourceCode, call, summary);
-    for (const event of found.acquisitions) acquisitions.push(split(event));
-    for (const handleEvent of found.releases) {
-      if (seen.has(handleEvent.node) && handleEvent.node !== call) continue;
-      seen.add(handleEvent.node);
-      // A handle handed to a release helper of its own (`MutexLock.release(lock)`): the pairing is
-      // the handle's, what the release answers is that helper's.
-      const own = handleEvent.node === call ? undefined : imported.get(handleEvent.node);
-      const event = own?.role === 'release' ? { ...handleEvent, helper: own, safe: own.safe } : handleEvent;
-      releases.push(split(event));
-    }
-    for (const event of found.expiries) expiries.push(split(event));
-  };
-  // Helpers another module exports (the project summaries resolve the call), before this module's own.
-  if (importedHelper) {
-    for (const call of calls) {
-      const summary = seen.has(call) ? undefined : importedHelper(call);
-      if (summary) imported.set(call, summary);
-    }
-    for (const [call, summary] of imported) if (!seen.has(call)) addCall(call as TSESTree.CallExpression, summary);
-  }
-  // After the first round, only functions that gained events (calls to the helpers just found) can become helpers.
-  let changedOwners: Set<ScopeOwner> | undefined;
-  for (let round = 0; round < HELPER_ROUNDS; round++) {
-    // Copies: the lists grow between rounds, and `within` caches a sorted copy per list.
-    const next = summarizeLockHelpers(sourceCode, { commands: events.commands, acquisitions: [...acquisitions], releases: [...releases], expiries: [...expiries] }, lockKeyPattern, summaries, changedOwners);
-    const fresh = new Set([...next.values()].filter((summary) => !summaries.has(summary.fn)));
-    summaries = next;
-    if (fresh.size === 0) break;
-    // Only calls by a helper's name can reach it: the rest are not resolved at all.
-    const names = new Set([...fresh].map((summary) => summary.name).filter((name) => name !== undefined));
-    for (const call of calls) {
-      if (seen.has(call) || !names.has(calledName(call) ?? '')) continue;
-      const summary = helperCalled(sourceCode, call, summaries);
-      if (!summary || !fresh.has(summary) || summary.fn === enclosingFunction(call)) continue;
-      addCall(call, summary);
-    }
-    changedOwners = addedOwners;
-    addedOwners = new Set();
-  }
-  if (acquisitions.length + releases.length + expiries.length > baseCount) {
-    // Stable: events of one call (a chain's links) keep their order.
-    for (const list of [acquisitions, releases, expiries] as (Acquisition | Release | Expiry)[][]) list.sort((left, right) => left.node.range[0] - right.node.range[0]);
-  }
-  return { commands: events.commands, acquisitions, releases, expiries, helpers: summaries };
-}
-
-function calledName(call: TSESTree.CallExpression): string | undefined {
-  const callee = skipTypeWrappers(call.callee);
-  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
-  return methodCallParts(call)?.method;
 }

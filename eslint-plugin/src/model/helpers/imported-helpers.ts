@@ -1,13 +1,13 @@
 // Lock helpers other modules export (`export async function withLock(key, fn)`,
 // `module.exports = { acquireLock, releaseLock }`, `export const locks = new RedisLock(redis)`):
-// the summary lock-helpers.ts makes of the helper in its own module, found for a call in the file
+// the summary helper-summaries.ts makes of the helper in its own module, found for a call in the file
 // being linted. The exporting module's lock model is built once per module version and settings,
 // and only when a call by a lock-like name reaches it.
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, type FunctionLike, isFunctionLike, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
 import type { ImportBinding, ImportTable } from '../nouns/vocabulary.js';
-import { memberFunction, receiverClassOf } from './helper-summaries.js';
+import { memberFunction, receiverClassOf } from './helper-calls.js';
 import type { LockHelperSummary, ModuleHelperSummaries } from '../nouns/redis-events.js';
 import type { SharedSettings } from '../nouns/vocabulary.js';
 import { calledInText, callsLockNamedMethod, LOCK_NAME, LOCK_TEXT, NOT_A_HELPER, usedAsClassInText } from '../project/lock-names.js';
@@ -195,7 +195,7 @@ function isModuleBinding(sourceCode: SourceCode, identifier: TSESTree.Identifier
 }
 
 /**
- * Whether the file calls a lock helper another module exports, for the screen (screen.ts): a
+ * Whether the file calls a lock helper another module exports, for the screen (file-screen.ts): a
  * lock-like import whose module summary holds a helper. Reads only the modules such names import.
  */
 export function callsImportedHelper(sourceCode: SourceCode, filename: string, imports: ImportTable, settings: SharedSettings, summaries: ModuleHelperSummaries): boolean {

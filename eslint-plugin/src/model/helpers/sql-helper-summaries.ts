@@ -1,10 +1,10 @@
 // SQL lock helpers: the project's functions and methods that take or free a PostgreSQL lock — a
 // session advisory lock (`acquireRunLock(key)` running `pg_try_advisory_lock`, a `MigrationLock`
 // class's `acquire()`/`release()`) or a lock-table row (`acquireLock(name, ttl)` inserting into
-// `locks`) — summarised as model/lock-helpers.ts summarises Redis ones, so that a call to one in
+// `locks`) — summarised as helper-summaries.ts summarises Redis ones, so that a call to one in
 // another module is an acquisition or a release for every rule. Each SQL lock step becomes a lock
 // event of its function; the summary logic (roles, key parameters, what the helper returns) is
-// lock-helpers.ts's own.
+// helper-summaries.ts's own.
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';

@@ -113,3 +113,11 @@ export interface LockModel {
   /** True when `node` runs inside a test case or a setup/teardown hook of a test framework. */
   inTestCode(node: TSESTree.Node): boolean;
 }
+
+/** One half of the pairing (pairing/redis-locks.ts, pairing/sql-locks.ts): its locks and the lookups into them. */
+export interface LockHalf<L extends Lock, E> {
+  readonly locks: readonly L[];
+  /** By the model's own acquisition item (two advisory locks of one query share its node). */
+  readonly byAcquisition: ReadonlyMap<Acquisition | LockTableAcquisition | AdvisoryLockItem, L>;
+  releasedBy(event: E): L | undefined;
+}

@@ -39,7 +39,7 @@ export interface RedisCommand {
   readonly script: ScriptCall | undefined;
 }
 
-/** `helper`: a call to one of the project's own lock helpers, summarised from its body (lock-helpers.ts). */
+/** `helper`: a call to one of the project's own lock helpers, summarised from its body (helpers/). */
 export type LockLibraryKind = 'redis' | 'redlock' | 'redis-semaphore' | 'wrapper' | 'helper';
 
 export interface LockEventBase {
@@ -49,7 +49,7 @@ export interface LockEventBase {
   readonly key: TSESTree.Node | undefined;
   readonly keySignature: string | undefined;
   readonly owner: ScopeOwner;
-  /** The key with its function's parameters abstracted, for a lock split over functions (lock-helpers.ts). */
+  /** The key with its function's parameters abstracted, for a lock split over functions (helpers/). */
   readonly splitKey?: string;
   /** For a call to a lock helper: the helper's summary. */
   readonly helper?: LockHelperSummary;
@@ -91,7 +91,7 @@ export interface RedisModel {
   readonly expiries: readonly Expiry[];
   /** Key signatures some acquisition in this module takes. */
   readonly acquiredKeys: ReadonlySet<string>;
-  /** The module's own lock helpers, by function (lock-helpers.ts). */
+  /** The module's own lock helpers, by function (helpers/). */
   readonly lockHelpers: ReadonlyMap<FunctionLike, LockHelperSummary>;
   /** Module-level constants holding a compare-and-delete or compare-and-expire script, by kind. */
   readonly scriptConstants: { readonly release: string | undefined; readonly extend: string | undefined };
@@ -198,7 +198,7 @@ export interface LockHelperSummary {
   /** With-lock: the parameter holding the work that runs under the lock. */
   readonly callbackParameter: number | undefined;
   /**
-   * A PostgreSQL lock (sql/lock-helpers.ts): a session advisory lock, which ends with its
+   * A PostgreSQL lock (helpers/sql-helper-summaries.ts): a session advisory lock, which ends with its
    * connection (no fence needed), or a lock-table row. Undefined for Redis and its libraries.
    */
   readonly family?: 'advisory' | 'lock-table';

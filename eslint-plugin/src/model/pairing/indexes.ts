@@ -23,7 +23,7 @@ export interface RedisIndex {
   readonly releasesByOwnerAndKey: ByOwnerAndKey<Release>;
   readonly expiriesByOwnerAndKey: ByOwnerAndKey<Expiry>;
   readonly hasUnsignedRelease: boolean;
-  /** A lock split over functions: events by their key with the parameter part abstracted (lock-helpers.ts `splitKeyOf`). */
+  /** A lock split over functions: events by their key with the parameter part abstracted (module-helpers.ts `splitKeyOf`). */
   readonly acquisitionsBySplitKey: ReadonlyMap<string, readonly Acquisition[]>;
   readonly releasesBySplitKey: ReadonlyMap<string, readonly Release[]>;
   readonly commandOrder: ReadonlyMap<RedisCommand, number>;

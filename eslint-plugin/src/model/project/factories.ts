@@ -1,7 +1,7 @@
 // Where a value the client and pool resolvers follow was made, when it was not made where it is
 // declared: what a factory function returns (`getRedis()`, `getPool()`, in this module or imported),
 // and what a variable declared empty holds once assigned (`let client; … client = createClient()`).
-// Both resolvers (clients.ts, sql/senders.ts) ask; each decides what the values it gets back are.
+// Both resolvers (redis/client-resolver.ts, sql/senders.ts) ask; each decides what the values it gets back are.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, isFunctionLike, propertyName, skipTypeWrappers, type FunctionLike } from '../../util/ast.js';

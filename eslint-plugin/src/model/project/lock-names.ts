@@ -62,7 +62,7 @@ export function callsLockNamedMethod(text: string): boolean {
 }
 
 /**
- * The ways a lock-named method of an imported class is reached (lock-helpers.ts `receiverClassOf`),
+ * The ways a lock-named method of an imported class is reached (helper-calls.ts `receiverClassOf`),
  * read from the text: an instance made here (`new Name`), a value typed as the class (`: Name`, a
  * NestJS constructor parameter), or a lock-named static method called on it (`Name.acquire(`). An
  * enum or a class whose members are only read (`LockMode.PESSIMISTIC_WRITE`) is none of these.

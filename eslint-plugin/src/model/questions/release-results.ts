@@ -10,7 +10,7 @@ import { isPooledSessionCall, isReconnectingSessionCall } from '../sql/sql-model
 import type { AdvisoryLockItem, SqlModel } from '../nouns/sql-items.js';
 import { resultFate, type Answer, type ResultFate, WHOLE } from '../facts/result-flow.js';
 import { resultShapeOf } from '../tables/sql-results.js';
-import { sessionLockBefore } from '../pairing/locks.js';
+import { sessionLockBefore } from '../pairing/sql-locks.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 

@@ -18,7 +18,7 @@ import { collectImports } from '../facts/imports.js';
 import type { ImportTable } from '../nouns/vocabulary.js';
 import { HASH_WRITE_METHODS } from '../tables/redis-clients.js';
 import type { HashWrite } from '../nouns/redis-events.js';
-import { withLockHelpers } from '../helpers/helper-summaries.js';
+import { withLockHelpers } from '../helpers/module-helpers.js';
 import { callsImportedHelper, importedHelperCandidates, importedHelperOf, isLockLikeName } from '../helpers/imported-helpers.js';
 import { keySignature } from '../facts/keys.js';
 import { isResultUsed } from '../facts/result-flow.js';

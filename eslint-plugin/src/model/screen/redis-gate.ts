@@ -1,6 +1,6 @@
 // A cheap look at a file that tells whether it can hold a Redis lock at all. Most files in a project
 // never touch Redis; for them the lock model is empty without walking the AST. The same scan of the
-// text notes whether any lock word appears (LOCK_WORDS), which the file screen (screen.ts) asks of
+// text notes whether any lock word appears (LOCK_WORDS), which the file screen (file-screen.ts) asks of
 // every file without Redis: one pass over the text instead of two.
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
@@ -100,7 +100,7 @@ function wordScan(redis: boolean, lockWord: boolean): WordScan {
 // The scan does not depend on the helper names: the screen and the Redis model both ask, once.
 // Keyed by the Program, not the SourceCode: oxlint's JS plugins may hand every file of a thread one
 // SourceCode. Only the last file's scan is kept: the screen asks twice in a row (mayUseRedis, then
-// mayNameLock), and an entry per file costs more than the scan of a small file (screen.ts). The
+// mayNameLock), and an entry per file costs more than the scan of a small file (file-screen.ts). The
 // Redis model asks again only for a file the screen accepted; if another module was scanned in
 // between (an imported helper's), the file is scanned again.
 let scannedProgram: TSESTree.Program | undefined;

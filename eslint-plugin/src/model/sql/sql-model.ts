@@ -267,7 +267,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
   }
   writes.sort((left, right) => left.range[0] - right.range[0]);
   if (builderEvents) {
-    // Lookups over these lists are binary searches by position (indexes.ts's `within`).
+    // Lookups over these lists are binary searches by position (facts/source-order.ts's `within`).
     for (const list of [lockTableAcquisitions, lockTableReleases, lockTableRenewals]) list.sort((left, right) => left.range[0] - right.range[0]);
   }
 

@@ -1,4 +1,4 @@
-// Auto-extending lock helpers (model/auto-extension.ts, the summaries of model/lock-helpers.ts): a
+// Auto-extending lock helpers (model/auto-extension.ts, the summaries of model/helpers/): a
 // helper module's Redlock `using` wrapper and redis-semaphore `Mutex` factory, reached through a
 // static getter or a class field, as Outline's `MutexLock` and OneUptime's `Semaphore` write them
 // (the code is our own). The summaries carry the library and whether the lock auto-extends; the

@@ -1,4 +1,4 @@
-// Calls to a module's own lock helpers, as every rule sees them (model/lock-helpers.ts). The helper
+// Calls to a module's own lock helpers, as every rule sees them (model/helpers/). The helper
 // shapes are modelled on public code read through the code search, rewritten: module-level
 // acquireLock/releaseLock (jsscoder/FarmLokal_backend_assignment src/utils/redisLock.ts), a lock
 // class with acquire/release methods (LeonTheBuilder/aframework beans/dlock.bean.js, the usage

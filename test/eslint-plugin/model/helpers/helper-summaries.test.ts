@@ -1,4 +1,4 @@
-// The summaries of a module's own lock helpers (model/lock-helpers.ts), read off the model ESLint
+// The summaries of a module's own lock helpers (model/helpers/), read off the model ESLint
 // builds. Shapes from public code read through the code search, rewritten: module-level
 // acquireLock/releaseLock pairs (jsscoder/FarmLokal_backend_assignment src/utils/redisLock.ts),
 // a class with acquire/release methods (LeonTheBuilder/aframework beans/dlock.bean.js), a
