@@ -15,7 +15,16 @@ module.exports = {
   // The eslintrc twins of the flat configs enable the same rules; listing them again adds nothing.
   ignoreConfig: ['legacy-recommended', 'legacy-strict', 'legacy-recommended-type-checked'],
   ruleDocNotices: ['configs', 'fixableAndHasSuggestions', 'requiresTypeChecking'],
-  ruleListColumns: ['name', 'description', 'configsError', 'configsWarn', 'configsOff', 'fixable', 'hasSuggestions', 'requiresTypeChecking'],
+  ruleListColumns: [
+    'name',
+    'description',
+    'configsError',
+    'configsWarn',
+    'configsOff',
+    'fixable',
+    'hasSuggestions',
+    'requiresTypeChecking',
+  ],
   // Every page has an "Options" section for the shared `settings.locksmith`, rules with no options of
   // their own included; test/eslint-plugin/meta.test.ts checks that each rule option is documented.
   ruleDocSectionOptions: false,

@@ -6,8 +6,15 @@ import eslintPlugin from 'eslint-plugin-eslint-plugin';
 export default tseslint.config(
   {
     ignores: [
-      '**/node_modules/**', '**/dist/**', '**/out/**', '.tools/**', 'test-output/**',
-      'test/fixtures/**', 'examples/**', 'test/**/fixtures/**', 'extension/test/fixtures/**',
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/out/**',
+      '.tools/**',
+      'test-output/**',
+      'test/fixtures/**',
+      'examples/**',
+      'test/**/fixtures/**',
+      'extension/test/fixtures/**',
     ],
   },
   js.configs.recommended,
@@ -34,9 +41,12 @@ export default tseslint.config(
     // reaches into either, so one analysis serves every rule and the editor alike.
     files: ['eslint-plugin/src/model/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/fixes/*', '**/rules/*'], message: 'The model imports nothing from fixes/ or rules/.' }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['**/fixes/*', '**/rules/*'], message: 'The model imports nothing from fixes/ or rules/.' }],
+        },
+      ],
     },
   },
   {
@@ -44,18 +54,34 @@ export default tseslint.config(
     files: ['test/**/*.ts'],
     ignores: ['test/eslint-plugin/support/rule-tester.ts', 'test/support/setup.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: [{
-          name: '@typescript-eslint/rule-tester',
-          importNames: ['RuleTester'],
-          allowTypeImports: true,
-          message: 'Use RuleTester from test/eslint-plugin/support/rule-tester.ts: it bounds every suggestion.',
-        }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@typescript-eslint/rule-tester',
+              importNames: ['RuleTester'],
+              allowTypeImports: true,
+              message: 'Use RuleTester from test/eslint-plugin/support/rule-tester.ts: it bounds every suggestion.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+      },
+    },
   },
 );

@@ -44,13 +44,19 @@ const pluginDist = path.join(repositoryRoot, 'eslint-plugin/dist');
 const locksmith = require(path.join(pluginDist, 'index.js'));
 
 const CORPUS_ROOTS = [
-  'eslint/lib', 'eslint/bin', 'eslint/conf',
+  'eslint/lib',
+  'eslint/bin',
+  'eslint/conf',
   '@eslint/*/dist',
-  '@typescript-eslint/*/dist', 'typescript-eslint/dist',
-  '@eslint-community/*', 'eslint-plugin-eslint-plugin/dist',
+  '@typescript-eslint/*/dist',
+  'typescript-eslint/dist',
+  '@eslint-community/*',
+  'eslint-plugin-eslint-plugin/dist',
   'espree/dist',
-  'eslint-scope/lib', 'eslint-scope/dist',
-  'eslint-visitor-keys/lib', 'eslint-visitor-keys/dist',
+  'eslint-scope/lib',
+  'eslint-scope/dist',
+  'eslint-visitor-keys/lib',
+  'eslint-visitor-keys/dist',
 ];
 const CORPUS_EXTENSIONS = ['.js', '.cjs', '.mjs'];
 
@@ -82,7 +88,8 @@ function expandStar(pattern) {
   if (!rest[0]?.includes('*')) return [path.join(nodeModules, pattern)].filter((directory) => fs.existsSync(directory));
   const scopeDirectory = path.join(nodeModules, scope);
   if (!fs.existsSync(scopeDirectory)) return [];
-  return fs.readdirSync(scopeDirectory)
+  return fs
+    .readdirSync(scopeDirectory)
     .map((name) => path.join(scopeDirectory, name, ...rest.slice(1)))
     .filter((directory) => fs.existsSync(directory));
 }
@@ -92,8 +99,11 @@ function walk(directory, files) {
     const child = path.join(directory, entry.name);
     if (entry.isDirectory()) {
       if (entry.name !== 'node_modules') walk(child, files);
-    } else if (entry.isFile() && CORPUS_EXTENSIONS.includes(path.extname(entry.name))
-      && !/\.d\.[cm]?ts$|\.min\.[cm]?js$/.test(entry.name)) {
+    } else if (
+      entry.isFile() &&
+      CORPUS_EXTENSIONS.includes(path.extname(entry.name)) &&
+      !/\.d\.[cm]?ts$|\.min\.[cm]?js$/.test(entry.name)
+    ) {
       files.push(child);
     }
   }
@@ -122,7 +132,10 @@ function packageTypeOf(file) {
       break;
     }
     const parent = path.dirname(directory);
-    if (parent === directory) { packageTypeCache.set(directory, undefined); break; }
+    if (parent === directory) {
+      packageTypeCache.set(directory, undefined);
+      break;
+    }
     directory = parent;
   }
   const type = packageTypeCache.get(directory);
@@ -143,13 +156,15 @@ function detectedSourceType(text) {
 }
 
 function configFor(run, sourceType) {
-  return [{
-    files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
-    languageOptions: { ecmaVersion: 'latest', sourceType },
-    linterOptions: { reportUnusedDisableDirectives: 'off' },
-    plugins: run.plugins,
-    rules: run.rules,
-  }];
+  return [
+    {
+      files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
+      languageOptions: { ecmaVersion: 'latest', sourceType },
+      linterOptions: { reportUnusedDisableDirectives: 'off' },
+      plugins: run.plugins,
+      rules: run.rules,
+    },
+  ];
 }
 
 /** A run's accumulated measurements. */
@@ -165,7 +180,10 @@ function lintFile(linter, tally, { file, text, sourceType }) {
     // verifyAndFix is the entry point that records `stats` times (ESLint's CLI uses it); nothing is fixed.
     // Inline `/* eslint ... */` comments in the corpus would switch on rules outside the run: ignore them.
     ({ messages } = linter.verifyAndFix(text, configFor(tally.run, sourceType), {
-      filename: file, stats: true, fix: false, allowInlineConfig: false,
+      filename: file,
+      stats: true,
+      fix: false,
+      allowInlineConfig: false,
     }));
   } catch (error) {
     tally.crashes.push({ file, rule: error?.ruleId ?? '(unknown rule)', message: String(error?.message ?? error).split('\n')[0] });
@@ -246,7 +264,9 @@ function milliseconds(time) {
 
 function printRun(result, limit) {
   const sorted = [...result.ruleTimes].sort((left, right) => right[1] - left[1]);
-  console.log(`\n${result.run.name}: ${result.ruleTimes.size} rules, rules ${result.ruleTotal.toFixed(1)} ms, parse ${result.parseTime.toFixed(1)} ms, whole lint ${result.lintTime.toFixed(1)} ms, findings ${result.findings}`);
+  console.log(
+    `\n${result.run.name}: ${result.ruleTimes.size} rules, rules ${result.ruleTotal.toFixed(1)} ms, parse ${result.parseTime.toFixed(1)} ms, whole lint ${result.lintTime.toFixed(1)} ms, findings ${result.findings}`,
+  );
   for (const [ruleId, time] of sorted.slice(0, limit)) {
     const share = result.ruleTotal > 0 ? ((100 * time) / result.ruleTotal).toFixed(1) : '0.0';
     console.log(`  ${ruleId.padEnd(44)} ${milliseconds(time)} ${share.padStart(5)}%`);
@@ -266,7 +286,9 @@ function measure(files, { sharedTimings = [], cwd = nodeModules } = {}) {
   const results = lintCorpus(RUNS, corpus, {
     cwd,
     // The warm-up pass calls the shared analyses too; count only the measured pass.
-    onWarmedUp: () => { for (const timing of sharedTimings) Object.assign(timing, { exclusive: 0, calls: 0 }); },
+    onWarmedUp: () => {
+      for (const timing of sharedTimings) Object.assign(timing, { exclusive: 0, calls: 0 });
+    },
   });
   const core = results.find((result) => result.run.name === 'core');
   const plugin = results.find((result) => result.run.name === 'locksmith');
@@ -287,7 +309,9 @@ function measure(files, { sharedTimings = [], cwd = nodeModules } = {}) {
   const linted = files.filter((file) => !unparsed.has(file)).length;
   const crashes = results.filter((result) => result.run.countsCrashes).reduce((sum, result) => sum + result.crashes.length, 0);
   const ratio = core.ruleTotal > 0 ? plugin.ruleTotal / core.ruleTotal : Number.NaN;
-  console.log(`\nlocksmith rules ${plugin.ruleTotal.toFixed(1)} ms / core rules ${core.ruleTotal.toFixed(1)} ms; core crashes ${core.crashes.length}`);
+  console.log(
+    `\nlocksmith rules ${plugin.ruleTotal.toFixed(1)} ms / core rules ${core.ruleTotal.toFixed(1)} ms; core crashes ${core.crashes.length}`,
+  );
   return { core, plugin, linted, crashes, ratio };
 }
 
@@ -312,12 +336,18 @@ function main() {
     for (const line of scalingLines(measureScaling())) console.log(line);
   }
   if (process.argv.includes('--json')) {
-    console.log(JSON.stringify({
-      ratio, dense_ratio: dense.ratio, files: linted + dense.linted, crashes: crashes + dense.crashes,
-      core: Object.fromEntries(core.ruleTimes), locksmith: Object.fromEntries(plugin.ruleTimes),
-      dense: { core: Object.fromEntries(dense.core.ruleTimes), locksmith: Object.fromEntries(dense.plugin.ruleTimes) },
-      shared: Object.fromEntries(sharedTimings.map((timing) => [timing.name, timing.exclusive])),
-    }));
+    console.log(
+      JSON.stringify({
+        ratio,
+        dense_ratio: dense.ratio,
+        files: linted + dense.linted,
+        crashes: crashes + dense.crashes,
+        core: Object.fromEntries(core.ruleTimes),
+        locksmith: Object.fromEntries(plugin.ruleTimes),
+        dense: { core: Object.fromEntries(dense.core.ruleTimes), locksmith: Object.fromEntries(dense.plugin.ruleTimes) },
+        shared: Object.fromEntries(sharedTimings.map((timing) => [timing.name, timing.exclusive])),
+      }),
+    );
   }
   // A crash is a bug; the ratio targets (0.10, scaling 3.5) are reported, not enforced, as timings vary by machine.
   const allCrashes = crashes + dense.crashes;

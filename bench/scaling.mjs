@@ -84,7 +84,11 @@ function siteBody(i, key) {
   }
   lines.push(`  try {`);
   // require-fencing-token: a write under the lock without a fence.
-  lines.push(variant === 5 ? `    await db.query('UPDATE accounts SET balance = balance + 1 WHERE id = $1', [${i}]);` : `    await work${i % 7}(${i});`);
+  lines.push(
+    variant === 5
+      ? `    await db.query('UPDATE accounts SET balance = balance + 1 WHERE id = $1', [${i}]);`
+      : `    await work${i % 7}(${i});`,
+  );
   if (variant === 6) lines.push(`    await redis.pexpire(${key}, 30000);`);
   lines.push(`  } finally {`);
   // no-unsafe-release: plain DEL, or an owner check then DEL (two commands).
@@ -245,13 +249,15 @@ export const SHAPES = [
 ];
 
 const linter = new Linter({ configType: 'flat' });
-const config = [{
-  files: ['**/*.js'],
-  languageOptions: { ecmaVersion: 'latest', sourceType: 'module' },
-  linterOptions: { reportUnusedDisableDirectives: 'off' },
-  plugins: { locksmith },
-  rules: locksmith.configs.strict.rules,
-}];
+const config = [
+  {
+    files: ['**/*.js'],
+    languageOptions: { ecmaVersion: 'latest', sourceType: 'module' },
+    linterOptions: { reportUnusedDisableDirectives: 'off' },
+    plugins: { locksmith },
+    rules: locksmith.configs.strict.rules,
+  },
+];
 
 /** Lints `text` once; rule times by rule id and the number of findings. */
 export function lintOnce(text) {
@@ -314,7 +320,16 @@ function measurePair(smallText, largeText, rounds) {
   const small = [];
   const large = [];
   for (let round = 0; round < rounds; round += 1) {
-    const order = round % 2 === 0 ? [[smallText, SCALE, small], [largeText, 1, large]] : [[largeText, 1, large], [smallText, SCALE, small]];
+    const order =
+      round % 2 === 0
+        ? [
+            [smallText, SCALE, small],
+            [largeText, 1, large],
+          ]
+        : [
+            [largeText, 1, large],
+            [smallText, SCALE, small],
+          ];
     for (const [text, times, samples] of order) samples.push(lintSample(text, times));
   }
   return { low: summarise(small), high: summarise(large) };
@@ -325,7 +340,15 @@ function measureShape(shape, small, repeats) {
   // Warm-up: the JIT, and ESLint's own lazily loaded parts, on a mid-sized file of the shape.
   lintOnce(shape.generate(Math.max(50, Math.floor(small / 10))));
   const { low, high } = measurePair(shape.generate(small), shape.generate(small * SCALE), repeats);
-  return { shape: shape.name, small, large: small * SCALE, low, high, ratio: high.fastest / low.fastest, medianRatio: high.total / low.total };
+  return {
+    shape: shape.name,
+    small,
+    large: small * SCALE,
+    low,
+    high,
+    ratio: high.fastest / low.fastest,
+    medianRatio: high.total / low.total,
+  };
 }
 
 /**
@@ -335,11 +358,15 @@ function measureShape(shape, small, repeats) {
  */
 export function measureScaling({ small = SMALL, repeats = ROUNDS, shapes = SHAPES } = {}) {
   return shapes.map((shape) => {
-    const output = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--json', `--shape=${shape.name}`, `--sites=${small}`, `--rounds=${repeats}`], {
-      encoding: 'utf8',
-      maxBuffer: 16 * 1024 * 1024,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const output = execFileSync(
+      process.execPath,
+      [fileURLToPath(import.meta.url), '--json', `--shape=${shape.name}`, `--sites=${small}`, `--rounds=${repeats}`],
+      {
+        encoding: 'utf8',
+        maxBuffer: 16 * 1024 * 1024,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const result = JSON.parse(output);
     const revive = (summary) => ({ ...summary, perRule: new Map(summary.perRule) });
     return { ...result, low: revive(result.low), high: revive(result.high) };
@@ -354,11 +381,15 @@ function resultJson(result) {
 
 /** The lines `npm run bench` prints: one per shape, then the worst ratio. */
 export function scalingLines(results) {
-  const lines = results.map(({ shape, small, large, low, high, ratio, medianRatio }) =>
-    `scaling ${shape.padEnd(14)} ${String(small).padStart(5)} sites ${low.fastest.toFixed(1).padStart(8)} ms, ${String(large).padStart(5)} sites ${high.fastest.toFixed(1).padStart(8)} ms (fastest samples), findings ${low.findings}/${high.findings}: ${ratio.toFixed(2)}× (median ${medianRatio.toFixed(2)}×)`);
+  const lines = results.map(
+    ({ shape, small, large, low, high, ratio, medianRatio }) =>
+      `scaling ${shape.padEnd(14)} ${String(small).padStart(5)} sites ${low.fastest.toFixed(1).padStart(8)} ms, ${String(large).padStart(5)} sites ${high.fastest.toFixed(1).padStart(8)} ms (fastest samples), findings ${low.findings}/${high.findings}: ${ratio.toFixed(2)}× (median ${medianRatio.toFixed(2)}×)`,
+  );
   const worst = results.reduce((max, { ratio }) => Math.max(max, ratio), 0);
   const worstMedian = results.reduce((max, { medianRatio }) => Math.max(max, medianRatio), 0);
-  lines.push(`scaling=${worst.toFixed(2)} scaling_median=${worstMedian.toFixed(2)} (worst of ${results.length} shapes, rule time at ×${SCALE} lock sites, fastest samples and medians; target ≤ ${TARGET})`);
+  lines.push(
+    `scaling=${worst.toFixed(2)} scaling_median=${worstMedian.toFixed(2)} (worst of ${results.length} shapes, rule time at ×${SCALE} lock sites, fastest samples and medians; target ≤ ${TARGET})`,
+  );
   return lines;
 }
 
@@ -377,12 +408,16 @@ function main() {
   const results = measureScaling({ small, shapes, repeats });
   for (const { shape, low, high, ratio, medianRatio } of results) {
     const samples = (summary) => summary.samples.map((time) => time.toFixed(0)).join(' ');
-    console.log(`\n${shape}: ${ratio.toFixed(2)}× fastest, ${medianRatio.toFixed(2)}× median (samples, ms: ${samples(low)} | ${samples(high)})`);
+    console.log(
+      `\n${shape}: ${ratio.toFixed(2)}× fastest, ${medianRatio.toFixed(2)}× median (samples, ms: ${samples(low)} | ${samples(high)})`,
+    );
     const rules = [...high.perRule.keys()].sort((left, right) => high.perRule.get(right) - high.perRule.get(left));
     for (const rule of rules) {
       const before = low.perRule.get(rule) ?? 0;
       const after = high.perRule.get(rule);
-      console.log(`  ${rule.padEnd(44)} ${before.toFixed(1).padStart(8)} ms ${after.toFixed(1).padStart(8)} ms ${(before > 0 ? after / before : 0).toFixed(2).padStart(6)}×`);
+      console.log(
+        `  ${rule.padEnd(44)} ${before.toFixed(1).padStart(8)} ms ${after.toFixed(1).padStart(8)} ms ${(before > 0 ? after / before : 0).toFixed(2).padStart(6)}×`,
+      );
     }
   }
   console.log('');

@@ -13,7 +13,11 @@ import { collectCorpusFiles, corpusModules } from '../corpus/files.mjs';
 const require = createRequire(import.meta.url);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: options } = parseArgs({
-  options: { edits: { type: 'string', default: '40' }, lines: { type: 'string', default: '3000' }, json: { type: 'boolean', default: false } },
+  options: {
+    edits: { type: 'string', default: '40' },
+    lines: { type: 'string', default: '3000' },
+    json: { type: 'boolean', default: false },
+  },
 });
 const EDITS = Number(options.edits);
 const WARMUP = 5;
@@ -113,7 +117,8 @@ function quantile(values, q) {
 }
 
 const serverBundle = path.join(repoRoot, 'extension/dist/locksmith-lsp.js');
-if (!existsSync(serverBundle)) execFileSync(process.execPath, [path.join(repoRoot, 'extension/scripts/build.mjs'), '--production'], { stdio: 'inherit' });
+if (!existsSync(serverBundle))
+  execFileSync(process.execPath, [path.join(repoRoot, 'extension/scripts/build.mjs'), '--production'], { stdio: 'inherit' });
 
 const text = generateFile(TARGET_LINES);
 const lineCount = text.split('\n').length;
@@ -125,7 +130,12 @@ const typescriptParser = require('@typescript-eslint/parser');
 const parseTimes = [];
 for (let run = 0; run < WARMUP + EDITS; run += 1) {
   const started = performance.now();
-  typescriptParser.parseForESLint(`// ${run}\n${text}`, { ecmaVersion: 'latest', sourceType: 'module', filePath, ecmaFeatures: { jsx: false } });
+  typescriptParser.parseForESLint(`// ${run}\n${text}`, {
+    ecmaVersion: 'latest',
+    sourceType: 'module',
+    filePath,
+    ecmaFeatures: { jsx: false },
+  });
   if (run >= WARMUP) parseTimes.push(performance.now() - started);
 }
 
@@ -133,12 +143,14 @@ for (let run = 0; run < WARMUP + EDITS; run += 1) {
 const { Linter } = require('eslint');
 const locksmith = require('eslint-plugin-locksmith');
 const linter = new Linter({ cwd: repoRoot });
-const config = [{
-  files: ['**/*.ts'],
-  plugins: { locksmith },
-  languageOptions: { ecmaVersion: 'latest', sourceType: 'module', parser: typescriptParser },
-  rules: locksmith.configs.recommended.rules,
-}];
+const config = [
+  {
+    files: ['**/*.ts'],
+    plugins: { locksmith },
+    languageOptions: { ecmaVersion: 'latest', sourceType: 'module', parser: typescriptParser },
+    rules: locksmith.configs.recommended.rules,
+  },
+];
 const statParse = [];
 const statRules = [];
 const perRule = new Map();
@@ -169,7 +181,12 @@ connection.onNotification('textDocument/publishDiagnostics', (params) => {
 connection.onNotification('window/logMessage', () => {});
 connection.onNotification('locksmith/status', () => {});
 connection.listen();
-await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { settings: {} } });
+await connection.sendRequest('initialize', {
+  processId: process.pid,
+  rootUri: null,
+  capabilities: {},
+  initializationOptions: { settings: {} },
+});
 const startupMs = performance.now() - spawned;
 await connection.sendNotification('initialized', {});
 
@@ -187,7 +204,9 @@ for (let edit = 0; edit < WARMUP + EDITS; edit += 1) {
   // A keystroke-sized edit: a comment on the first line, alternating.
   await connection.sendNotification('textDocument/didChange', {
     textDocument: { uri, version },
-    contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: edit === 0 ? 0 : 3 } }, text: `//${edit % 10}` }],
+    contentChanges: [
+      { range: { start: { line: 0, character: 0 }, end: { line: 0, character: edit === 0 ? 0 : 3 } }, text: `//${edit % 10}` },
+    ],
   });
   await done;
   if (edit >= WARMUP) latencies.push(performance.now() - started);
@@ -209,7 +228,12 @@ async function lockMapTimes(files) {
   const uris = files.map((file) => pathToFileURL(file).href);
   const cold = await connection.sendRequest('locksmith/lockMap', { uris });
   const warm = await connection.sendRequest('locksmith/lockMap', { uris });
-  return { files: cold.indexed, locks: cold.files.reduce((sum, file) => sum + file.locks.length, 0), coldMs: cold.ms, unchangedMs: warm.ms };
+  return {
+    files: cold.indexed,
+    locks: cold.files.reduce((sum, file) => sum + file.locks.length, 0),
+    coldMs: cold.ms,
+    unchangedMs: warm.ms,
+  };
 }
 const lockMap = { examples: await lockMapTimes(filesUnder(path.join(repoRoot, 'examples'))) };
 // The real-package corpus, when installed (npm run corpus installs it).
@@ -235,7 +259,10 @@ const result = {
   serverStartupMs: Math.round(startupMs),
   parseMs: { median: +parseMedian.toFixed(1), p95: +quantile(parseTimes, 0.95).toFixed(1) },
   lintLatencyMs: { median: +quantile(latencies, 0.5).toFixed(1), p95: +quantile(latencies, 0.95).toFixed(1) },
-  latencyOverParse: { median: +(quantile(latencies, 0.5) / parseMedian).toFixed(2), p95: +(quantile(latencies, 0.95) / parseMedian).toFixed(2) },
+  latencyOverParse: {
+    median: +(quantile(latencies, 0.5) / parseMedian).toFixed(2),
+    p95: +(quantile(latencies, 0.95) / parseMedian).toFixed(2),
+  },
   // What the rules (and everything else past parsing: scope analysis, traversal, protocol) add, per unit of parse time.
   beyondParseOverParse: +((quantile(latencies, 0.5) - parseMedian) / parseMedian).toFixed(2),
   eslintStats: {
@@ -257,15 +284,23 @@ if (options.json) {
   console.log(`server lint latency on a ${result.lines}-line TypeScript file (${result.findings} findings, ${EDITS} edits):`);
   console.log(`  parse (typescript-eslint parser): median ${result.parseMs.median} ms, p95 ${result.parseMs.p95} ms`);
   console.log(`  didChange → diagnostics:          median ${result.lintLatencyMs.median} ms, p95 ${result.lintLatencyMs.p95} ms`);
-  console.log(`  latency / parse: median ${result.latencyOverParse.median}, p95 ${result.latencyOverParse.p95}; beyond parse / parse: ${result.beyondParseOverParse}`);
-  console.log(`  ESLint stats, same config: parse ${result.eslintStats.parseMs} ms, rules ${result.eslintStats.rulesMs} ms → rules / parse ${result.eslintStats.rulesOverParse} (target ≤ 0.5)`);
+  console.log(
+    `  latency / parse: median ${result.latencyOverParse.median}, p95 ${result.latencyOverParse.p95}; beyond parse / parse: ${result.beyondParseOverParse}`,
+  );
+  console.log(
+    `  ESLint stats, same config: parse ${result.eslintStats.parseMs} ms, rules ${result.eslintStats.rulesMs} ms → rules / parse ${result.eslintStats.rulesOverParse} (target ≤ 0.5)`,
+  );
   for (const [ruleId, ms] of Object.entries(result.eslintStats.perRuleMs)) console.log(`    ${ruleId}: ${ms} ms`);
   console.log(`  server startup (spawn → initialize): ${result.serverStartupMs} ms`);
   for (const [name, map] of Object.entries(result.lockMap)) {
-    console.log(`  lock map of ${name}/ (${map.files} files, ${map.locks} locks): indexing ${map.coldMs} ms, again unchanged ${map.unchangedMs} ms`);
+    console.log(
+      `  lock map of ${name}/ (${map.files} files, ${map.locks} locks): indexing ${map.coldMs} ms, again unchanged ${map.unchangedMs} ms`,
+    );
   }
   if (result.vscodeActivation) {
     const { activationMs, serverReadyAfterActivationMs, version } = result.vscodeActivation;
-    console.log(`  VS Code ${version} (last npm run test:vscode): activation ${activationMs} ms, server ready after ${serverReadyAfterActivationMs} ms`);
+    console.log(
+      `  VS Code ${version} (last npm run test:vscode): activation ${activationMs} ms, server ready after ${serverReadyAfterActivationMs} ms`,
+    );
   }
 }

@@ -40,7 +40,9 @@ export function differencesFromSharedList(manifest, sharedList) {
   const differences = [];
   for (const [name, version] of Object.entries(wanted)) {
     if (dependencies[name] !== version) {
-      differences.push(`corpus/package.json has ${name}@${dependencies[name] ?? '(missing)'}, shared/corpus/packages.json lists ${version}`);
+      differences.push(
+        `corpus/package.json has ${name}@${dependencies[name] ?? '(missing)'}, shared/corpus/packages.json lists ${version}`,
+      );
     }
   }
   for (const name of Object.keys(dependencies)) {

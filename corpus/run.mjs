@@ -50,7 +50,9 @@ function runCli(files, ruleArguments) {
     child.stdout.on('data', (chunk) => stdout.push(chunk));
     child.stderr.on('data', (chunk) => stderr.push(chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') }));
+    child.on('close', (code) =>
+      resolve({ code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') }),
+    );
   });
 }
 
@@ -62,7 +64,7 @@ async function lintFiles(files, ruleArguments) {
   const { code, stdout, stderr } = await runCli(files, ruleArguments);
   if (code === 0 || code === 1) return { results: JSON.parse(stdout), crashes: [] };
   if (files.length === 1) {
-    return { results: [], crashes: [{ file: files[0], message: (stderr.trim().split('\n')[0] || `exit ${code}`) }] };
+    return { results: [], crashes: [{ file: files[0], message: stderr.trim().split('\n')[0] || `exit ${code}` }] };
   }
   const middle = Math.ceil(files.length / 2);
   const [left, right] = [await lintFiles(files.slice(0, middle), ruleArguments), await lintFiles(files.slice(middle), ruleArguments)];
@@ -98,9 +100,16 @@ async function main() {
   for (const result of results) {
     const file = path.relative(corpusModules, result.filePath).split(path.sep).join('/');
     for (const message of result.messages) {
-      if (message.fatal) parseErrors.push({ file, absolute: result.filePath, message: `${message.line}:${message.column} ${message.message}` });
+      if (message.fatal)
+        parseErrors.push({ file, absolute: result.filePath, message: `${message.line}:${message.column} ${message.message}` });
       else if (message.ruleId?.startsWith(RULE_PREFIX)) {
-        findings.push({ rule: message.ruleId.slice(RULE_PREFIX.length), file, line: message.line, anchor: anchorOf(texts.get(result.filePath) ?? '', message.line), message: message.message });
+        findings.push({
+          rule: message.ruleId.slice(RULE_PREFIX.length),
+          file,
+          line: message.line,
+          anchor: anchorOf(texts.get(result.filePath) ?? '', message.line),
+          message: message.message,
+        });
       } else problems.push(`${file}:${message.line}: a message of a rule that is not Locksmith's: ${message.ruleId}`);
     }
   }
@@ -129,11 +138,17 @@ async function main() {
 
   const perRule = new Map();
   for (const finding of findings) perRule.set(finding.rule, (perRule.get(finding.rule) ?? 0) + 1);
-  console.log(`corpus: ${files.length} files, ${lines} lines, ${texts.size > 0 ? new Set(files.map((file) => packageOf(file))).size : 0} packages`);
-  console.log(`lint: ${lintSeconds.toFixed(1)} s wall (${PROCESSES} processes); whole run ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `corpus: ${files.length} files, ${lines} lines, ${texts.size > 0 ? new Set(files.map((file) => packageOf(file))).size : 0} packages`,
+  );
+  console.log(
+    `lint: ${lintSeconds.toFixed(1)} s wall (${PROCESSES} processes); whole run ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   console.log(`parse errors: ${parseErrors.length} (${wrongParseErrors.length} in files Node or TypeScript accepts)`);
   for (const parseError of parseErrors) {
-    console.log(`  ${parseError.file}: ${parseError.message}${parseError.alsoRejectedBy ? ` (also rejected by ${parseError.alsoRejectedBy})` : ' — ACCEPTED BY NODE'}`);
+    console.log(
+      `  ${parseError.file}: ${parseError.message}${parseError.alsoRejectedBy ? ` (also rejected by ${parseError.alsoRejectedBy})` : ' — ACCEPTED BY NODE'}`,
+    );
   }
   console.log(`crashes: ${crashes.length}`);
   for (const crash of crashes) console.log(`  ${crash.file}: ${crash.message}`);
@@ -144,13 +159,29 @@ async function main() {
     problems.push(`unrecorded finding: ${finding.rule} ${finding.file}:${finding.line} \`${finding.anchor}\` — ${finding.message}`);
   }
   for (const { entry, left } of missing) {
-    problems.push(`recorded ${entry.verdict} no longer reported${left > 1 ? ` (${left} times)` : ''}: ${entry.rule} ${entry.file} \`${entry.anchor}\``);
+    problems.push(
+      `recorded ${entry.verdict} no longer reported${left > 1 ? ` (${left} times)` : ''}: ${entry.rule} ${entry.file} \`${entry.anchor}\``,
+    );
   }
   for (const parseError of wrongParseErrors) problems.push(`parse error in a file Node accepts: ${parseError.file}: ${parseError.message}`);
   for (const crash of crashes) problems.push(`crash: ${crash.file}: ${crash.message}`);
 
   if (process.argv.includes('--write-unreviewed')) {
-    console.log(JSON.stringify(unrecorded.map(({ rule, file, line, anchor, message }) => ({ rule, file, line, anchor, message, verdict: 'UNREVIEWED', reason: '' })), null, 2));
+    console.log(
+      JSON.stringify(
+        unrecorded.map(({ rule, file, line, anchor, message }) => ({
+          rule,
+          file,
+          line,
+          anchor,
+          message,
+          verdict: 'UNREVIEWED',
+          reason: '',
+        })),
+        null,
+        2,
+      ),
+    );
   }
   if (problems.length > 0) {
     console.log(`\nFAILED: ${problems.length} problem(s)`);

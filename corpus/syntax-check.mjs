@@ -25,6 +25,8 @@ function checkWithTypeScript(file) {
     compilerOptions: { target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext, jsx: ts.JsxEmit.Preserve },
   });
   // transpileModule reports syntax errors only (no type checking); options errors would be ours, not the file's.
-  const syntaxErrors = diagnostics.filter((diagnostic) => diagnostic.file !== undefined && diagnostic.category === ts.DiagnosticCategory.Error);
+  const syntaxErrors = diagnostics.filter(
+    (diagnostic) => diagnostic.file !== undefined && diagnostic.category === ts.DiagnosticCategory.Error,
+  );
   return syntaxErrors.length === 0 ? { accepted: true } : { accepted: false, by: 'TypeScript' };
 }

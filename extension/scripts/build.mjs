@@ -39,7 +39,10 @@ await Promise.all([
 
 // `locksmith-lsp --stdio`: a tiny launcher so the server runs without the editor.
 const launcher = path.join(extensionRoot, 'dist/locksmith-lsp.js');
-await writeFile(launcher, "#!/usr/bin/env node\n'use strict';\nif (!process.argv.slice(2).some((arg) => arg.startsWith('--'))) process.argv.push('--stdio');\nrequire('./server.js');\n");
+await writeFile(
+  launcher,
+  "#!/usr/bin/env node\n'use strict';\nif (!process.argv.slice(2).some((arg) => arg.startsWith('--'))) process.argv.push('--stdio');\nrequire('./server.js');\n",
+);
 await chmod(launcher, 0o755);
 
 for (const name of ['client.js', 'server.js']) {

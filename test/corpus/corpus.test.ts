@@ -7,8 +7,16 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'mocha';
 
-interface Finding { rule: string; file: string; anchor: string }
-interface Entry extends Finding { verdict: string; reason: string; count?: number }
+interface Finding {
+  rule: string;
+  file: string;
+  anchor: string;
+}
+interface Entry extends Finding {
+  verdict: string;
+  reason: string;
+  count?: number;
+}
 interface ExpectationsModule {
   anchorOf(text: string, line: number): string;
   compareWithExpected(findings: Finding[], expected: Entry[]): { unrecorded: Finding[]; missing: { entry: Entry; left: number }[] };
@@ -17,8 +25,12 @@ interface ExpectationsModule {
 interface SyntaxCheckModule {
   checkAcceptedByNode(file: string): { accepted: boolean; by?: string };
 }
-interface Manifest { dependencies: Record<string, string> }
-interface LockFile { packages: Record<string, { name?: string; version?: string; dependencies?: Record<string, string> }> }
+interface Manifest {
+  dependencies: Record<string, string>;
+}
+interface LockFile {
+  packages: Record<string, { name?: string; version?: string; dependencies?: Record<string, string> }>;
+}
 
 const repositoryRoot = path.resolve(__dirname, '../..');
 const corpusDirectory = path.join(repositoryRoot, 'corpus');
@@ -75,7 +87,12 @@ describe('real-package corpus', () => {
 
   describe('matching findings against expected.json', () => {
     const entry = (anchor: string, count?: number): Entry => ({
-      rule: 'no-unsafe-release', file: 'pkg/a.js', anchor, verdict: 'true-positive', reason: 'plain DEL', ...(count === undefined ? {} : { count }),
+      rule: 'no-unsafe-release',
+      file: 'pkg/a.js',
+      anchor,
+      verdict: 'true-positive',
+      reason: 'plain DEL',
+      ...(count === undefined ? {} : { count }),
     });
     const finding = (anchor: string, rule = 'no-unsafe-release'): Finding => ({ rule, file: 'pkg/a.js', anchor });
 
@@ -89,7 +106,10 @@ describe('real-package corpus', () => {
         [entry('await redis.del(key);'), entry('await redis.del(other);')],
       );
       assert.deepEqual(unrecorded, [finding('await redis.del(key);', 'require-lock-ttl')]);
-      assert.deepEqual(missing.map(({ entry: { anchor }, left }) => [anchor, left]), [['await redis.del(other);', 1]]);
+      assert.deepEqual(
+        missing.map(({ entry: { anchor }, left }) => [anchor, left]),
+        [['await redis.del(other);', 1]],
+      );
     });
 
     it('counts findings on lines of the same text against the entry count', () => {
@@ -123,11 +143,19 @@ describe('real-package corpus', () => {
         fs.writeFileSync(path.join(directory, name), text);
       }
     });
-    after(() => { fs.rmSync(directory, { recursive: true, force: true }); });
+    after(() => {
+      fs.rmSync(directory, { recursive: true, force: true });
+    });
 
     for (const [name, accepted] of [
-      ['cjs/return.js', true], ['cjs/export.js', false], ['esm/top-level-await.js', true], ['esm/return.js', false],
-      ['typeless/detected.js', true], ['typeless/broken.js', false], ['ts/valid.ts', true], ['ts/broken.ts', false],
+      ['cjs/return.js', true],
+      ['cjs/export.js', false],
+      ['esm/top-level-await.js', true],
+      ['esm/return.js', false],
+      ['typeless/detected.js', true],
+      ['typeless/broken.js', false],
+      ['ts/valid.ts', true],
+      ['ts/broken.ts', false],
     ] as const) {
       it(`${accepted ? 'accepts' : 'rejects'} ${name}`, () => {
         assert.equal(syntax.checkAcceptedByNode(path.join(directory, name)).accepted, accepted);

@@ -6,9 +6,16 @@ import * as path from 'node:path';
 import { describe, it } from 'mocha';
 import plugin from '../../eslint-plugin/src/index.js';
 
-interface LintResultLike { messages: { ruleId: string | null; line: number; column: number }[] }
-interface ESLintLike { lintText(code: string, options: { filePath: string }): Promise<LintResultLike[]> }
-interface ESLintModule { ESLint: new (options: Record<string, unknown>) => ESLintLike; loadESLint?: (options: { useFlatConfig: boolean }) => Promise<new (options: Record<string, unknown>) => ESLintLike> }
+interface LintResultLike {
+  messages: { ruleId: string | null; line: number; column: number }[];
+}
+interface ESLintLike {
+  lintText(code: string, options: { filePath: string }): Promise<LintResultLike[]>;
+}
+interface ESLintModule {
+  ESLint: new (options: Record<string, unknown>) => ESLintLike;
+  loadESLint?: (options: { useFlatConfig: boolean }) => Promise<new (options: Record<string, unknown>) => ESLintLike>;
+}
 
 const CODE = `const Redis = require('ioredis');
 const redis = new Redis();
@@ -42,12 +49,18 @@ describe('ESLint versions', () => {
     assert.deepEqual(await findings(eslint), expected);
   });
 
-  for (const [label, moduleName] of [['ESLint 9', path.join(compatModules, 'eslint9')], ['ESLint 10', 'eslint']] as const) {
+  for (const [label, moduleName] of [
+    ['ESLint 9', path.join(compatModules, 'eslint9')],
+    ['ESLint 10', 'eslint'],
+  ] as const) {
     it(`${label} with the flat config`, async () => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const module = require(moduleName) as ESLintModule;
       const FlatESLint = await module.loadESLint!({ useFlatConfig: true });
-      const eslint = new FlatESLint({ overrideConfigFile: true, overrideConfig: [plugin.configs.recommended, { languageOptions: { sourceType: 'commonjs' } }] });
+      const eslint = new FlatESLint({
+        overrideConfigFile: true,
+        overrideConfig: [plugin.configs.recommended, { languageOptions: { sourceType: 'commonjs' } }],
+      });
       assert.deepEqual(await findings(eslint), expected);
     });
   }

@@ -46,11 +46,7 @@ const CATALOGUE = [
  * Catalogue rules not shipped yet (rules.md 18–20, from lock users' 2025–2026 reports; issue 33).
  * Every other catalogue rule must be registered, and a rule leaves this list when it lands.
  */
-const NOT_YET_IMPLEMENTED: readonly string[] = [
-  'no-ttl-unit-mismatch',
-  'no-late-renewal',
-  'no-expiring-fence',
-];
+const NOT_YET_IMPLEMENTED: readonly string[] = ['no-ttl-unit-mismatch', 'no-late-renewal', 'no-expiring-fence'];
 
 type Severity = 'error' | 'warn' | 'off';
 
@@ -72,7 +68,11 @@ const metaOf = (id: string): RuleMeta => (rules as Record<string, { meta: RuleMe
 
 function basenames(directory: string, suffix: string): string[] {
   if (!fs.existsSync(directory)) return [];
-  return fs.readdirSync(directory).filter((name) => name.endsWith(suffix)).map((name) => name.slice(0, -suffix.length)).sort();
+  return fs
+    .readdirSync(directory)
+    .filter((name) => name.endsWith(suffix))
+    .map((name) => name.slice(0, -suffix.length))
+    .sort();
 }
 
 function readDoc(id: string): string {
@@ -160,7 +160,9 @@ describe('plugin meta', () => {
     it('no rule source, test or doc page exists for an unregistered rule', () => {
       const registered = new Set(ruleIds);
       const orphans = [
-        ...basenames(RULE_SOURCES, '.ts').filter((id) => id !== 'index').map((id) => `eslint-plugin/src/rules/${id}.ts`),
+        ...basenames(RULE_SOURCES, '.ts')
+          .filter((id) => id !== 'index')
+          .map((id) => `eslint-plugin/src/rules/${id}.ts`),
         ...basenames(RULE_TESTS, '.test.ts').map((id) => `test/eslint-plugin/rules/${id}.test.ts`),
         ...basenames(RULE_DOCS, '.md').map((id) => `rules-docs/${id}.md`),
       ].filter((file) => !registered.has(path.basename(file).replace(/\.(?:test\.ts|ts|md)$/u, '')));
@@ -219,7 +221,10 @@ describe('plugin meta', () => {
   it('no-unsafe-release quotes exactly the compare-and-delete script its suggestion inserts', function () {
     const docFile = path.join(RULE_DOCS, 'no-unsafe-release.md');
     if (!ruleIds.includes('no-unsafe-release') || !fs.existsSync(docFile)) this.skip();
-    assert.ok(fs.readFileSync(docFile, 'utf8').includes(RELEASE_SCRIPT), 'rules-docs/no-unsafe-release.md should quote RELEASE_SCRIPT from src/fixes/scripts.ts');
+    assert.ok(
+      fs.readFileSync(docFile, 'utf8').includes(RELEASE_SCRIPT),
+      'rules-docs/no-unsafe-release.md should quote RELEASE_SCRIPT from src/fixes/scripts.ts',
+    );
   });
 
   describe('configs', () => {

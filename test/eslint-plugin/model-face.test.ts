@@ -25,40 +25,50 @@ const RULE_IMPORTS = [
 function specifiersOf(file: string): string[] {
   const text = fs.readFileSync(file, 'utf8');
   const found: string[] = [];
-  for (const match of text.matchAll(/^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\brequire\(\s*['"]([^'"]+)['"]\s*\)/gmu)) {
+  for (const match of text.matchAll(
+    /^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\brequire\(\s*['"]([^'"]+)['"]\s*\)/gmu,
+  )) {
     found.push(match[1] ?? match[2] ?? match[3] ?? match[4]!);
   }
   return found;
 }
 
 function sourcesUnder(directory: string): string[] {
-  return fs.readdirSync(directory, { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(directory, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();
 }
 
-describe('the model\'s face', () => {
+describe("the model's face", () => {
   const ruleFiles = sourcesUnder(RULES).filter((file) => path.basename(file) !== 'index.ts');
 
   it('finds the rules and their imports', () => {
     assert.ok(ruleFiles.length >= 17, `only ${ruleFiles.length} rule sources`);
-    assert.ok(ruleFiles.every((file) => specifiersOf(file).includes('../rule-support/create-rule.js')), 'a rule without createRule: the import reader missed it');
+    assert.ok(
+      ruleFiles.every((file) => specifiersOf(file).includes('../rule-support/create-rule.js')),
+      'a rule without createRule: the import reader missed it',
+    );
   });
 
   it('rules import the model from model/index.ts only, and nothing outside the allowed helpers', () => {
-    const offences = ruleFiles.flatMap((file) => specifiersOf(file)
-      .filter((specifier) => !RULE_IMPORTS.some((allowed) => allowed.test(specifier)))
-      .map((specifier) => `${path.relative(SOURCES, file)} imports ${specifier}`));
+    const offences = ruleFiles.flatMap((file) =>
+      specifiersOf(file)
+        .filter((specifier) => !RULE_IMPORTS.some((allowed) => allowed.test(specifier)))
+        .map((specifier) => `${path.relative(SOURCES, file)} imports ${specifier}`),
+    );
     assert.deepEqual(offences, []);
   });
 
   it('no model module imports a rule or a fix', () => {
-    const offences = sourcesUnder(MODEL).flatMap((file) => specifiersOf(file)
-      .filter((specifier) => specifier.startsWith('.'))
-      .map((specifier) => ({ specifier, target: path.relative(SOURCES, path.resolve(path.dirname(file), specifier)) }))
-      .filter(({ target }) => target.startsWith(`rules${path.sep}`) || target.startsWith(`fixes${path.sep}`))
-      .map(({ specifier }) => `${path.relative(SOURCES, file)} imports ${specifier}`));
+    const offences = sourcesUnder(MODEL).flatMap((file) =>
+      specifiersOf(file)
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) => ({ specifier, target: path.relative(SOURCES, path.resolve(path.dirname(file), specifier)) }))
+        .filter(({ target }) => target.startsWith(`rules${path.sep}`) || target.startsWith(`fixes${path.sep}`))
+        .map(({ specifier }) => `${path.relative(SOURCES, file)} imports ${specifier}`),
+    );
     assert.deepEqual(offences, []);
   });
 });

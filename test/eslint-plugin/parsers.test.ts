@@ -49,7 +49,10 @@ describe('parser independence', () => {
       const withEspree = findings(code, file, undefined);
       const withTypeScriptParser = findings(code, file, typescriptParser);
       assert.ok(withEspree.length > 0, 'an example must contain findings');
-      assert.ok(withEspree.every((finding) => finding.rule?.startsWith('locksmith/')), JSON.stringify(withEspree));
+      assert.ok(
+        withEspree.every((finding) => finding.rule?.startsWith('locksmith/')),
+        JSON.stringify(withEspree),
+      );
       assert.deepEqual(withEspree, withTypeScriptParser);
     });
   }

@@ -6,7 +6,10 @@ import { Linter, type Rule } from 'eslint';
 import { describe, it } from 'mocha';
 import plugin from '../../eslint-plugin/src/index.js';
 
-interface CapturedReport { ruleId: string; related: { message: string; line: number }[] }
+interface CapturedReport {
+  ruleId: string;
+  related: { message: string; line: number }[];
+}
 
 /** Lints with every rule wrapped so each report's `data.related` is kept. */
 function reportsOf(code: string): CapturedReport[] {
@@ -18,7 +21,10 @@ function reportsOf(code: string): CapturedReport[] {
       create(context) {
         const report = (descriptor: Rule.ReportDescriptor): void => {
           const data = (descriptor as { data?: { related?: { message: string; node: { loc: { start: { line: number } } } }[] } }).data;
-          captured.push({ ruleId, related: (data?.related ?? []).map((entry) => ({ message: entry.message, line: entry.node.loc.start.line })) });
+          captured.push({
+            ruleId,
+            related: (data?.related ?? []).map((entry) => ({ message: entry.message, line: entry.node.loc.start.line })),
+          });
           context.report(descriptor);
         };
         return rule.create(Object.create(context, { report: { value: report } }) as Rule.RuleContext);

@@ -13,9 +13,16 @@ describe('race timelines', () => {
     for (const timeline of RACE_TIMELINES) {
       assert.ok(timeline.rule in rules, timeline.rule);
       assert.ok(timeline.holders.length >= 2, `${timeline.rule}: a race takes two holders`);
-      for (const holder of timeline.holders) assert.ok(timeline.steps.some((step) => step.holder === holder), `${timeline.rule}: ${holder} has a step`);
+      for (const holder of timeline.holders)
+        assert.ok(
+          timeline.steps.some((step) => step.holder === holder),
+          `${timeline.rule}: ${holder} has a step`,
+        );
       for (const step of timeline.steps) assert.ok(timeline.holders.includes(step.holder), `${timeline.rule}: ${step.holder} is a holder`);
-      assert.ok(timeline.steps.some((step) => step.at === 'finding'), `${timeline.rule}: some step is the reported code`);
+      assert.ok(
+        timeline.steps.some((step) => step.at === 'finding'),
+        `${timeline.rule}: some step is the reported code`,
+      );
     }
   });
 
@@ -30,7 +37,8 @@ describe('race timelines', () => {
         const note = /^ {4}Note over ([\w,]+): \S/.exec(line);
         const participant = /^ {4}participant (\w+) as \S/.exec(line);
         assert.ok(arrow ?? note ?? participant, `${timeline.rule}: ${line}`);
-        for (const id of arrow ? [arrow[1]!, arrow[2]!] : note ? note[1]!.split(',') : []) assert.ok(participants.has(id), `${timeline.rule}: ${id} is a participant`);
+        for (const id of arrow ? [arrow[1]!, arrow[2]!] : note ? note[1]!.split(',') : [])
+          assert.ok(participants.has(id), `${timeline.rule}: ${id} is a participant`);
       }
     }
   });

@@ -42,22 +42,42 @@ describe('package contents', function () {
     });
 
     it('contains the build with its type declarations, the CLI, the schema, README, LICENSE and the manifest', () => {
-      for (const required of ['package.json', 'README.md', 'LICENSE', 'bin/locksmith.js', 'dist/index.js', 'dist/index.d.ts',
-        'dist/project-config/index.d.ts', 'dist/parsing/index.d.ts', 'schemas/locksmith.schema.json']) {
+      for (const required of [
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'bin/locksmith.js',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/project-config/index.d.ts',
+        'dist/parsing/index.d.ts',
+        'schemas/locksmith.schema.json',
+      ]) {
         assert.ok(files.includes(required), `${required} is in the package`);
       }
-      assert.ok(files.filter((file) => file.startsWith('dist/rules/') && file.endsWith('.js')).length >= 13, 'every rule is built into dist/rules');
+      assert.ok(
+        files.filter((file) => file.startsWith('dist/rules/') && file.endsWith('.js')).length >= 13,
+        'every rule is built into dist/rules',
+      );
     });
 
     it('contains no tests, source maps, TypeScript sources or build info', () => {
       // Type declarations (.d.ts, .d.mts) ship; any other TypeScript is a source.
-      const unwanted = files.filter((file) => file.endsWith('.map') || (/\.(?:ts|mts|cts|tsx)$/.test(file) && !/\.d\.(?:ts|mts|cts)$/.test(file))
-        || file.endsWith('.tsbuildinfo') || /(?:^|\/)(?:test|tests|__tests__|fixtures|src)\//.test(file) || /\.test\./.test(file));
+      const unwanted = files.filter(
+        (file) =>
+          file.endsWith('.map') ||
+          (/\.(?:ts|mts|cts|tsx)$/.test(file) && !/\.d\.(?:ts|mts|cts)$/.test(file)) ||
+          file.endsWith('.tsbuildinfo') ||
+          /(?:^|\/)(?:test|tests|__tests__|fixtures|src)\//.test(file) ||
+          /\.test\./.test(file),
+      );
       assert.deepEqual(unwanted, []);
     });
 
     it('exports only files that ship', () => {
-      const manifest = JSON.parse(fs.readFileSync(path.join(PLUGIN, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
+      const manifest = JSON.parse(fs.readFileSync(path.join(PLUGIN, 'package.json'), 'utf8')) as {
+        exports: Record<string, string | Record<string, string>>;
+      };
       const targets = Object.values(manifest.exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
       for (const target of targets) assert.ok(files.includes(target.replace(/^\.\//, '')), `${target} (an export) is in the package`);
     });
@@ -71,27 +91,47 @@ describe('package contents', function () {
       }
       // The same options as `npm run package`.
       const listed = run('npx', ['vsce', 'ls', '--no-dependencies', '--readme-path', 'extension/README.md'], ROOT);
-      files = listed.split('\n').map((line) => line.trim()).filter((line) => line !== '').sort();
+      files = listed
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '')
+        .sort();
       const bytes = files.reduce((total, file) => total + fs.statSync(path.join(ROOT, file)).size, 0);
       console.log(`      locksmith (VS Code extension): ${files.length} files, ${kb(bytes)} before compression`);
     });
 
     it('contains the manifest, the bundled client and server, the Marketplace README, LICENSE and the icon', () => {
-      for (const required of ['package.json', 'LICENSE', 'extension/README.md', 'extension/media/icon.png',
-        'extension/dist/client.js', 'extension/dist/server.js', 'extension/dist/locksmith-lsp.js', 'eslint-plugin/schemas/locksmith.schema.json']) {
+      for (const required of [
+        'package.json',
+        'LICENSE',
+        'extension/README.md',
+        'extension/media/icon.png',
+        'extension/dist/client.js',
+        'extension/dist/server.js',
+        'extension/dist/locksmith-lsp.js',
+        'eslint-plugin/schemas/locksmith.schema.json',
+      ]) {
         assert.ok(files.includes(required), `${required} is in the .vsix`);
       }
     });
 
     it('contains no node_modules, tests, sources or source maps', () => {
-      const unwanted = files.filter((file) => file.includes('node_modules/') || /(?:^|\/)(?:test|tests|src|out|fixtures)\//.test(file)
-        || file.endsWith('.map') || /\.(?:ts|mts|cts|tsx)$/.test(file));
+      const unwanted = files.filter(
+        (file) =>
+          file.includes('node_modules/') ||
+          /(?:^|\/)(?:test|tests|src|out|fixtures)\//.test(file) ||
+          file.endsWith('.map') ||
+          /\.(?:ts|mts|cts|tsx)$/.test(file),
+      );
       assert.deepEqual(unwanted, []);
     });
 
     it('has every file the manifest points at: the entry point, the icon, the JSON schemas', () => {
       const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-        main: string; icon: string; galleryBanner?: { color?: string }; contributes: { jsonValidation: { url: string }[] };
+        main: string;
+        icon: string;
+        galleryBanner?: { color?: string };
+        contributes: { jsonValidation: { url: string }[] };
       };
       for (const target of [manifest.main, manifest.icon, ...manifest.contributes.jsonValidation.map((entry) => entry.url)]) {
         assert.ok(files.includes(path.posix.normalize(target)), `${target} (in package.json) is in the .vsix`);

@@ -36,13 +36,21 @@ export async function crashHolderAfterStep(
     execArgv: [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  context.defer(() => { child.kill('SIGKILL'); });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
+  context.defer(() => {
+    child.kill('SIGKILL');
+  });
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      resolve();
+    }),
+  );
   const reports: CrashHolderReport[] = [];
   let timer: NodeJS.Timeout | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
-      timer = setTimeout(() => { reject(new Error('the crash holder never reached its kill point')); }, CHILD_STARTUP_TIMEOUT_MS);
+      timer = setTimeout(() => {
+        reject(new Error('the crash holder never reached its kill point'));
+      }, CHILD_STARTUP_TIMEOUT_MS);
       child.on('message', (message: CrashHolderReport) => {
         reports.push(message);
         if (message.step === killAfterStep) {
@@ -52,7 +60,9 @@ export async function crashHolderAfterStep(
           child.send('continue');
         }
       });
-      child.once('exit', (code) => { reject(new Error(`the crash holder exited (${String(code)}) before its kill point`)); });
+      child.once('exit', (code) => {
+        reject(new Error(`the crash holder exited (${String(code)}) before its kill point`));
+      });
     });
   } finally {
     clearTimeout(timer);

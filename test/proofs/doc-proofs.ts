@@ -30,9 +30,21 @@ const EXTRA_ROWS: Readonly<Record<string, readonly string[]>> = {
 export function parseResults(markdown: string): ResultRow[] {
   const rows: ResultRow[] = [];
   for (const line of markdown.split('\n')) {
-    const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim());
     if (cells.length !== 8 || cells[0] === 'rule' || cells[0]!.startsWith('---')) continue;
-    const [rule, brokenShows, brokenViolations, brokenFailed, fixedShows, fixedViolations, fixedHeld, runs] = cells as [string, string, string, string, string, string, string, string];
+    const [rule, brokenShows, brokenViolations, brokenFailed, fixedShows, fixedViolations, fixedHeld, runs] = cells as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     rows.push({ rule, brokenShows, brokenViolations, brokenFailed, fixedShows, fixedViolations, fixedHeld, runs });
   }
   return rows;
@@ -48,7 +60,10 @@ export function renderProofSection(rows: readonly ResultRow[]): string {
     '',
     '| scenario | the reported pattern | failed | the suggested fix | held |',
     '| --- | --- | ---: | --- | ---: |',
-    ...rows.map((row) => `| ${row.rule} | ${row.brokenShows} (${row.brokenViolations} violations) | ${row.brokenFailed} runs | ${row.fixedShows} (${row.fixedViolations} violations) | ${row.fixedHeld} runs |`),
+    ...rows.map(
+      (row) =>
+        `| ${row.rule} | ${row.brokenShows} (${row.brokenViolations} violations) | ${row.brokenFailed} runs | ${row.fixedShows} (${row.fixedViolations} violations) | ${row.fixedHeld} runs |`,
+    ),
     '',
     END,
   ];

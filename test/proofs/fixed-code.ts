@@ -2,12 +2,7 @@
 // the same templates and script constants the rules use, then evaluated with the client bound, so a
 // template or script change that breaks the fix breaks the proof too.
 
-import {
-  EXTEND_SCRIPT,
-  FENCED_ACQUIRE_SCRIPT,
-  RELEASE_SCRIPT,
-  type ScriptKind,
-} from '../../eslint-plugin/src/fixes/scripts.js';
+import { EXTEND_SCRIPT, FENCED_ACQUIRE_SCRIPT, RELEASE_SCRIPT, type ScriptKind } from '../../eslint-plugin/src/fixes/scripts.js';
 import {
   asRedisStringArgument,
   renderAtomicSet,

@@ -87,7 +87,9 @@ export class Barrier {
   private open!: () => void;
 
   constructor(private readonly parties: number) {
-    this.opened = new Promise((resolve) => { this.open = resolve; });
+    this.opened = new Promise((resolve) => {
+      this.open = resolve;
+    });
   }
 
   async arrive(): Promise<void> {
@@ -103,7 +105,9 @@ export class Gate {
   private release!: () => void;
 
   constructor() {
-    this.opened = new Promise((resolve) => { this.release = resolve; });
+    this.opened = new Promise((resolve) => {
+      this.release = resolve;
+    });
   }
 
   open(): void {
@@ -139,8 +143,17 @@ const CLEANUP_TIMEOUT_MS = 5_000;
 /** Runs `task`, ignoring its errors (a connection already closed or killed), bounded by `timeoutMs`. */
 async function settleWithin(task: () => unknown, timeoutMs: number): Promise<'done' | 'timeout'> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => { resolve('timeout'); }, timeoutMs); });
-  const done = Promise.resolve().then(task).then(() => 'done' as const, () => 'done' as const);
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => {
+      resolve('timeout');
+    }, timeoutMs);
+  });
+  const done = Promise.resolve()
+    .then(task)
+    .then(
+      () => 'done' as const,
+      () => 'done' as const,
+    );
   try {
     return await Promise.race([done, timeout]);
   } finally {
@@ -187,7 +200,9 @@ export async function runVariant(
       uniqueCounter += 1;
       return (process.pid % 10_000) * 100_000 + uniqueCounter;
     },
-    defer: (cleanup) => { cleanups.push(cleanup); },
+    defer: (cleanup) => {
+      cleanups.push(cleanup);
+    },
     waitUntil: async (what, condition) => {
       const deadline = Date.now() + options.waitTimeoutMs;
       const maxPolls = Math.ceil(options.waitTimeoutMs / POLL_INTERVAL_MS) + 1;

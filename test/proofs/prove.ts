@@ -41,7 +41,9 @@ async function main(): Promise<number> {
         record(tally, run, broken, fixed);
         if (brokenFailed(broken) && fixedHeld(fixed)) asExpected += 1;
       }
-      console.log(`run ${run + 1}/${runs}: ${asExpected}/${tallies.length} scenarios as expected (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      console.log(
+        `run ${run + 1}/${runs}: ${asExpected}/${tallies.length} scenarios as expected (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      );
     }
     console.log('');
     console.log(renderTable(tallies));
@@ -70,7 +72,9 @@ async function main(): Promise<number> {
 }
 
 main().then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (error: unknown) => {
     console.error(error);
     process.exitCode = 2;

@@ -53,13 +53,17 @@ export async function connectWorkerWithDialect(context: ProofContext, name: stri
     const client = new Redis({ host, port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     client.on('error', () => undefined);
     await client.connect();
-    context.defer(() => { client.disconnect(); });
+    context.defer(() => {
+      client.disconnect();
+    });
     return {
       name,
       dialect,
       client,
       get: (key) => client.get(key),
-      set: async (key, value) => { await client.set(key, value); },
+      set: async (key, value) => {
+        await client.set(key, value);
+      },
       setNxPx: async (key, value, ttlMs) => (await client.set(key, value, 'PX', ttlMs, 'NX')) === 'OK',
       del: (key) => client.del(key),
       pexpire: (key, ttlMs) => client.pexpire(key, ttlMs),
@@ -77,7 +81,9 @@ export async function connectWorkerWithDialect(context: ProofContext, name: stri
   const client = createClient({ socket: { host, port, reconnectStrategy: false } });
   client.on('error', () => undefined);
   await client.connect();
-  context.defer(() => { client.destroy(); });
+  context.defer(() => {
+    client.destroy();
+  });
   return {
     name,
     dialect,
@@ -85,7 +91,9 @@ export async function connectWorkerWithDialect(context: ProofContext, name: stri
     get: async (key) => {
       return client.get(key);
     },
-    set: async (key, value) => { await client.set(key, value); },
+    set: async (key, value) => {
+      await client.set(key, value);
+    },
     setNxPx: async (key, value, ttlMs) =>
       (await client.set(key, value, { condition: 'NX', expiration: { type: 'PX', value: ttlMs } })) === 'OK',
     del: (key) => client.del(key),

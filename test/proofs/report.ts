@@ -21,8 +21,15 @@ export interface ScenarioTally {
 
 export function newTally(scenario: Scenario): ScenarioTally {
   return {
-    scenario, runs: 0, brokenViolations: 0, brokenFailedRuns: 0, fixedViolations: 0, fixedHeldRuns: 0,
-    brokenMessages: new Set(), fixedMessages: new Set(), errors: [],
+    scenario,
+    runs: 0,
+    brokenViolations: 0,
+    brokenFailedRuns: 0,
+    fixedViolations: 0,
+    fixedHeldRuns: 0,
+    brokenMessages: new Set(),
+    fixedMessages: new Set(),
+    errors: [],
   };
 }
 
@@ -69,8 +76,10 @@ export function renderTable(tallies: readonly ScenarioTally[]): string {
     '| rule | broken pattern shows | violations (broken) | broken failed | fixed pattern shows | violations (fixed) | fixed held | runs |',
     '| --- | --- | ---: | ---: | --- | ---: | ---: | ---: |',
   ];
-  const rows = tallies.map(({ scenario, runs, brokenViolations, brokenFailedRuns, fixedViolations, fixedHeldRuns }) =>
-    `| ${escapeCell(scenario.rule)} | ${escapeCell(scenario.brokenShows)} | ${brokenViolations} | ${brokenFailedRuns}/${runs} | ${escapeCell(scenario.fixedShows)} | ${fixedViolations} | ${fixedHeldRuns}/${runs} | ${runs} |`);
+  const rows = tallies.map(
+    ({ scenario, runs, brokenViolations, brokenFailedRuns, fixedViolations, fixedHeldRuns }) =>
+      `| ${escapeCell(scenario.rule)} | ${escapeCell(scenario.brokenShows)} | ${brokenViolations} | ${brokenFailedRuns}/${runs} | ${escapeCell(scenario.fixedShows)} | ${fixedViolations} | ${fixedHeldRuns}/${runs} | ${runs} |`,
+  );
   return [...header, ...rows].join('\n');
 }
 
@@ -93,13 +102,9 @@ export function resultLine(tally: ScenarioTally, servers: ProofServers): string 
 export function renderResultsMarkdown(tallies: readonly ScenarioTally[], servers: ProofServers): string {
   const sums = totals(tallies);
   const runs = tallies[0]?.runs ?? 0;
-  const sections = tallies.map((tally) => [
-    `### ${tally.scenario.id}`,
-    '',
-    resultLine(tally, servers),
-    '',
-    `Fixed code: ${tally.scenario.fixSource}.`,
-  ].join('\n'));
+  const sections = tallies.map((tally) =>
+    [`### ${tally.scenario.id}`, '', resultLine(tally, servers), '', `Fixed code: ${tally.scenario.fixSource}.`].join('\n'),
+  );
   return [
     '# Runtime proofs: results',
     '',
@@ -111,9 +116,9 @@ export function renderResultsMarkdown(tallies: readonly ScenarioTally[], servers
     `the critical section). The broken code is the pattern the rule reports; the fixed code is what its`,
     `suggestion writes, rendered from \`eslint-plugin/src/fixes\`. Counts are from ${runs} consecutive runs:`,
     '"violations" is how many times an invariant (one holder at a time, a lock that frees itself, a refused',
-    "stale write, ...) broke; a broken pattern fails a run when it shows at least one, a fix holds a run when it shows none.",
+    'stale write, ...) broke; a broken pattern fails a run when it shows at least one, a fix holds a run when it shows none.',
     'Within one run each Redis scenario repeats its workload three times, so that ioredis, node-redis with v4',
-    'options and node-redis with v5 options each play every worker\'s role; the crash scenarios kill one holder per',
+    "options and node-redis with v5 options each play every worker's role; the crash scenarios kill one holder per",
     'client library.',
     '',
     renderTable(tallies),
@@ -148,12 +153,13 @@ export function unprovenPrimitivesSection(servers: ProofServers): string[] {
   const primitives: ServerPrimitive[] = ['DELEX', 'DELIFEQ', 'SET IFEQ'];
   const unproven = primitives.filter((primitive) => !admits({ server: 'redis', version }, primitive));
   if (unproven.length === 0) return [];
-  const since = (primitive: ServerPrimitive) => Object.entries(PRIMITIVE_SINCE)
-    .flatMap(([server, table]) => {
-      const first = table[primitive];
-      return first ? [`${server === 'redis' ? 'Redis' : server === 'valkey' ? 'Valkey' : 'Dragonfly'} ≥ ${first.join('.')}`] : [];
-    })
-    .join(', ');
+  const since = (primitive: ServerPrimitive) =>
+    Object.entries(PRIMITIVE_SINCE)
+      .flatMap(([server, table]) => {
+        const first = table[primitive];
+        return first ? [`${server === 'redis' ? 'Redis' : server === 'valkey' ? 'Valkey' : 'Dragonfly'} ≥ ${first.join('.')}`] : [];
+      })
+      .join(', ');
   return [
     '## Not proven on a server',
     '',
@@ -162,7 +168,10 @@ export function unprovenPrimitivesSection(servers: ProofServers): string[] {
     'renewals and offered by the suggestions (when `settings.locksmith.redis` admits them), tested with RuleTester',
     'and re-linted, but not run against a server:',
     '',
-    ...unproven.map((primitive) => `- \`${primitive === 'SET IFEQ' ? 'SET key token IFEQ token PX ttl' : primitive === 'DELEX' ? 'DELEX key IFEQ token' : 'DELIFEQ key token'}\` (${since(primitive)})`),
+    ...unproven.map(
+      (primitive) =>
+        `- \`${primitive === 'SET IFEQ' ? 'SET key token IFEQ token PX ttl' : primitive === 'DELEX' ? 'DELEX key IFEQ token' : 'DELIFEQ key token'}\` (${since(primitive)})`,
+    ),
     '',
   ];
 }

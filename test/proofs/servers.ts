@@ -156,10 +156,18 @@ async function waitForOutput(name: string, child: ChildProcess, pattern: RegExp)
 async function stopProcess(managed: ManagedProcess): Promise<void> {
   const { child } = managed;
   if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
+    const exited = new Promise<void>((resolve) =>
+      child.once('exit', () => {
+        resolve();
+      }),
+    );
     child.kill(managed.stopSignal);
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => { resolve('timeout'); }, SHUTDOWN_TIMEOUT_MS); });
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => {
+        resolve('timeout');
+      }, SHUTDOWN_TIMEOUT_MS);
+    });
     const result = await Promise.race([exited, timedOut]);
     clearTimeout(timer);
     if (result === 'timeout') {
@@ -185,10 +193,28 @@ async function startRedis(): Promise<{ info: RedisServerInfo; managed: ManagedPr
   const version = /v=(\S+)/u.exec(spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout)?.[1] ?? 'unknown';
   const folder = mkdtempSync(join(tmpdir(), 'locksmith-proof-redis-'));
   const port = await freePort();
-  const child = spawn(binary, [
-    '--port', String(port), '--bind', HOST, '--dir', folder, '--save', '', '--appendonly', 'no',
-    '--daemonize', 'no', '--logfile', '', '--loglevel', 'notice',
-  ], { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    binary,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      HOST,
+      '--dir',
+      folder,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'no',
+      '--logfile',
+      '',
+      '--loglevel',
+      'notice',
+    ],
+    { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const managed: ManagedProcess = { name: 'redis-server', child, folder, stopSignal: 'SIGTERM' };
   live.add(managed);
   installEmergencyHandlers();
@@ -223,7 +249,9 @@ function postgresRunAs(): RunAs | undefined {
     const user = findSystemUser(name);
     if (user) return user;
   }
-  const created = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', 'locksmith-test'], { encoding: 'utf8' });
+  const created = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', 'locksmith-test'], {
+    encoding: 'utf8',
+  });
   const user = findSystemUser('locksmith-test');
   if (created.status !== 0 || !user) throw new Error(`cannot create a user to run PostgreSQL as: ${created.stderr}`);
   return user;
@@ -239,20 +267,41 @@ async function startPostgres(): Promise<{ info: PostgresServerInfo; managed: Man
   const dataDir = join(folder, 'data');
   const ownership = runAs ? { uid: runAs.uid, gid: runAs.gid } : {};
   if (runAs) chownSync(folder, runAs.uid, runAs.gid);
-  const initdb = spawnSync(join(binDir, 'initdb'), [
-    '-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C',
-  ], { cwd: folder, encoding: 'utf8', ...ownership });
+  const initdb = spawnSync(
+    join(binDir, 'initdb'),
+    ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C'],
+    { cwd: folder, encoding: 'utf8', ...ownership },
+  );
   if (initdb.status !== 0) {
     rmSync(folder, { recursive: true, force: true });
     throw new Error(`initdb failed:\n${initdb.stdout}\n${initdb.stderr}`);
   }
   const version = /\d+(\.\d+)*/u.exec(spawnSync(join(binDir, 'postgres'), ['--version'], { encoding: 'utf8' }).stdout)?.[0] ?? 'unknown';
   const port = await freePort();
-  const child = spawn(join(binDir, 'postgres'), [
-    '-D', dataDir, '-p', String(port), '-k', folder,
-    '-c', `listen_addresses=${HOST}`, '-c', 'fsync=off', '-c', 'synchronous_commit=off',
-    '-c', 'full_page_writes=off', '-c', 'max_connections=200', '-c', 'log_min_messages=warning',
-  ], { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'], ...ownership });
+  const child = spawn(
+    join(binDir, 'postgres'),
+    [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-k',
+      folder,
+      '-c',
+      `listen_addresses=${HOST}`,
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=200',
+      '-c',
+      'log_min_messages=warning',
+    ],
+    { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'], ...ownership },
+  );
   const managed: ManagedProcess = { name: 'postgres', child, folder, stopSignal: 'SIGINT' };
   live.add(managed);
   installEmergencyHandlers();

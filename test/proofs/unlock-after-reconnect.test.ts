@@ -39,7 +39,9 @@ describe('pg_advisory_unlock in another session than the lock answers false (req
   /** Who holds `key`, seen from outside: the backend pids with a granted advisory lock on it. */
   const holders = async (key: number): Promise<number[]> => {
     const { rows } = await admin!.query<{ pid: number }>(
-      "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = $1::bigint::oid ORDER BY pid", [key]);
+      "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = $1::bigint::oid ORDER BY pid",
+      [key],
+    );
     return rows.map((row) => row.pid);
   };
 
@@ -73,9 +75,14 @@ describe('pg_advisory_unlock in another session than the lock answers false (req
     // Another part of the application checks out the idle connection, the one that ran the lock, so
     // the pool opens a second connection for the unlock (the interleaving is forced, not hoped for).
     const otherUser = await shared.connect();
-    cleanups.push(() => { otherUser.release(); });
+    cleanups.push(() => {
+      otherUser.release();
+    });
     const lockHolder = await backendPid((text) => otherUser.query(text));
-    const { rows } = await shared.query<{ unlocked: boolean; pid: number }>('SELECT pg_advisory_unlock($1) AS unlocked, pg_backend_pid() AS pid', [lockKey]);
+    const { rows } = await shared.query<{ unlocked: boolean; pid: number }>(
+      'SELECT pg_advisory_unlock($1) AS unlocked, pg_backend_pid() AS pid',
+      [lockKey],
+    );
     assert.notEqual(rows[0]?.pid, lockHolder, 'the unlock ran on the connection that locked');
     assert.equal(rows[0]?.unlocked, false);
     assert.deepEqual(await holders(lockKey), [lockHolder], 'the lock is still held by the pooled connection that took it');
@@ -84,14 +91,19 @@ describe('pg_advisory_unlock in another session than the lock answers false (req
   it('pg Pool with max: 1 and idleTimeoutMillis: 0: after its connection drops the pool reconnects, and the unlock answers false', async () => {
     const single = pool({ max: 1, idleTimeoutMillis: 0 });
     const poolErrors: unknown[] = [];
-    single.on('error', (error) => { poolErrors.push(error); });
+    single.on('error', (error) => {
+      poolErrors.push(error);
+    });
     await single.query('SELECT pg_advisory_lock($1)', [lockKey]);
     const lockHolder = await backendPid((text) => single.query(text));
     assert.deepEqual(await holders(lockKey), [lockHolder]);
     const dropped = once(single, 'error');
     await terminate(lockHolder);
     await dropped;
-    const { rows } = await single.query<{ unlocked: boolean; pid: number }>('SELECT pg_advisory_unlock($1) AS unlocked, pg_backend_pid() AS pid', [lockKey]);
+    const { rows } = await single.query<{ unlocked: boolean; pid: number }>(
+      'SELECT pg_advisory_unlock($1) AS unlocked, pg_backend_pid() AS pid',
+      [lockKey],
+    );
     assert.notEqual(rows[0]?.pid, lockHolder, 'the pool did not open a new connection');
     assert.equal(rows[0]?.unlocked, false);
     assert.equal(poolErrors.length, 1);
@@ -100,25 +112,44 @@ describe('pg_advisory_unlock in another session than the lock answers false (req
   it('postgres.js with max: 1: after its connection drops the next query reconnects, and the unlock answers false (with a WARNING)', async () => {
     const notices: string[] = [];
     let closed: () => void = () => undefined;
-    const connectionClosed = new Promise<void>((resolve) => { closed = resolve; });
+    const connectionClosed = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
     // onclose: postgres.js's event for a closed connection, so the test waits for the drop, not a timer.
-    const sql = postgres({ ...pgConfig(), max: 1, idle_timeout: 0, max_lifetime: 0, onclose: () => { closed(); },
-      onnotice: (notice) => { notices.push(String(notice.message)); } });
+    const sql = postgres({
+      ...pgConfig(),
+      max: 1,
+      idle_timeout: 0,
+      max_lifetime: 0,
+      onclose: () => {
+        closed();
+      },
+      onnotice: (notice) => {
+        notices.push(String(notice.message));
+      },
+    });
     cleanups.push(() => sql.end({ timeout: 1 }));
     await sql`SELECT pg_advisory_lock(${lockKey})`;
     const lockHolder = (await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`)[0]!.pid;
     await terminate(lockHolder);
     await connectionClosed;
-    const [row] = await sql<{ unlocked: boolean; pid: number }[]>`SELECT pg_advisory_unlock(${lockKey}) AS unlocked, pg_backend_pid() AS pid`;
+    const [row] = await sql<
+      { unlocked: boolean; pid: number }[]
+    >`SELECT pg_advisory_unlock(${lockKey}) AS unlocked, pg_backend_pid() AS pid`;
     assert.notEqual(row?.pid, lockHolder, 'postgres.js did not open a new connection');
     assert.equal(row?.unlocked, false);
-    assert.ok(notices.some((message) => /you don't own a lock/u.test(message)), `no WARNING notice: ${JSON.stringify(notices)}`);
+    assert.ok(
+      notices.some((message) => /you don't own a lock/u.test(message)),
+      `no WARNING notice: ${JSON.stringify(notices)}`,
+    );
   });
 
   it('on the connection that locked (a checked-out client) the unlock answers true', async () => {
     const shared = pool({ max: 2 });
     const client = await shared.connect();
-    cleanups.push(() => { client.release(); });
+    cleanups.push(() => {
+      client.release();
+    });
     await client.query('SELECT pg_advisory_lock($1)', [lockKey]);
     await shared.query('SELECT 1');
     const { rows } = await client.query<{ unlocked: boolean }>('SELECT pg_advisory_unlock($1) AS unlocked', [lockKey]);
@@ -143,7 +174,7 @@ describe('pg_advisory_unlock in another session than the lock answers false (req
     const checkedOutErrors = once(checkedOut, 'error');
     await checkedOut.query('SELECT pg_advisory_lock($1)', [lockKey + 500]);
     await terminate(await backendPid((text) => checkedOut.query(text)));
-    const [error] = await checkedOutErrors as [Error];
+    const [error] = (await checkedOutErrors) as [Error];
     await assert.rejects(checkedOut.query('SELECT pg_advisory_unlock($1) AS unlocked', [lockKey + 500]));
     checkedOut.release(error);
   });

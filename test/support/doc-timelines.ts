@@ -37,7 +37,10 @@ export function withDiagram(page: string, section: string): string | undefined {
 }
 
 export function ruleListSection(): string {
-  const rows = RACE_TIMELINES.map((timeline) => `| [${timeline.rule}](../rules-docs/${timeline.rule}.md) | ${timeline.holders.map((holder) => `\`holder-${holder}\``).join(', ')} | ${timeline.steps.length} | ${timeline.title} |`);
+  const rows = RACE_TIMELINES.map(
+    (timeline) =>
+      `| [${timeline.rule}](../rules-docs/${timeline.rule}.md) | ${timeline.holders.map((holder) => `\`holder-${holder}\``).join(', ')} | ${timeline.steps.length} | ${timeline.title} |`,
+  );
   return [LIST_BEGIN, '', '| rule | thread flows | steps | the race |', '| --- | --- | ---: | --- |', ...rows, '', LIST_END].join('\n');
 }
 
@@ -53,7 +56,11 @@ export function expectedFiles(): { file: string; current: string; expected: stri
   const current = fs.readFileSync(cli, 'utf8');
   const begin = current.indexOf(LIST_BEGIN);
   const end = current.indexOf(LIST_END);
-  files.push({ file: cli, current, expected: begin !== -1 && end > begin ? current.slice(0, begin) + ruleListSection() + current.slice(end + LIST_END.length) : undefined });
+  files.push({
+    file: cli,
+    current,
+    expected: begin !== -1 && end > begin ? current.slice(0, begin) + ruleListSection() + current.slice(end + LIST_END.length) : undefined,
+  });
   return files;
 }
 
@@ -63,7 +70,9 @@ if (require.main === module) {
   for (const { file, current, expected } of expectedFiles()) {
     const shown = path.relative(process.cwd(), file);
     if (expected === undefined) {
-      console.error(`doc-timelines: ${shown} has no place for its generated section (a Mermaid diagram under "## The race", or the markers)`);
+      console.error(
+        `doc-timelines: ${shown} has no place for its generated section (a Mermaid diagram under "## The race", or the markers)`,
+      );
       failed += 1;
     } else if (expected !== current) {
       if (check) {

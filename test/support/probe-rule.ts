@@ -29,23 +29,37 @@ export function lintWithProbe(code: string, listen: (context: ProbeContext) => T
     create: listen,
   };
   const filename = options.filename ?? (options.typescript ? 'probe.ts' : 'probe.js');
-  const messages = new Linter().verify(code, [{
-    files: ['**/*.js', '**/*.ts'],
-    languageOptions: {
-      ...(options.typescript ? { parser: typescriptParser } : {}),
-      ...(options.sourceType ? { sourceType: options.sourceType } : {}),
-    },
-    plugins: { probe: { rules: { probe } } } as never,
-    rules: { 'probe/probe': 'error' },
-    ...(options.settings ? { settings: options.settings } : {}),
-  }], { filename });
+  const messages = new Linter().verify(
+    code,
+    [
+      {
+        files: ['**/*.js', '**/*.ts'],
+        languageOptions: {
+          ...(options.typescript ? { parser: typescriptParser } : {}),
+          ...(options.sourceType ? { sourceType: options.sourceType } : {}),
+        },
+        plugins: { probe: { rules: { probe } } } as never,
+        rules: { 'probe/probe': 'error' },
+        ...(options.settings ? { settings: options.settings } : {}),
+      },
+    ],
+    { filename },
+  );
   assert.deepEqual(messages, []);
 }
 
 /** What `read` computes from the rule's context once the whole file has been traversed (`Program:exit`). */
 export function readAtEnd<T>(code: string, read: (context: ProbeContext) => T, options: ProbeOptions = {}): T {
   let answer: { value: T } | undefined;
-  lintWithProbe(code, (context) => ({ 'Program:exit'() { answer = { value: read(context) }; } }), options);
+  lintWithProbe(
+    code,
+    (context) => ({
+      'Program:exit'() {
+        answer = { value: read(context) };
+      },
+    }),
+    options,
+  );
   assert.ok(answer, 'the probe rule never reached the end of the file');
   return answer.value;
 }

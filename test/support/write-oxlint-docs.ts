@@ -19,9 +19,10 @@ export function renderOxlintSection(): string {
   const strictOnly = Object.keys(presetRules('strict')).filter((id) => !(id in recommended));
   const gapLines = Object.entries(differences.gaps).map(([key, gap]) => {
     const accepted = differences.accepted.filter((entry) => entry.gap === key);
-    const measured = accepted.length === 0
-      ? ''
-      : ` In the comparison: ${accepted.map((entry) => `\`${entry.rule}\` at \`${entry.file}:${entry.line}\``).join(', ')}, found by ESLint only.`;
+    const measured =
+      accepted.length === 0
+        ? ''
+        : ` In the comparison: ${accepted.map((entry) => `\`${entry.rule}\` at \`${entry.file}:${entry.line}\``).join(', ')}, found by ESLint only.`;
     return `- **${gap.title}.** ${gap.description}${measured}`;
   });
   return [
@@ -33,7 +34,7 @@ export function renderOxlintSection(): string {
     'fixture projects, the Lua fixtures and the real-package corpus with oxlint and with `npx locksmith` (ESLint), every',
     'rule on, and requires the same findings, compared as (rule, file, line), except the differences listed in',
     '`test/eslint-plugin/oxlint/differences.json`, each with its reason. It also requires oxlint to give',
-    '`locksmith.json`\'s settings, put in `.oxlintrc.json`, the same effect, and the configuration below to find what',
+    "`locksmith.json`'s settings, put in `.oxlintrc.json`, the same effect, and the configuration below to find what",
     '`npx locksmith` finds.',
     '',
     '```json',

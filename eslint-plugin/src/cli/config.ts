@@ -126,7 +126,11 @@ export function buildCliConfig(input: CliConfigInput): Linter.Config[] {
 // Over the preset, under --rule; each applies only to the files it is the nearest configuration of.
 function projectConfigObjects(input: CliProjectConfigInput | undefined): Linter.Config[] {
   if (input === undefined) return [];
-  const { configs } = planCliProjectConfig(reportingPlugin, input.representatives, { cwd: input.cwd, configFile: input.configFile, lookup: input.lookup });
+  const { configs } = planCliProjectConfig(reportingPlugin, input.representatives, {
+    cwd: input.cwd,
+    configFile: input.configFile,
+    lookup: input.lookup,
+  });
   return configs as Linter.Config[];
 }
 

@@ -19,8 +19,10 @@ export class FingerprintCounter {
 
   next(ruleId: string, fileUri: string, lineText: string): string {
     const hash = createHash('sha256')
-      .update(ruleId).update('\0')
-      .update(fileUri).update('\0')
+      .update(ruleId)
+      .update('\0')
+      .update(fileUri)
+      .update('\0')
       .update(normaliseLine(lineText))
       .digest('hex')
       .slice(0, 32);

@@ -67,14 +67,18 @@ export async function lintWithESLintClass(FlatESLint: FlatESLintClass, request: 
     results = await relintOutsideProjects(FlatESLint, input, request, results);
   }
   results = results.map(keepLocksmithMessages);
-  const notices = results.filter(isIgnoredResult).map((result) => `not linted: ${path.relative(request.cwd, result.filePath) || result.filePath} (ESLint ignores it)`);
+  const notices = results
+    .filter(isIgnoredResult)
+    .map((result) => `not linted: ${path.relative(request.cwd, result.filePath) || result.filePath} (ESLint ignores it)`);
   return { eslint, results: results.filter((result) => !isIgnoredResult(result)), notices };
 }
 
 async function createEslint(FlatESLint: FlatESLintClass, input: EslintOptionsInput): Promise<ESLint> {
   if (input.concurrency === 'off') return constructWithRuleFilter(FlatESLint, input);
   if (FlatESLint.fromOptionsModule === undefined) {
-    throw new UsageError(`--concurrency needs ESLint 9.34 or later, and this project has ESLint ${FlatESLint.version}; use --concurrency off`);
+    throw new UsageError(
+      `--concurrency needs ESLint 9.34 or later, and this project has ESLint ${FlatESLint.version}; use --concurrency off`,
+    );
   }
   // ESLint 9.34 and later all have `ruleFilter`.
   return FlatESLint.fromOptionsModule(optionsModuleUrl({ ...input, ruleFilter: true }));
@@ -88,7 +92,8 @@ function constructWithRuleFilter(FlatESLint: FlatESLintClass, input: EslintOptio
   try {
     return new FlatESLint(buildEslintOptions({ ...input, ruleFilter: true }));
   } catch (error) {
-    if (error instanceof Error && error.message.includes('ruleFilter')) return new FlatESLint(buildEslintOptions({ ...input, ruleFilter: false }));
+    if (error instanceof Error && error.message.includes('ruleFilter'))
+      return new FlatESLint(buildEslintOptions({ ...input, ruleFilter: false }));
     throw error;
   }
 }
@@ -107,13 +112,22 @@ async function relintOutsideProjects(
   request: LintRequest,
   results: ESLint.LintResult[],
 ): Promise<ESLint.LintResult[]> {
-  const outside = results.filter((result) => result.messages.some((message) => message.fatal === true && OUTSIDE_PROJECTS.test(message.message)));
+  const outside = results.filter((result) =>
+    result.messages.some((message) => message.fatal === true && OUTSIDE_PROJECTS.test(message.message)),
+  );
   if (outside.length === 0) return results;
-  const cache = typeAwareInput.cache === undefined ? undefined : { ...typeAwareInput.cache, location: shapeOnlyCacheLocation(typeAwareInput.cache.location) };
+  const cache =
+    typeAwareInput.cache === undefined
+      ? undefined
+      : { ...typeAwareInput.cache, location: shapeOnlyCacheLocation(typeAwareInput.cache.location) };
   const eslint = await createEslint(FlatESLint, { ...typeAwareInput, config: { ...typeAwareInput.config, typeAware: undefined }, cache });
   const replacements = new Map<string, ESLint.LintResult>();
   if (request.stdin === undefined) {
-    for (const result of await lintOrExplain(eslint, outside.map((result) => result.filePath), request.cwd)) {
+    for (const result of await lintOrExplain(
+      eslint,
+      outside.map((result) => result.filePath),
+      request.cwd,
+    )) {
       replacements.set(result.filePath, result);
     }
   } else {
@@ -141,7 +155,9 @@ async function lintOrExplain(eslint: ESLint, files: readonly string[], cwd: stri
     const { code, path: failedPath } = error as NodeJS.ErrnoException;
     if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT' || code === 'EISDIR') {
       const shown = failedPath === undefined ? 'a file' : path.relative(cwd, failedPath) || failedPath;
-      throw new UsageError(`cannot read ${shown}: ${code === 'ENOENT' ? 'it no longer exists' : code === 'EISDIR' ? 'it is a directory' : 'permission denied'}`);
+      throw new UsageError(
+        `cannot read ${shown}: ${code === 'ENOENT' ? 'it no longer exists' : code === 'EISDIR' ? 'it is a directory' : 'permission denied'}`,
+      );
     }
     throw error;
   }

@@ -50,7 +50,11 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
     io.stdout(`${locksmith.meta.version}\n`);
     return 0;
   }
-  const collected = options.stdin ? undefined : collectFiles(options.paths, io.cwd, (notice) => { io.stderr(`locksmith: ${notice}\n`); });
+  const collected = options.stdin
+    ? undefined
+    : collectFiles(options.paths, io.cwd, (notice) => {
+        io.stderr(`locksmith: ${notice}\n`);
+      });
   if (collected !== undefined && collected.length === 0) {
     throw new UsageError(`no JavaScript, TypeScript or Lua files to lint in ${options.paths.join(' ')}`);
   }
@@ -106,7 +110,9 @@ async function lintAndReport(argv: readonly string[], io: CommandIo): Promise<nu
 function readStdin(options: CliOptions, io: CommandIo): { text: string; filePath: string | undefined } {
   const shownAs = options.stdinFilename;
   if (shownAs !== undefined && !isLintedFile(shownAs)) {
-    throw new UsageError(`--stdin-filename must name a JavaScript, TypeScript or Lua file (${LINTED_EXTENSIONS.join(' ')}), got '${shownAs}'`);
+    throw new UsageError(
+      `--stdin-filename must name a JavaScript, TypeScript or Lua file (${LINTED_EXTENSIONS.join(' ')}), got '${shownAs}'`,
+    );
   }
   if (shownAs !== undefined && isLuaFile(shownAs) && !eslintSupportsLanguages()) {
     throw new UsageError(`--stdin-filename names a Lua file, which needs ESLint 9.7 or later (its languages): got '${shownAs}'`);
@@ -128,7 +134,10 @@ function withoutUnreadableLua(files: string[], io: CommandIo): string[] {
   if (eslintSupportsLanguages()) return files;
   const kept = files.filter((file) => !isLuaFile(file));
   const skipped = files.length - kept.length;
-  if (skipped > 0) io.stderr(`locksmith: skipped ${skipped} .lua file${skipped === 1 ? '' : 's'}: this ESLint has no languages (Lua scripts need ESLint 9.7 or later)\n`);
+  if (skipped > 0)
+    io.stderr(
+      `locksmith: skipped ${skipped} .lua file${skipped === 1 ? '' : 's'}: this ESLint has no languages (Lua scripts need ESLint 9.7 or later)\n`,
+    );
   return kept;
 }
 

@@ -18,14 +18,17 @@ export type MessageWithRelated = Linter.LintMessage & { [RELATED_PROPERTY]?: Rel
 // being linted at once in this thread.
 const pending = new Map<string, Map<string, RelatedLocation[]>>();
 
-export const reportingPlugin = withReportsRecorded(locksmith as unknown as { rules: Record<string, Rule.RuleModule> }, (filename, key, related) => {
-  let reports = pending.get(filename);
-  if (reports === undefined) {
-    reports = new Map<string, RelatedLocation[]>();
-    pending.set(filename, reports);
-  }
-  reports.set(key, related);
-});
+export const reportingPlugin = withReportsRecorded(
+  locksmith as unknown as { rules: Record<string, Rule.RuleModule> },
+  (filename, key, related) => {
+    let reports = pending.get(filename);
+    if (reports === undefined) {
+      reports = new Map<string, RelatedLocation[]>();
+      pending.set(filename, reports);
+    }
+    reports.set(key, related);
+  },
+);
 
 export const relatedProcessor: Linter.Processor = {
   // A name and version: ESLint's cache hashes the config, and a processor without them cannot be.

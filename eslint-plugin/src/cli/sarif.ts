@@ -61,7 +61,11 @@ export function formatSarif(results: readonly ESLint.LintResult[], context: Sari
         },
       };
       if (related.length > 0) {
-        sarifResult.relatedLocations = related.map((entry, id) => ({ id, message: { text: entry.message }, physicalLocation: { artifactLocation, region: regionOfRelated(entry) } }));
+        sarifResult.relatedLocations = related.map((entry, id) => ({
+          id,
+          message: { text: entry.message },
+          physicalLocation: { artifactLocation, region: regionOfRelated(entry) },
+        }));
       }
       const codeFlow = codeFlowOf(ruleId, location, related, artifactLocation);
       if (codeFlow !== undefined) sarifResult.codeFlows = [codeFlow];
@@ -105,8 +109,7 @@ export function formatSarif(results: readonly ESLint.LintResult[], context: Sari
 
 function describeRule(ruleId: string): Sarif.ReportingDescriptor {
   const rule = locksmith.rules[ruleId as keyof typeof locksmith.rules] as
-    | { meta: { docs?: { description?: string; url?: string } } }
-    | undefined;
+    { meta: { docs?: { description?: string; url?: string } } } | undefined;
   const description = rule?.meta.docs?.description ?? ruleId;
   const helpUri = rule?.meta.docs?.url ?? ruleDocsUrl(ruleId);
   const severity = recommendedSeverity(ruleId);
@@ -200,7 +203,14 @@ function regionAt(lineStarts: readonly number[], start: number, end: number): Sa
   };
   const from = position(start);
   const to = position(end);
-  return { startLine: from.line, startColumn: from.column, endLine: to.line, endColumn: to.column, charOffset: start, charLength: end - start };
+  return {
+    startLine: from.line,
+    startColumn: from.column,
+    endLine: to.line,
+    endColumn: to.column,
+    charOffset: start,
+    charLength: end - start,
+  };
 }
 
 /**
@@ -241,10 +251,16 @@ function codeFlowOf(
     threadFlows: timeline.holders.map((holder) => ({
       id: threadFlowId(holder),
       message: { text: `Worker ${holder}` },
-      locations: timeline.steps.flatMap((step, order) => step.holder !== holder ? [] : [{
-        location: { physicalLocation: placeOf(step.at), message: { text: step.text } },
-        executionOrder: order + 1,
-      }]),
+      locations: timeline.steps.flatMap((step, order) =>
+        step.holder !== holder
+          ? []
+          : [
+              {
+                location: { physicalLocation: placeOf(step.at), message: { text: step.text } },
+                executionOrder: order + 1,
+              },
+            ],
+      ),
     })),
   };
 }
@@ -253,7 +269,12 @@ function codeFlowOf(
  * The finding's preferred suggestion (the rule lists it first) as a SARIF fix: one replacement,
  * narrowed to the text it changes, since ESLint merges a suggestion's edits into one range.
  */
-function fixOf(message: Linter.LintMessage, source: string, lineStarts: readonly number[], artifactLocation: Sarif.ArtifactLocation): Sarif.Fix | undefined {
+function fixOf(
+  message: Linter.LintMessage,
+  source: string,
+  lineStarts: readonly number[],
+  artifactLocation: Sarif.ArtifactLocation,
+): Sarif.Fix | undefined {
   const suggestion = message.suggestions?.[0];
   if (suggestion?.fix === undefined || source === '') return undefined;
   let [start, end] = suggestion.fix.range;
@@ -264,14 +285,21 @@ function fixOf(message: Linter.LintMessage, source: string, lineStarts: readonly
   while (prefix < end - start && prefix < inserted.length && source.charCodeAt(start + prefix) === inserted.charCodeAt(prefix)) prefix++;
   while (prefix > 0 && isLowSurrogate(source.charCodeAt(start + prefix))) prefix--;
   let suffix = 0;
-  while (suffix < end - start - prefix && suffix < inserted.length - prefix && source.charCodeAt(end - 1 - suffix) === inserted.charCodeAt(inserted.length - 1 - suffix)) suffix++;
+  while (
+    suffix < end - start - prefix &&
+    suffix < inserted.length - prefix &&
+    source.charCodeAt(end - 1 - suffix) === inserted.charCodeAt(inserted.length - 1 - suffix)
+  )
+    suffix++;
   while (suffix > 0 && isLowSurrogate(source.charCodeAt(end - suffix))) suffix--;
   start += prefix;
   end -= suffix;
   inserted = inserted.slice(prefix, inserted.length - suffix);
   return {
     description: { text: suggestion.desc },
-    artifactChanges: [{ artifactLocation, replacements: [{ deletedRegion: regionAt(lineStarts, start, end), insertedContent: { text: inserted } }] }],
+    artifactChanges: [
+      { artifactLocation, replacements: [{ deletedRegion: regionAt(lineStarts, start, end), insertedContent: { text: inserted } }] },
+    ],
   };
 }
 

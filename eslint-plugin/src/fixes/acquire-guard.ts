@@ -14,7 +14,12 @@ export type GuardFix =
  * `await redis.set(k, t, 'NX', 'PX', ms);` → `if (!(await redis.set(...))) return;`, or `return await ...;` when nothing follows.
  * `access` reads the answer from the awaited value (`.rows[0]?.locked` for a try-lock's row).
  */
-export function guardStatementFix(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: TryAcquisition, statement: TSESTree.ExpressionStatement | undefined, access: string): GuardFix | undefined {
+export function guardStatementFix(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  acquisition: TryAcquisition,
+  statement: TSESTree.ExpressionStatement | undefined,
+  access: string,
+): GuardFix | undefined {
   if (!statement || !canReturnFrom(statement, acquisition.owner)) return undefined;
   const carrier = valueCarrier(acquisition.node);
   const owner = acquisition.owner;
@@ -34,7 +39,12 @@ export function guardStatementFix(sourceCode: Readonly<TSESLint.SourceCode>, acq
 }
 
 /** `const ok = await redis.set(...);` never read → `if (!ok) return;` on the next line (`if (!rows[0]?.locked) return;` for a try-lock's row). */
-export function guardAfterDeclarationFix(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: TryAcquisition, declaration: TSESTree.VariableDeclaration, answer: string): GuardFix | undefined {
+export function guardAfterDeclarationFix(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  acquisition: TryAcquisition,
+  declaration: TSESTree.VariableDeclaration,
+  answer: string,
+): GuardFix | undefined {
   if (!canReturnFrom(declaration, acquisition.owner)) return undefined;
   const line = sourceCode.lines[declaration.loc.start.line - 1] ?? '';
   const indent = /^\s*/u.exec(line)?.[0] ?? '';

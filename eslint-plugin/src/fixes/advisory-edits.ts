@@ -93,7 +93,11 @@ export function helperName(library: TransactionHelperLibrary, client: string): s
 
 /** Lock functions returning `void`, which Prisma's `$queryRaw` cannot deserialise. */
 const VOID_LOCK_FUNCTIONS: ReadonlySet<string> = new Set([
-  'pg_advisory_lock', 'pg_advisory_lock_shared', 'pg_advisory_xact_lock', 'pg_advisory_xact_lock_shared', 'pg_advisory_unlock_all',
+  'pg_advisory_lock',
+  'pg_advisory_lock_shared',
+  'pg_advisory_xact_lock',
+  'pg_advisory_xact_lock_shared',
+  'pg_advisory_unlock_all',
 ]);
 
 const EXECUTE_FORM: Readonly<Record<string, string>> = { $queryRaw: '$executeRaw', $queryRawUnsafe: '$executeRawUnsafe' };

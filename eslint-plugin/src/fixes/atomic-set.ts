@@ -18,7 +18,12 @@ export interface AtomicSetFix {
  * The deciding test becomes the atomic `SET NX PX` (its reply is truthy exactly when this caller
  * took the lock), and the separate write goes. Offered for awaited code whose test is the read alone.
  */
-export function atomicSetFix(sourceCode: Readonly<TSESLint.SourceCode>, write: RedisCommand, decider: Decider, defaultTtl: string): AtomicSetFix | undefined {
+export function atomicSetFix(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  write: RedisCommand,
+  decider: Decider,
+  defaultTtl: string,
+): AtomicSetFix | undefined {
   const { result, decision } = decider;
   // In MULTI/pipeline the reply is queued: the rewrite would change what exec() returns.
   if (!result.awaited || !decision.simpleTest || write.callback || write.resultUsed || write.client.chain) return undefined;
@@ -59,7 +64,9 @@ export function atomicSetFix(sourceCode: Readonly<TSESLint.SourceCode>, write: R
 
 function isInStatementList(statement: TSESTree.Node): boolean {
   const parent = statement.parent;
-  return parent?.type === AST_NODE_TYPES.BlockStatement || parent?.type === AST_NODE_TYPES.Program || parent?.type === AST_NODE_TYPES.SwitchCase;
+  return (
+    parent?.type === AST_NODE_TYPES.BlockStatement || parent?.type === AST_NODE_TYPES.Program || parent?.type === AST_NODE_TYPES.SwitchCase
+  );
 }
 
 /** The write's own TTL in milliseconds (`'EX', 60` → `60000`), the default without one, undefined for absolute expiries. */

@@ -18,7 +18,8 @@ export function removeStatement(fixer: TSESLint.RuleFixer, sourceCode: SourceCod
   while (lineStart > 0 && (text[lineStart - 1] === ' ' || text[lineStart - 1] === '\t')) lineStart--;
   let lineEnd = end;
   while (lineEnd < text.length && (text[lineEnd] === ' ' || text[lineEnd] === '\t')) lineEnd++;
-  const aloneOnLine = (lineStart === 0 || text[lineStart - 1] === '\n') && (lineEnd === text.length || text[lineEnd] === '\n' || text[lineEnd] === '\r');
+  const aloneOnLine =
+    (lineStart === 0 || text[lineStart - 1] === '\n') && (lineEnd === text.length || text[lineEnd] === '\n' || text[lineEnd] === '\r');
   if (aloneOnLine) {
     start = lineStart;
     end = text[lineEnd] === '\r' ? lineEnd + 2 : lineEnd + 1;
@@ -113,7 +114,12 @@ export function expiryRemoval(expire: RedisCommand): Removal | undefined {
     // `.expire(k, 30)` in the middle of a chain: its value is the chain itself, so drop the link.
     const callee = skipTypeWrappers(expire.call.callee);
     const parent = expire.call.parent;
-    if (callee.type === AST_NODE_TYPES.MemberExpression && parent.type === AST_NODE_TYPES.MemberExpression && parent.object === expire.call && expire.client.chain) {
+    if (
+      callee.type === AST_NODE_TYPES.MemberExpression &&
+      parent.type === AST_NODE_TYPES.MemberExpression &&
+      parent.object === expire.call &&
+      expire.client.chain
+    ) {
       return { kind: 'chain-link', from: callee.object.range[1], to: expire.call.range[1] };
     }
     return undefined;

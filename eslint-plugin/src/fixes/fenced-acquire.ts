@@ -25,11 +25,25 @@ export function fencedFix(sourceCode: Readonly<TSESLint.SourceCode>, lock: Lock,
   const command = acquisition?.command;
   const statement = write.statement;
   const query = write.query;
-  if (!acquisition || acquisition.kind !== 'set-nx' || !command?.set || command.client.chain || command.callback || !command.key || !command.value) return undefined;
+  if (
+    !acquisition ||
+    acquisition.kind !== 'set-nx' ||
+    !command?.set ||
+    command.client.chain ||
+    command.callback ||
+    !command.key ||
+    !command.value
+  )
+    return undefined;
   if (!statement || !query || statement.kind !== 'update' || statement.setListEnd === undefined) return undefined;
   // The acquisition's result must be stored in a const that is only ever tested, to carry the fence.
   const declarator = skipAwait(command.call).parent;
-  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id.type !== AST_NODE_TYPES.Identifier || !isUsedOnlyAsCondition(sourceCode, command.call)) return undefined;
+  if (
+    declarator?.type !== AST_NODE_TYPES.VariableDeclarator ||
+    declarator.id.type !== AST_NODE_TYPES.Identifier ||
+    !isUsedOnlyAsCondition(sourceCode, command.call)
+  )
+    return undefined;
   const fence = declarator.id.name;
   const expiry = command.set.expiry;
   if (!expiry?.value || (expiry.unit !== 'PX' && expiry.unit !== 'EX')) return undefined;
@@ -41,14 +55,21 @@ export function fencedFix(sourceCode: Readonly<TSESLint.SourceCode>, lock: Lock,
   const placeholder = renderPlaceholder(style, { number, expression: fence });
   const insertions = fenceInsertions(placeholder, column, statement.hasWhere);
   const afterSet = query.sql.toSourceOffset(statement.setListEnd);
-  const afterWhere = query.sql.toSourceOffset(statement.hasWhere ? statement.whereEnd ?? -1 : statement.whereInsertAt ?? -1);
+  const afterWhere = query.sql.toSourceOffset(statement.hasWhere ? (statement.whereEnd ?? -1) : (statement.whereInsertAt ?? -1));
   if (afterSet === undefined || afterWhere === undefined) return undefined;
-  const valuesEdit = style === 'dollar'
-    ? bindFence(query.node, fence, number)
-    : style === 'question'
-      // `?` bindings are positional: the fence goes in twice, where its two placeholders fall.
-      ? bindFenceTwice(sourceCode, query.node, fence, placeholdersBefore(query.sql.text, statement.setListEnd), placeholdersBefore(query.sql.text, statement.hasWhere ? statement.whereEnd ?? 0 : statement.whereInsertAt ?? 0))
-      : null;
+  const valuesEdit =
+    style === 'dollar'
+      ? bindFence(query.node, fence, number)
+      : style === 'question'
+        ? // `?` bindings are positional: the fence goes in twice, where its two placeholders fall.
+          bindFenceTwice(
+            sourceCode,
+            query.node,
+            fence,
+            placeholdersBefore(query.sql.text, statement.setListEnd),
+            placeholdersBefore(query.sql.text, statement.hasWhere ? (statement.whereEnd ?? 0) : (statement.whereInsertAt ?? 0)),
+          )
+        : null;
   if (valuesEdit === undefined) return undefined;
 
   const keyText = sourceCode.getText(command.key);
@@ -86,7 +107,12 @@ function bindFence(node: TSESTree.Node, fence: string, number: number): ((fixer:
   if (!text) return undefined;
   if (!values) return number === 1 ? (fixer) => fixer.insertTextAfter(text, `, [${fence}]`) : undefined;
   const array = skipTypeWrappers(values);
-  if (array.type !== AST_NODE_TYPES.ArrayExpression || array.elements.length !== number - 1 || array.elements.some((element) => element?.type === AST_NODE_TYPES.SpreadElement)) return undefined;
+  if (
+    array.type !== AST_NODE_TYPES.ArrayExpression ||
+    array.elements.length !== number - 1 ||
+    array.elements.some((element) => element?.type === AST_NODE_TYPES.SpreadElement)
+  )
+    return undefined;
   const last = array.elements.at(-1);
   return last ? (fixer) => fixer.insertTextAfter(last, `, ${fence}`) : (fixer) => fixer.replaceText(array, `[${fence}]`);
 }
@@ -108,7 +134,11 @@ function bindFenceTwice(
   const values = node.arguments[1];
   if (!values) return undefined;
   const array = skipTypeWrappers(values);
-  if (array.type !== AST_NODE_TYPES.ArrayExpression || array.elements.some((element) => !element || element.type === AST_NODE_TYPES.SpreadElement)) return undefined;
+  if (
+    array.type !== AST_NODE_TYPES.ArrayExpression ||
+    array.elements.some((element) => !element || element.type === AST_NODE_TYPES.SpreadElement)
+  )
+    return undefined;
   const texts = array.elements.map((element) => sourceCode.getText(element!));
   if (second > texts.length) return undefined;
   const bound = [...texts.slice(0, first), fence, ...texts.slice(first, second), fence, ...texts.slice(second)];

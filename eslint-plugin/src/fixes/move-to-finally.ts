@@ -24,7 +24,12 @@ export function moveToFinallyFix(
   let start: number;
   const acquisitionIndex = indexOfContaining(block.body, acquisition.node);
   if (acquisitionIndex >= 0 && acquisitionIndex < releaseIndex) start = acquisitionIndex + 1;
-  else if (block.parent.type === AST_NODE_TYPES.IfStatement && block.parent.consequent === block && contains(block.parent.test, acquisition.node)) start = 0;
+  else if (
+    block.parent.type === AST_NODE_TYPES.IfStatement &&
+    block.parent.consequent === block &&
+    contains(block.parent.test, acquisition.node)
+  )
+    start = 0;
   else return undefined;
   while (start < releaseIndex && isEarlyExitGuard(block.body[start]!)) start++;
   const work = block.body.slice(start, releaseIndex);
@@ -33,7 +38,9 @@ export function moveToFinallyFix(
   const workStart = work[0]!.range[0];
   // Comments right above the release ("release only our own lock") move with it.
   const lastWorkEnd = work.at(-1)!.range[1];
-  const releaseStart = sourceCode.getCommentsBefore(releaseStatement).find((comment) => comment.range[0] >= lastWorkEnd)?.range[0] ?? releaseStatement.range[0];
+  const releaseStart =
+    sourceCode.getCommentsBefore(releaseStatement).find((comment) => comment.range[0] >= lastWorkEnd)?.range[0] ??
+    releaseStatement.range[0];
   if (!declarationsStayInside(sourceCode, work, [workStart, releaseStart])) return undefined;
 
   const text = sourceCode.text;
@@ -87,7 +94,12 @@ function indentStep(sourceCode: Readonly<TSESLint.SourceCode>, block: TSESTree.B
 }
 
 function spansMultiLineString(sourceCode: Readonly<TSESLint.SourceCode>, statement: TSESTree.Node): boolean {
-  return sourceCode.getTokens(statement).some((token) => (token.type === AST_TOKEN_TYPES.Template || token.type === AST_TOKEN_TYPES.String) && token.loc.start.line !== token.loc.end.line);
+  return sourceCode
+    .getTokens(statement)
+    .some(
+      (token) =>
+        (token.type === AST_TOKEN_TYPES.Template || token.type === AST_TOKEN_TYPES.String) && token.loc.start.line !== token.loc.end.line,
+    );
 }
 
 /** `if (!ok) return;` / `if (!acquired) throw ...` with no else. */
@@ -98,11 +110,21 @@ function isEarlyExitGuard(statement: TSESTree.Statement): boolean {
 }
 
 /** Moving the work into a block must not hide a binding that code after it (the release included) reads. */
-function declarationsStayInside(sourceCode: Readonly<TSESLint.SourceCode>, work: readonly TSESTree.Statement[], range: readonly [number, number]): boolean {
+function declarationsStayInside(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  work: readonly TSESTree.Statement[],
+  range: readonly [number, number],
+): boolean {
   for (const statement of work) {
-    if (statement.type !== AST_NODE_TYPES.VariableDeclaration && statement.type !== AST_NODE_TYPES.FunctionDeclaration && statement.type !== AST_NODE_TYPES.ClassDeclaration) continue;
+    if (
+      statement.type !== AST_NODE_TYPES.VariableDeclaration &&
+      statement.type !== AST_NODE_TYPES.FunctionDeclaration &&
+      statement.type !== AST_NODE_TYPES.ClassDeclaration
+    )
+      continue;
     for (const variable of sourceCode.getDeclaredVariables(statement)) {
-      if (variable.references.some((reference) => reference.identifier.range[0] < range[0] || reference.identifier.range[1] > range[1])) return false;
+      if (variable.references.some((reference) => reference.identifier.range[0] < range[0] || reference.identifier.range[1] > range[1]))
+        return false;
     }
   }
   return true;

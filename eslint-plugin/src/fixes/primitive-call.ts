@@ -25,9 +25,16 @@ export function compareAndDeleteFix(
   const callback = command.callback ? sourceCode.getText(command.callback) : undefined;
   // node-redis 5 has a typed `delEx`; every other client sends it as a raw command, which works on
   // each of their versions (ioredis and node-redis 4 have no method for it, Upstash has none yet).
-  const call = primitive === 'DELEX' && command.dialect === 'node-redis-v5'
-    ? `${client}.delEx(${keyText}, { condition: 'IFEQ', matchValue: ${tokenText} })`
-    : renderRawCommand(command.dialect, client, primitive, primitive === 'DELEX' ? [keyText, `'IFEQ'`, tokenText] : [keyText, tokenText], callback);
+  const call =
+    primitive === 'DELEX' && command.dialect === 'node-redis-v5'
+      ? `${client}.delEx(${keyText}, { condition: 'IFEQ', matchValue: ${tokenText} })`
+      : renderRawCommand(
+          command.dialect,
+          client,
+          primitive,
+          primitive === 'DELEX' ? [keyText, `'IFEQ'`, tokenText] : [keyText, tokenText],
+          callback,
+        );
   return (fixer) => [fixer.replaceText(command.call, call)];
 }
 
@@ -40,9 +47,10 @@ export function compareAndSetFix(
   if (command.client.chain) return undefined;
   const client = sourceCode.getText(command.receiver);
   const callback = command.callback ? sourceCode.getText(command.callback) : undefined;
-  const call = command.dialect === 'node-redis-v5'
-    ? `${client}.set(${keyText}, ${tokenText}, { condition: 'IFEQ', matchValue: ${tokenText}, expiration: { type: 'PX', value: ${ttlText} } })`
-    : renderRawCommand(command.dialect, client, 'SET', [keyText, tokenText, `'IFEQ'`, tokenText, `'PX'`, ttlText], callback);
+  const call =
+    command.dialect === 'node-redis-v5'
+      ? `${client}.set(${keyText}, ${tokenText}, { condition: 'IFEQ', matchValue: ${tokenText}, expiration: { type: 'PX', value: ${ttlText} } })`
+      : renderRawCommand(command.dialect, client, 'SET', [keyText, tokenText, `'IFEQ'`, tokenText, `'PX'`, ttlText], callback);
   return (fixer) => [fixer.replaceText(command.call, call)];
 }
 

@@ -40,7 +40,8 @@ export function randomTokenFix(
     // Key identity cannot follow `lock:${name}` across two methods: any release elsewhere that
     // sends the same value may be this lock's, and it could not see a local token.
     if (!insideFunction(argument)) return undefined;
-    if (event.keySignature === undefined || acquisition.keySignature === undefined || event.keySignature === acquisition.keySignature) replaced.push(argument);
+    if (event.keySignature === undefined || acquisition.keySignature === undefined || event.keySignature === acquisition.keySignature)
+      replaced.push(argument);
   }
   // A named value (`TOKEN`, `this.owner`) is replaced at each of its reads after the new token.
   for (const reference of namedValueReads(sourceCode, value, acquisition.owner)) {
@@ -59,7 +60,11 @@ export function randomTokenFix(
 }
 
 /** The initialiser of `const token = ...` when `value` reads a binding declared in `owner` itself. */
-function localConstInitializer(sourceCode: Readonly<TSESLint.SourceCode>, value: TSESTree.Node, owner: TSESTree.Node): TSESTree.Expression | undefined {
+function localConstInitializer(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  value: TSESTree.Node,
+  owner: TSESTree.Node,
+): TSESTree.Expression | undefined {
   const expression = skipTypeWrappers(value);
   if (expression.type !== AST_NODE_TYPES.Identifier) return undefined;
   const variable = findVariable(sourceCode, expression);
@@ -83,8 +88,12 @@ function namedValueReads(sourceCode: Readonly<TSESLint.SourceCode>, value: TSEST
   const field = propertyName(expression);
   const reads: TSESTree.Node[] = [];
   const visit = (node: TSESTree.Node): void => {
-    if (node.type === AST_NODE_TYPES.MemberExpression && node.object.type === AST_NODE_TYPES.ThisExpression && propertyName(node) === field
-      && !(node.parent.type === AST_NODE_TYPES.AssignmentExpression && node.parent.left === node)) {
+    if (
+      node.type === AST_NODE_TYPES.MemberExpression &&
+      node.object.type === AST_NODE_TYPES.ThisExpression &&
+      propertyName(node) === field &&
+      !(node.parent.type === AST_NODE_TYPES.AssignmentExpression && node.parent.left === node)
+    ) {
       reads.push(node);
     }
     // Functions other than arrows have their own `this`.

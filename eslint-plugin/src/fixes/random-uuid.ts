@@ -27,16 +27,29 @@ export function randomUuidCall(sourceCode: Readonly<TSESLint.SourceCode>): strin
 
 /** A file without ES imports that `require`s at its top, or that parses as a script. */
 function usesCommonJs(program: TSESTree.Program): boolean {
-  if (program.body.some((statement) => statement.type === AST_NODE_TYPES.ImportDeclaration || statement.type === AST_NODE_TYPES.ExportNamedDeclaration
-    || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration || statement.type === AST_NODE_TYPES.ExportAllDeclaration)) {
+  if (
+    program.body.some(
+      (statement) =>
+        statement.type === AST_NODE_TYPES.ImportDeclaration ||
+        statement.type === AST_NODE_TYPES.ExportNamedDeclaration ||
+        statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ||
+        statement.type === AST_NODE_TYPES.ExportAllDeclaration,
+    )
+  ) {
     return false;
   }
   if (program.sourceType === 'script') return true;
-  return program.body.some((statement) => statement.type === AST_NODE_TYPES.VariableDeclaration && statement.declarations.some((declarator) => {
-    let init = declarator.init;
-    while (init?.type === AST_NODE_TYPES.MemberExpression) init = init.object;
-    return init?.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'require';
-  }));
+  return program.body.some(
+    (statement) =>
+      statement.type === AST_NODE_TYPES.VariableDeclaration &&
+      statement.declarations.some((declarator) => {
+        let init = declarator.init;
+        while (init?.type === AST_NODE_TYPES.MemberExpression) init = init.object;
+        return (
+          init?.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'require'
+        );
+      }),
+  );
 }
 
 /**

@@ -12,7 +12,11 @@ export interface TextReplacement {
 }
 
 /** The edit that turns `setnx` into one `SET ... NX PX ttlMs`, or undefined without a key and value. */
-export function setnxToAtomicSet(sourceCode: Readonly<TSESLint.SourceCode>, setnx: RedisCommand, ttlMs: string): TextReplacement | undefined {
+export function setnxToAtomicSet(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  setnx: RedisCommand,
+  ttlMs: string,
+): TextReplacement | undefined {
   if (!setnx.key || !setnx.value) return undefined;
   const rendered = renderAtomicSet(setnx.dialect, {
     client: sourceCode.getText(setnx.receiver),

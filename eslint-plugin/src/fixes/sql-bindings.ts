@@ -51,8 +51,12 @@ export function bindParameter(
   const placeholder = renderPlaceholder(style, { number: count + 1, expression });
   if (!values) return count === 0 ? { placeholder, bind: (fixer) => fixer.insertTextAfter(text, `, [${expression}]`) } : undefined;
   const array = skipTypeWrappers(values);
-  if (array.type !== AST_NODE_TYPES.ArrayExpression || array.elements.length !== count
-    || array.elements.some((element) => !element || element.type === AST_NODE_TYPES.SpreadElement)) return undefined;
+  if (
+    array.type !== AST_NODE_TYPES.ArrayExpression ||
+    array.elements.length !== count ||
+    array.elements.some((element) => !element || element.type === AST_NODE_TYPES.SpreadElement)
+  )
+    return undefined;
   const elements = array.elements as TSESTree.Expression[];
   const texts = elements.map((element) => sourceCode.getText(element));
   const index = style === 'question' ? [...query.sql.text.slice(0, sqlOffset).matchAll(/\$\d+/gu)].length : count;

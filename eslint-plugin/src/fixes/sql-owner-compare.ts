@@ -27,7 +27,9 @@ export function ownerComparisonFix(
   // Only raw SQL text is edited: a knex chain would need a builder call (`.andWhere(...)`), and a SQL
   // condition spliced into a chain is not code. No suggestion for those (the rule pages say so).
   if (!acquisition || !acquisition.query || !event.query) return undefined;
-  const column = acquisition.statement.insertColumns.find((candidate) => OWNER_COLUMNS.includes(candidate) && acquisition.statement.insertParameters.has(candidate));
+  const column = acquisition.statement.insertColumns.find(
+    (candidate) => OWNER_COLUMNS.includes(candidate) && acquisition.statement.insertParameters.has(candidate),
+  );
   if (column === undefined) return undefined;
   const owner = acquisition.query.parameters[acquisition.statement.insertParameters.get(column)! - 1];
   if (!owner) return undefined;

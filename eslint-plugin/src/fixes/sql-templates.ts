@@ -47,7 +47,11 @@ export function renderFencedUpdate(parts: FencedUpdateParts): string {
 }
 
 /** The two insertions that fence an existing UPDATE's text: after its SET list, and after its WHERE. */
-export function fenceInsertions(fence: string, fenceColumn: string, hasWhere: boolean): { readonly afterSet: string; readonly afterWhere: string } {
+export function fenceInsertions(
+  fence: string,
+  fenceColumn: string,
+  hasWhere: boolean,
+): { readonly afterSet: string; readonly afterWhere: string } {
   return {
     afterSet: `, ${fenceColumn} = ${fence}`,
     afterWhere: hasWhere ? ` AND ${fenceColumn} < ${fence}` : ` WHERE ${fenceColumn} < ${fence}`,

@@ -92,7 +92,11 @@ export function renderTtlOption(dialect: RedisDialect, ttlMs: string): string {
 export function renderScriptLiteral(script: string): string {
   // Lua needs no line breaks between statements; Locksmith's scripts hold no `--` comment that
   // joining the lines would extend over the code after it.
-  const oneLine = script.split('\n').map((line) => line.trim()).filter((line) => line !== '').join(' ');
+  const oneLine = script
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
   return `'${oneLine.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 

@@ -22,7 +22,8 @@ export function ttlInMilliseconds(sourceCode: Readonly<TSESLint.SourceCode>, exp
 export function secondsAsMilliseconds(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): string {
   const ttl = skipTypeWrappers(node);
   if (ttl.type === AST_NODE_TYPES.Literal && typeof ttl.value === 'number') return String(ttl.value * 1000);
-  if (ttl.type === AST_NODE_TYPES.Literal && typeof ttl.value === 'string' && /^\d+$/u.test(ttl.value)) return String(Number(ttl.value) * 1000);
+  if (ttl.type === AST_NODE_TYPES.Literal && typeof ttl.value === 'string' && /^\d+$/u.test(ttl.value))
+    return String(Number(ttl.value) * 1000);
   const text = sourceCode.getText(ttl);
   return ttl.type === AST_NODE_TYPES.Identifier || ttl.type === AST_NODE_TYPES.MemberExpression ? `${text} * 1000` : `(${text}) * 1000`;
 }

@@ -118,7 +118,9 @@ class ScriptAnalysis {
       case 'IfStatement': {
         for (const clause of statement.clauses) {
           if (clause.type === 'ElseClause') {
-            const guardedByMismatch = statement.clauses.some((other) => other.type !== 'ElseClause' && this.conditionKind(other.condition) === 'mismatch');
+            const guardedByMismatch = statement.clauses.some(
+              (other) => other.type !== 'ElseClause' && this.conditionKind(other.condition) === 'mismatch',
+            );
             this.walkBlock(clause.body, guarded || guardedByMismatch);
           } else {
             this.walkExpression(clause.condition, guarded);
@@ -128,7 +130,9 @@ class ScriptAnalysis {
         return;
       }
       case 'ReturnStatement':
-        statement.arguments.forEach((argument) => { this.walkExpression(argument, guarded); });
+        statement.arguments.forEach((argument) => {
+          this.walkExpression(argument, guarded);
+        });
         return;
       case 'CallStatement':
         this.walkExpression(statement.expression, guarded);
@@ -161,7 +165,9 @@ class ScriptAnalysis {
       case 'TableCallExpression': {
         this.recordRedisCall(expression, guarded);
         const callArguments = expression.type === 'CallExpression' ? expression.arguments : [];
-        callArguments.forEach((argument) => { this.walkExpression(argument, guarded); });
+        callArguments.forEach((argument) => {
+          this.walkExpression(argument, guarded);
+        });
         return;
       }
       case 'BinaryExpression':
@@ -183,7 +189,10 @@ class ScriptAnalysis {
     }
   }
 
-  private recordRedisCall(call: luaparse.CallExpression | luaparse.StringCallExpression | luaparse.TableCallExpression, guarded: boolean): void {
+  private recordRedisCall(
+    call: luaparse.CallExpression | luaparse.StringCallExpression | luaparse.TableCallExpression,
+    guarded: boolean,
+  ): void {
     const command = this.redisCommandName(call);
     if (command === undefined || call.type !== 'CallExpression') return;
     this.commands.add(command);
@@ -202,7 +211,8 @@ class ScriptAnalysis {
       return condition === 'IFEQ' || condition === 'IFDEQ';
     };
     if (DELETE_COMMANDS.has(command)) this.deletes.push(write);
-    else if (command === 'DELIFEQ' || command === 'DELEX') this.deletes.push({ ...write, ownerChecked: guarded || command === 'DELIFEQ' || comparesOwner(2) });
+    else if (command === 'DELIFEQ' || command === 'DELEX')
+      this.deletes.push({ ...write, ownerChecked: guarded || command === 'DELIFEQ' || comparesOwner(2) });
     else if (EXPIRY_COMMANDS.has(command)) this.expiries.push(write);
     else if (command === 'INCR' || command === 'INCRBY') this.increments.push(write);
     else if (command === 'SET') {
@@ -231,8 +241,12 @@ class ScriptAnalysis {
 
   private isRedisCallee(callee: LuaExpression): boolean {
     if (callee.type === 'Identifier') return this.callAliases.has(callee.name);
-    return callee.type === 'MemberExpression' && callee.base.type === 'Identifier' && callee.base.name === 'redis'
-      && (callee.identifier.name === 'call' || callee.identifier.name === 'pcall');
+    return (
+      callee.type === 'MemberExpression' &&
+      callee.base.type === 'Identifier' &&
+      callee.base.name === 'redis' &&
+      (callee.identifier.name === 'call' || callee.identifier.name === 'pcall')
+    );
   }
 
   private stringValue(expression: LuaExpression): string | undefined {
@@ -243,8 +257,12 @@ class ScriptAnalysis {
 
   private keyRefOf(expression: LuaExpression): string | undefined {
     if (expression.type === 'Identifier') return this.localKeyRefs.get(expression.name);
-    if (expression.type === 'IndexExpression' && expression.base.type === 'Identifier'
-      && (expression.base.name === 'KEYS' || expression.base.name === 'ARGV') && expression.index.type === 'NumericLiteral') {
+    if (
+      expression.type === 'IndexExpression' &&
+      expression.base.type === 'Identifier' &&
+      (expression.base.name === 'KEYS' || expression.base.name === 'ARGV') &&
+      expression.index.type === 'NumericLiteral'
+    ) {
       return `${expression.base.name}[${expression.index.value}]`;
     }
     return undefined;
@@ -333,8 +351,12 @@ class ScriptAnalysis {
     const last = first.body.at(-1);
     if (!last) return false;
     if (last.type === 'ReturnStatement') return true;
-    return last.type === 'CallStatement' && last.expression.type === 'CallExpression'
-      && last.expression.base.type === 'Identifier' && last.expression.base.name === 'error';
+    return (
+      last.type === 'CallStatement' &&
+      last.expression.type === 'CallExpression' &&
+      last.expression.base.type === 'Identifier' &&
+      last.expression.base.name === 'error'
+    );
   }
 }
 

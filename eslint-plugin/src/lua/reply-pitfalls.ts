@@ -24,20 +24,127 @@ export interface LuaPitfall {
 
 /** Commands whose reply is always an integer under RESP2 (never `false`, never a table). */
 const INTEGER_REPLY_COMMANDS = new Set([
-  'SETNX', 'HSETNX', 'MSETNX', 'RENAMENX', 'EXISTS', 'HEXISTS', 'SISMEMBER', 'DEL', 'UNLINK', 'HDEL', 'SREM', 'ZREM', 'LREM',
-  'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'PERSIST', 'TTL', 'PTTL', 'INCR', 'INCRBY', 'DECR', 'DECRBY', 'HINCRBY',
-  'SADD', 'LPUSH', 'RPUSH', 'LPUSHX', 'RPUSHX', 'SCARD', 'LLEN', 'HLEN', 'ZCARD', 'STRLEN', 'TOUCH', 'PUBLISH', 'APPEND',
-  'SMOVE', 'COPY', 'PFADD', 'HSET', 'GETBIT', 'SETBIT', 'BITCOUNT', 'ZCOUNT', 'XLEN',
+  'SETNX',
+  'HSETNX',
+  'MSETNX',
+  'RENAMENX',
+  'EXISTS',
+  'HEXISTS',
+  'SISMEMBER',
+  'DEL',
+  'UNLINK',
+  'HDEL',
+  'SREM',
+  'ZREM',
+  'LREM',
+  'EXPIRE',
+  'PEXPIRE',
+  'EXPIREAT',
+  'PEXPIREAT',
+  'PERSIST',
+  'TTL',
+  'PTTL',
+  'INCR',
+  'INCRBY',
+  'DECR',
+  'DECRBY',
+  'HINCRBY',
+  'SADD',
+  'LPUSH',
+  'RPUSH',
+  'LPUSHX',
+  'RPUSHX',
+  'SCARD',
+  'LLEN',
+  'HLEN',
+  'ZCARD',
+  'STRLEN',
+  'TOUCH',
+  'PUBLISH',
+  'APPEND',
+  'SMOVE',
+  'COPY',
+  'PFADD',
+  'HSET',
+  'GETBIT',
+  'SETBIT',
+  'BITCOUNT',
+  'ZCOUNT',
+  'XLEN',
 ]);
 
 /** Commands whose first argument is a key (a closed list: others take a subcommand or a channel first). */
 const KEY_FIRST_COMMANDS = new Set([
-  'GET', 'SET', 'SETNX', 'SETEX', 'PSETEX', 'GETSET', 'GETDEL', 'GETEX', 'DEL', 'UNLINK', 'EXISTS', 'EXPIRE', 'PEXPIRE',
-  'EXPIREAT', 'PEXPIREAT', 'PERSIST', 'TTL', 'PTTL', 'TYPE', 'INCR', 'INCRBY', 'INCRBYFLOAT', 'DECR', 'DECRBY', 'APPEND',
-  'STRLEN', 'HGET', 'HSET', 'HSETNX', 'HDEL', 'HEXISTS', 'HINCRBY', 'HMGET', 'HMSET', 'HGETALL', 'HKEYS', 'HVALS', 'HLEN',
-  'LPUSH', 'RPUSH', 'LPOP', 'RPOP', 'LRANGE', 'LLEN', 'LREM', 'LINDEX', 'LSET', 'LTRIM', 'SADD', 'SREM', 'SISMEMBER',
-  'SMEMBERS', 'SCARD', 'SPOP', 'ZADD', 'ZREM', 'ZSCORE', 'ZRANGE', 'ZRANGEBYSCORE', 'ZREMRANGEBYSCORE', 'ZCARD', 'ZINCRBY',
-  'ZRANK', 'ZCOUNT', 'XADD', 'XLEN', 'XTRIM', 'XDEL', 'RENAME', 'RENAMENX',
+  'GET',
+  'SET',
+  'SETNX',
+  'SETEX',
+  'PSETEX',
+  'GETSET',
+  'GETDEL',
+  'GETEX',
+  'DEL',
+  'UNLINK',
+  'EXISTS',
+  'EXPIRE',
+  'PEXPIRE',
+  'EXPIREAT',
+  'PEXPIREAT',
+  'PERSIST',
+  'TTL',
+  'PTTL',
+  'TYPE',
+  'INCR',
+  'INCRBY',
+  'INCRBYFLOAT',
+  'DECR',
+  'DECRBY',
+  'APPEND',
+  'STRLEN',
+  'HGET',
+  'HSET',
+  'HSETNX',
+  'HDEL',
+  'HEXISTS',
+  'HINCRBY',
+  'HMGET',
+  'HMSET',
+  'HGETALL',
+  'HKEYS',
+  'HVALS',
+  'HLEN',
+  'LPUSH',
+  'RPUSH',
+  'LPOP',
+  'RPOP',
+  'LRANGE',
+  'LLEN',
+  'LREM',
+  'LINDEX',
+  'LSET',
+  'LTRIM',
+  'SADD',
+  'SREM',
+  'SISMEMBER',
+  'SMEMBERS',
+  'SCARD',
+  'SPOP',
+  'ZADD',
+  'ZREM',
+  'ZSCORE',
+  'ZRANGE',
+  'ZRANGEBYSCORE',
+  'ZREMRANGEBYSCORE',
+  'ZCARD',
+  'ZINCRBY',
+  'ZRANK',
+  'ZCOUNT',
+  'XADD',
+  'XLEN',
+  'XTRIM',
+  'XDEL',
+  'RENAME',
+  'RENAMENX',
 ]);
 
 const CACHE_LIMIT = 2000;
@@ -204,9 +311,10 @@ class PitfallScan {
 
   private commandOf(call: luaparse.CallExpression): string | undefined {
     const callee = call.base;
-    const isRedis = callee.type === 'Identifier'
-      ? this.callAliases.has(callee.name) && this.bindings.get(callee.name) === 1
-      : isRedisCallMember(callee) && !this.bindings.has('redis');
+    const isRedis =
+      callee.type === 'Identifier'
+        ? this.callAliases.has(callee.name) && this.bindings.get(callee.name) === 1
+        : isRedisCallMember(callee) && !this.bindings.has('redis');
     if (!isRedis) return undefined;
     const first = call.arguments[0];
     return first?.type === 'StringLiteral' && typeof first.value === 'string' ? first.value.toUpperCase() : undefined;
@@ -223,8 +331,13 @@ class PitfallScan {
 }
 
 function isRedisCallMember(expression: LuaExpression): boolean {
-  return expression.type === 'MemberExpression' && expression.indexer === '.' && expression.base.type === 'Identifier'
-    && expression.base.name === 'redis' && (expression.identifier.name === 'call' || expression.identifier.name === 'pcall');
+  return (
+    expression.type === 'MemberExpression' &&
+    expression.indexer === '.' &&
+    expression.base.type === 'Identifier' &&
+    expression.base.name === 'redis' &&
+    (expression.identifier.name === 'call' || expression.identifier.name === 'pcall')
+  );
 }
 
 function isSetResp3(call: luaparse.CallExpression): boolean {

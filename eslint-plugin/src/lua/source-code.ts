@@ -6,7 +6,10 @@ import { CallMethodStep, ConfigCommentParser, Directive, TextSourceCodeBase, Vis
 import type * as luaparse from 'luaparse';
 
 /** Any luaparse node with the positions the language asks luaparse for. */
-export type LuaSyntaxNode = luaparse.Node & { range: [number, number]; loc: { start: { line: number; column: number }; end: { line: number; column: number } } };
+export type LuaSyntaxNode = luaparse.Node & {
+  range: [number, number];
+  loc: { start: { line: number; column: number }; end: { line: number; column: number } };
+};
 
 /** The root: a chunk with its comments (luaparse's `comments: true`). */
 export type LuaChunk = luaparse.Chunk & LuaSyntaxNode & { comments: (luaparse.Comment & LuaSyntaxNode)[]; readonly lockScript: boolean };
@@ -92,7 +95,12 @@ export class LuaSourceCode extends TextSourceCodeBase<{
         problems.push({ ruleId: null, message: `${label} comment should not span multiple lines.`, loc: comment.loc });
         continue;
       }
-      if (label === 'eslint-disable' || label === 'eslint-enable' || label === 'eslint-disable-next-line' || label === 'eslint-disable-line') {
+      if (
+        label === 'eslint-disable' ||
+        label === 'eslint-enable' ||
+        label === 'eslint-disable-next-line' ||
+        label === 'eslint-disable-line'
+      ) {
         const type = label.slice('eslint-'.length) as 'disable' | 'enable' | 'disable-next-line' | 'disable-line';
         directives.push(new Directive({ type, node: comment, value, justification }));
       }
@@ -101,7 +109,10 @@ export class LuaSourceCode extends TextSourceCodeBase<{
   }
 
   /** `-- eslint locksmith/no-unsafe-release: off` rule configs. */
-  applyInlineConfig(): { configs: { config: { rules: Record<string, unknown> }; loc: LuaSyntaxNode['loc'] }[]; problems: { ruleId: null; message: string; loc: LuaSyntaxNode['loc'] }[] } {
+  applyInlineConfig(): {
+    configs: { config: { rules: Record<string, unknown> }; loc: LuaSyntaxNode['loc'] }[];
+    problems: { ruleId: null; message: string; loc: LuaSyntaxNode['loc'] }[];
+  } {
     const configs: { config: { rules: Record<string, unknown> }; loc: LuaSyntaxNode['loc'] }[] = [];
     const problems: { ruleId: null; message: string; loc: LuaSyntaxNode['loc'] }[] = [];
     for (const comment of this.getInlineConfigNodes()) {

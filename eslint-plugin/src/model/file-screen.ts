@@ -50,17 +50,18 @@ export function fileMayHoldLocks(context: LocksmithRuleContext): boolean {
   if (program === screenedProgram) return screenedAnswer;
   const settings = readSharedSettings(context);
   const helpers = helperScreenOf(settings.lockWrappers);
-  const answer = helpers.anyNameMatches
+  const answer =
+    helpers.anyNameMatches ||
     // With types any receiver may turn out to be a Redis client, whatever the text says.
-    || getTypeOracle(context) !== null
-    || mayUseRedis(sourceCode, helpers.names)
-    || (mayNameLock(sourceCode) && (
+    getTypeOracle(context) !== null ||
+    mayUseRedis(sourceCode, helpers.names) ||
+    (mayNameLock(sourceCode) &&
       // A file that sends SQL holds a PostgreSQL lock only where it names one (mayHoldSqlLock); the
       // writes a Redis or helper lock protects are seen through the other branches.
-      (mayContainSql(sourceCode.text, program) && mayHoldSqlLock(sourceCode.text))
-      // A file whose only lock is a call to a helper another module exports (its summary says so);
-      // its own text screen (LOCK_TEXT) comes first, memoised with the candidates.
-      || callsImportedHelper(sourceCode, context.filename, collectImports(program), settings, moduleHelperSummaries)));
+      ((mayContainSql(sourceCode.text, program) && mayHoldSqlLock(sourceCode.text)) ||
+        // A file whose only lock is a call to a helper another module exports (its summary says so);
+        // its own text screen (LOCK_TEXT) comes first, memoised with the candidates.
+        callsImportedHelper(sourceCode, context.filename, collectImports(program), settings, moduleHelperSummaries)));
   screenedProgram = program;
   screenedAnswer = answer;
   return answer;

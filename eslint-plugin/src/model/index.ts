@@ -7,7 +7,6 @@ export type { Acquisition, Expiry, RedisCommand, RedisModel, Release, ScriptCall
 export type { SharedSettings } from './nouns/vocabulary.js';
 export type { Lock, LockModel, Locks } from './nouns/lock-types.js';
 
-
 // The model's face: the questions rules ask of it. Rules import the model from here only
 // (test/eslint-plugin/model-face.test.ts holds them to it); what is not listed is the model's own.
 
@@ -15,7 +14,13 @@ export type { Lock, LockModel, Locks } from './nouns/lock-types.js';
 export { DEFAULT_FENCE_COLUMNS, readSharedSettings, type RawSharedSettings } from './facts/settings.js';
 
 // Acquisitions: which calls take a lock, and which of them owe a release or an expiry.
-export { isExportedLockHelper, isLockAcquisition, isLockKeyWrite, isScopedAcquisition, redisAcquisitionsWithoutTtl } from './questions/lock-acquisitions.js';
+export {
+  isExportedLockHelper,
+  isLockAcquisition,
+  isLockKeyWrite,
+  isScopedAcquisition,
+  redisAcquisitionsWithoutTtl,
+} from './questions/lock-acquisitions.js';
 export { isInLockFunction } from './facts/keys.js';
 export { precedesInScope } from './facts/source-order.js';
 export { splitAcquisitionOf } from './pairing/split-acquisitions.js';
@@ -56,9 +61,24 @@ export { luaTextsOf, type LuaText } from './lua-scripts/lua-texts.js';
 export { crossSlotScriptCalls } from './questions/hash-slots.js';
 
 // PostgreSQL: advisory locks and lock tables, their pairing, and the transactions they run in.
-export { controlsTransactionIn, EXPIRY_COLUMNS, isPooledSessionCall, isTrailingBarrier, OWNER_COLUMNS, runsOutsideTransaction } from './sql/sql-model.js';
+export {
+  controlsTransactionIn,
+  EXPIRY_COLUMNS,
+  isPooledSessionCall,
+  isTrailingBarrier,
+  OWNER_COLUMNS,
+  runsOutsideTransaction,
+} from './sql/sql-model.js';
 export type { AdvisoryLockItem, LockTableAcquisition, LockTableRelease, SqlModel, SqlWrite } from './nouns/sql-items.js';
 export { writesUnder } from './pairing/locks.js';
 export { isUnownedRelease, isUnownedRenewal } from './questions/lock-table-events.js';
 // The statements between a lock and its unlock, as a suggestion moves them into a transaction.
-export { renderSpanBody, spanBetween, spanDeclarationsUsedAfter, spanLeavesCallback, spanToBlockEnd, type StatementSpan, type TextEdit } from './sql/statement-span.js';
+export {
+  renderSpanBody,
+  spanBetween,
+  spanDeclarationsUsedAfter,
+  spanLeavesCallback,
+  spanToBlockEnd,
+  type StatementSpan,
+  type TextEdit,
+} from './sql/statement-span.js';

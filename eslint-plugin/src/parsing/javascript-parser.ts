@@ -19,9 +19,14 @@ export interface JavascriptParserOptions {
   [option: string]: unknown;
 }
 
-export interface ParsedProgram { type: 'Program'; sourceType: string }
+export interface ParsedProgram {
+  type: 'Program';
+  sourceType: string;
+}
 
-export interface Espree { parse(code: string, options: JavascriptParserOptions): ParsedProgram }
+export interface Espree {
+  parse(code: string, options: JavascriptParserOptions): ParsedProgram;
+}
 
 export interface EslintScope {
   analyze(ast: ParsedProgram, options: Record<string, unknown>): unknown;
@@ -48,7 +53,10 @@ export const meta = { name: 'locksmith/javascript', version };
 
 export interface JavascriptParser {
   meta: typeof meta;
-  parseForESLint: (code: string, options?: JavascriptParserOptions) => { ast: ParsedProgram; scopeManager: unknown; visitorKeys: VisitorKeys['KEYS'] };
+  parseForESLint: (
+    code: string,
+    options?: JavascriptParserOptions,
+  ) => { ast: ParsedProgram; scopeManager: unknown; visitorKeys: VisitorKeys['KEYS'] };
 }
 
 export function createJavascriptParser(tools: ParserTools): JavascriptParser {
@@ -63,7 +71,8 @@ export function createJavascriptParser(tools: ParserTools): JavascriptParser {
   }
 
   function parseAsNodeWould(code: string, options: JavascriptParserOptions): { ast: ParsedProgram; sourceType: SourceType } {
-    const decided = options.filePath === undefined ? undefined : moduleKindOf(options.filePath, { packageScope: options.packageScope !== false });
+    const decided =
+      options.filePath === undefined ? undefined : moduleKindOf(options.filePath, { packageScope: options.packageScope !== false });
     if (decided !== undefined) {
       return { ast: parseAs(code, options, decided), sourceType: decided };
     }

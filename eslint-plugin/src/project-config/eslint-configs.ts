@@ -146,4 +146,3 @@ function* directoriesUnder(root: string): Generator<string> {
     }
   }
 }
-

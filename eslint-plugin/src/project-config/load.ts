@@ -88,7 +88,11 @@ function fromData(data: unknown, filePath: string, prefix: readonly string[]): P
   for (const [key, entry] of Object.entries(config.rules ?? {})) {
     const ruleId = key.startsWith(RULE_PREFIX) ? key.slice(RULE_PREFIX.length) : key;
     if (ruleSettings.has(ruleId)) {
-      throw new ProjectConfigError(filePath, formatKey([...prefix, 'rules', key]), `${ruleId} is configured twice (with and without the locksmith/ prefix)`);
+      throw new ProjectConfigError(
+        filePath,
+        formatKey([...prefix, 'rules', key]),
+        `${ruleId} is configured twice (with and without the locksmith/ prefix)`,
+      );
     }
     const [severity, ...options]: unknown[] = Array.isArray(entry) ? (entry as unknown[]) : [entry];
     ruleSettings.set(ruleId, { severity: toSeverity(severity), options });
@@ -120,7 +124,11 @@ function semanticViolation(data: unknown, prefix: readonly string[]) {
   }
   const version = settings.redis?.version;
   if (typeof version === 'string' && parseVersion(version) === undefined) {
-    return { path: at('redis', 'version'), reason: `invalid version ${describe(version)} (use numbers such as "8.4" or "9.0.1")`, unknownKey: false };
+    return {
+      path: at('redis', 'version'),
+      reason: `invalid version ${describe(version)} (use numbers such as "8.4" or "9.0.1")`,
+      unknownKey: false,
+    };
   }
   for (const [kind, names] of Object.entries(settings.lockWrappers ?? {})) {
     for (const [index, name] of names.entries()) {

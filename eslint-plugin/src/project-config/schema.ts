@@ -48,7 +48,8 @@ function rulesSchema(): JsonSchema {
   }
   return {
     type: 'object',
-    description: 'Rule severities over the preset, in ESLint\'s forms: "off" | "warn" | "error", 0–2, or [severity, options]. Ids with or without `locksmith/`.',
+    description:
+      'Rule severities over the preset, in ESLint\'s forms: "off" | "warn" | "error", 0–2, or [severity, options]. Ids with or without `locksmith/`.',
     additionalProperties: false,
     properties,
   };
@@ -60,7 +61,8 @@ export function projectConfigSchema(): JsonSchema {
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: SCHEMA_ID,
     title: 'Locksmith project configuration (locksmith.json)',
-    description: 'Data only, never executed. The nearest locksmith.json (or package.json "locksmith" key) above a file applies to it; ancestors are not merged.',
+    description:
+      'Data only, never executed. The nearest locksmith.json (or package.json "locksmith" key) above a file applies to it; ancestors are not merged.',
     type: 'object',
     additionalProperties: false,
     properties: {
@@ -68,13 +70,13 @@ export function projectConfigSchema(): JsonSchema {
       rules: rulesSchema(),
       settings: {
         type: 'object',
-        description: 'The same object as ESLint\'s `settings.locksmith` (not nested again).',
+        description: "The same object as ESLint's `settings.locksmith` (not nested again).",
         additionalProperties: false,
         properties: sharedSettingsSchema,
       },
       ignores: {
         type: 'array',
-        description: 'Files Locksmith skips: flat-config `ignores` patterns, relative to this file\'s folder.',
+        description: "Files Locksmith skips: flat-config `ignores` patterns, relative to this file's folder.",
         items: { type: 'string', minLength: 1 },
       },
     },

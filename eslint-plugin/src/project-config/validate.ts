@@ -6,10 +6,23 @@ import { SEVERITY_VALUES, type JsonSchema } from './schema.js';
 /** What this checker understands; a test walks the shipped schema and fails on any other keyword. */
 export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set([
   // assertions
-  'type', 'properties', 'additionalProperties', 'items', 'additionalItems', 'minItems',
-  'enum', 'minimum', 'minLength', 'anyOf',
+  'type',
+  'properties',
+  'additionalProperties',
+  'items',
+  'additionalItems',
+  'minItems',
+  'enum',
+  'minimum',
+  'minLength',
+  'anyOf',
   // annotations, no effect on validity
-  '$schema', '$id', 'title', 'description', 'markdownDescription', 'default',
+  '$schema',
+  '$id',
+  'title',
+  'description',
+  'markdownDescription',
+  'default',
 ]);
 
 export interface SchemaViolation {
@@ -38,9 +51,11 @@ export function firstViolation(value: unknown, schema: JsonSchema, path: readonl
   if (Array.isArray(schema['enum'])) {
     const allowed = schema['enum'] as readonly unknown[];
     if (!allowed.includes(value)) {
-      return fail(allowed === SEVERITY_VALUES
-        ? `bad severity ${describe(value)} (use off, warn, error, 0, 1 or 2)`
-        : `must be one of ${allowed.map((item) => JSON.stringify(item)).join(', ')}, not ${describe(value)}`);
+      return fail(
+        allowed === SEVERITY_VALUES
+          ? `bad severity ${describe(value)} (use off, warn, error, 0, 1 or 2)`
+          : `must be one of ${allowed.map((item) => JSON.stringify(item)).join(', ')}, not ${describe(value)}`,
+      );
     }
   }
 
@@ -86,7 +101,11 @@ function arrayViolation(value: readonly unknown[], schema: JsonSchema, path: rea
   return undefined;
 }
 
-function objectViolation(value: Readonly<Record<string, unknown>>, schema: JsonSchema, path: readonly (string | number)[]): SchemaViolation | undefined {
+function objectViolation(
+  value: Readonly<Record<string, unknown>>,
+  schema: JsonSchema,
+  path: readonly (string | number)[],
+): SchemaViolation | undefined {
   const properties = isRecord(schema['properties']) ? (schema['properties'] as Record<string, JsonSchema>) : {};
   for (const [key, item] of Object.entries(value)) {
     const propertySchema = Object.hasOwn(properties, key) ? properties[key] : undefined;
@@ -105,14 +124,22 @@ function objectViolation(value: Readonly<Record<string, unknown>>, schema: JsonS
 
 function hasType(value: unknown, type: string): boolean {
   switch (type) {
-    case 'object': return isRecord(value);
-    case 'array': return Array.isArray(value);
-    case 'string': return typeof value === 'string';
-    case 'boolean': return typeof value === 'boolean';
-    case 'number': return typeof value === 'number' && Number.isFinite(value);
-    case 'integer': return Number.isInteger(value);
-    case 'null': return value === null;
-    default: return false;
+    case 'object':
+      return isRecord(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'string':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return Number.isInteger(value);
+    case 'null':
+      return value === null;
+    default:
+      return false;
   }
 }
 

@@ -113,7 +113,9 @@ export function withReportsRecorded<Plugin extends { rules: Record<string, Rule.
 
 export function createReportCapture(plugin: { rules: Record<string, Rule.RuleModule> }): ReportCapture {
   let sink: CapturedReports | undefined;
-  const wrapped = withReportsRecorded(plugin, (_filename, key, related) => { sink?.set(key, related); });
+  const wrapped = withReportsRecorded(plugin, (_filename, key, related) => {
+    sink?.set(key, related);
+  });
   return {
     plugin: wrapped,
     during(run) {

@@ -41,7 +41,11 @@ export interface LuaRuleContext<MessageIds extends string> {
     loc: LuaLocation;
     messageId: MessageIds;
     data?: Record<string, string>;
-    suggest?: { messageId: MessageIds; data?: Record<string, string>; fix: (fixer: { replaceTextRange(range: readonly [number, number], text: string): unknown }) => unknown }[];
+    suggest?: {
+      messageId: MessageIds;
+      data?: Record<string, string>;
+      fix: (fixer: { replaceTextRange(range: readonly [number, number], text: string): unknown }) => unknown;
+    }[];
   }): void;
 }
 
@@ -110,7 +114,12 @@ function mergeListeners(first: TSESLint.RuleListener, second: TSESLint.RuleListe
   const merged: Record<string, (node: never) => void> = { ...(second as Record<string, (node: never) => void>) };
   for (const [event, listener] of Object.entries(first as Record<string, (node: never) => void>)) {
     const other = merged[event];
-    merged[event] = other ? (node) => { listener(node); other(node); } : listener;
+    merged[event] = other
+      ? (node) => {
+          listener(node);
+          other(node);
+        }
+      : listener;
   }
   return merged;
 }

@@ -19,19 +19,22 @@ export default createRule<Options, MessageId>({
     },
     hasSuggestions: true,
     defaultOptions: [{ defaultTtlMs: DEFAULT_TTL_MS }],
-    schema: [{
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        defaultTtlMs: {
-          type: 'integer',
-          minimum: 1,
-          description: 'TTL in milliseconds that the suggestion writes when the replaced write had none.',
+    schema: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          defaultTtlMs: {
+            type: 'integer',
+            minimum: 1,
+            description: 'TTL in milliseconds that the suggestion writes when the replaced write had none.',
+          },
         },
       },
-    }],
+    ],
     messages: {
-      checkThenSet: 'There is a gap between the `{{read}}` that found the lock free and this `{{write}}`: every worker that read "free" in the meantime writes the key too, and all of them believe they hold the lock.',
+      checkThenSet:
+        'There is a gap between the `{{read}}` that found the lock free and this `{{write}}`: every worker that read "free" in the meantime writes the key too, and all of them believe they hold the lock.',
       useAtomicSet: 'Acquire with one atomic `SET key token NX PX {{ttl}}` and let its reply decide',
     },
   },

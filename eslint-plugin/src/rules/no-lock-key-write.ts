@@ -13,12 +13,13 @@ export default createRule<Options, MessageId>({
   meta: {
     type: 'problem',
     docs: {
-      description: 'Disallow writing a lock\'s own key while the lock is held',
+      description: "Disallow writing a lock's own key while the lock is held",
       recommended: 'error',
     },
     schema: [],
     messages: {
-      lockKeyWrite: '`{{command}}` writes the lock\'s own key while the lock is held: the key doubles as a data key, so the release or renewal that compares its token fails and leaves the key locked, or frees a lock that is not there.',
+      lockKeyWrite:
+        "`{{command}}` writes the lock's own key while the lock is held: the key doubles as a data key, so the release or renewal that compares its token fails and leaves the key locked, or frees a lock that is not there.",
     },
   },
   create(context) {
@@ -31,7 +32,10 @@ export default createRule<Options, MessageId>({
           context.report({
             node: write.call,
             messageId: 'lockKeyWrite',
-            data: { command: write.command, ...relatedData({ message: 'The lock is acquired here', node: write.acquisition.node, role: 'acquisition' }) },
+            data: {
+              command: write.command,
+              ...relatedData({ message: 'The lock is acquired here', node: write.acquisition.node, role: 'acquisition' }),
+            },
           });
         }
       },

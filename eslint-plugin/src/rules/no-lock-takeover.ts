@@ -2,7 +2,12 @@
 
 import { renderTakeoverGuard } from '../fixes/sql-templates.js';
 import {
-  EXPIRY_COLUMNS, getLockModel, isResultDiscarded, type LockTableAcquisition, OWNER_COLUMNS, type SqlModel,
+  EXPIRY_COLUMNS,
+  getLockModel,
+  isResultDiscarded,
+  type LockTableAcquisition,
+  OWNER_COLUMNS,
+  type SqlModel,
 } from '../model/index.js';
 import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
 
@@ -20,8 +25,10 @@ export default createRule<Options, MessageId>({
     hasSuggestions: true,
     schema: [],
     messages: {
-      unguardedTakeover: 'This `ON CONFLICT ... DO UPDATE` on lock table `{{table}}` overwrites the row whoever holds it: a live lock is taken over, and two holders run at once. Guard it with `WHERE {{table}}.<expiry> < now()`.',
-      ownerNotCompared: 'The upsert into lock table `{{table}}` returns `{{owner}}`, but the result is never compared with the caller: when the row belonged to a live holder nothing comes back, and this code runs as if it held the lock.',
+      unguardedTakeover:
+        'This `ON CONFLICT ... DO UPDATE` on lock table `{{table}}` overwrites the row whoever holds it: a live lock is taken over, and two holders run at once. Guard it with `WHERE {{table}}.<expiry> < now()`.',
+      ownerNotCompared:
+        'The upsert into lock table `{{table}}` returns `{{owner}}`, but the result is never compared with the caller: when the row belonged to a live holder nothing comes back, and this code runs as if it held the lock.',
       addExpiryGuard: 'Take the row over only when it has expired: add `WHERE {{guard}}`',
     },
   },
@@ -39,7 +46,15 @@ export default createRule<Options, MessageId>({
               messageId: 'unguardedTakeover',
               data: { table: acquisition.table },
               // A suggestion: the guard changes which rows the upsert takes over.
-              suggest: guard ? [{ messageId: 'addExpiryGuard', data: { guard: guard.text.replace(/^ WHERE /u, '') }, fix: (fixer) => fixer.insertTextAfterRange([guard.at, guard.at], guard.text) }] : [],
+              suggest: guard
+                ? [
+                    {
+                      messageId: 'addExpiryGuard',
+                      data: { guard: guard.text.replace(/^ WHERE /u, '') },
+                      fix: (fixer) => fixer.insertTextAfterRange([guard.at, guard.at], guard.text),
+                    },
+                  ]
+                : [],
             });
             continue;
           }
@@ -58,7 +73,11 @@ type Context = LocksmithRuleContext<MessageId, Options>;
 /** Where the guard goes (after the `DO UPDATE SET` list) and its text, when the expiry column is visible. */
 function guardFix(context: Context, model: SqlModel, acquisition: LockTableAcquisition): { at: number; text: string } | undefined {
   const statement = acquisition.statement;
-  const seen = [...statement.insertColumns, ...(statement.onConflict?.setColumns ?? []), ...(model.tableColumns.get(acquisition.table) ?? [])];
+  const seen = [
+    ...statement.insertColumns,
+    ...(statement.onConflict?.setColumns ?? []),
+    ...(model.tableColumns.get(acquisition.table) ?? []),
+  ];
   const expiry = EXPIRY_COLUMNS.find((column) => seen.includes(column));
   const end = statement.onConflict?.setListEnd;
   // A knex chain has no SQL text to insert the guard into (its `setListEnd` is undefined too): no suggestion.

@@ -19,10 +19,14 @@ export default createRule<[], MessageId>({
     },
     schema: [],
     messages: {
-      integerTruthiness: '`{{command}}` replies with an integer, and every number is true in Lua, `0` included: this test always passes{{where}}. Compare the reply (`== 1`).',
-      nilComparison: 'A Redis reply is never `nil` in a script: a missing value arrives as `false` (unless the script calls `redis.setresp(3)`), so this comparison with `nil` never matches{{where}}. Test the value (`if not v`) or compare with `false`.',
-      builtKey: 'This `{{command}}` key is made inside the script{{where}}: Redis routes a script by the keys passed in `KEYS`, so on a cluster this key may live on another node. Pass it in `KEYS`.',
-      crossSlot: 'These {{count}} keys share no hash tag, and the client talks to a cluster: the script fails with `CROSSSLOT`. Give the keys one hash tag (`{order:42}:lock`, `{order:42}:fence`).',
+      integerTruthiness:
+        '`{{command}}` replies with an integer, and every number is true in Lua, `0` included: this test always passes{{where}}. Compare the reply (`== 1`).',
+      nilComparison:
+        'A Redis reply is never `nil` in a script: a missing value arrives as `false` (unless the script calls `redis.setresp(3)`), so this comparison with `nil` never matches{{where}}. Test the value (`if not v`) or compare with `false`.',
+      builtKey:
+        'This `{{command}}` key is made inside the script{{where}}: Redis routes a script by the keys passed in `KEYS`, so on a cluster this key may live on another node. Pass it in `KEYS`.',
+      crossSlot:
+        'These {{count}} keys share no hash tag, and the client talks to a cluster: the script fails with `CROSSSLOT`. Give the keys one hash tag (`{order:42}:lock`, `{order:42}:fence`).',
     },
   },
   // In a `.lua` file: the same pitfalls, at their place in the script.
@@ -50,7 +54,10 @@ export default createRule<[], MessageId>({
     };
 
     function report(script: LuaText, pitfall: LuaPitfall): void {
-      const data = { command: pitfall.command, where: script.file === undefined ? '' : ` (${script.file}, line ${lineOf(script.text, pitfall.range[0])})` };
+      const data = {
+        command: pitfall.command,
+        where: script.file === undefined ? '' : ` (${script.file}, line ${lineOf(script.text, pitfall.range[0])})`,
+      };
       const map = script.sourceOffset;
       if (!map) {
         context.report({ node: script.node, messageId: pitfall.kind, data });

@@ -3,9 +3,24 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 import { freeName } from '../fixes/edits.js';
 import {
-  type AdvisoryLockItem, getLockModel, isPooledSessionCall, renderSpanBody, spanBetween, spanDeclarationsUsedAfter, spanLeavesCallback, type SqlModel, type StatementSpan, type TextEdit,
+  type AdvisoryLockItem,
+  getLockModel,
+  isPooledSessionCall,
+  renderSpanBody,
+  spanBetween,
+  spanDeclarationsUsedAfter,
+  spanLeavesCallback,
+  type SqlModel,
+  type StatementSpan,
+  type TextEdit,
 } from '../model/index.js';
-import { HANDLE_NAMES, renderCheckoutWrap, renderTransactionWrap, transactionLevelName, type TransactionHelperLibrary } from '../fixes/sql-templates.js';
+import {
+  HANDLE_NAMES,
+  renderCheckoutWrap,
+  renderTransactionWrap,
+  transactionLevelName,
+  type TransactionHelperLibrary,
+} from '../fixes/sql-templates.js';
 import { advisoryFunctionRange, handleEdits, helperName, prismaExecuteEdits, unlockStatementEdit } from '../fixes/advisory-edits.js';
 import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
 
@@ -23,8 +38,10 @@ export default createRule<Options, MessageId>({
     hasSuggestions: true,
     schema: [],
     messages: {
-      pooledLock: '`{{fn}}` runs on whichever connection the pool `{{client}}` hands out: the unlock can land on another connection, and the session lock leaks into the pool, held by a connection nobody owns.',
-      pooledUnlock: '`{{fn}}` through the pool `{{client}}` can run on a different connection from the lock: it frees nothing, and the lock stays held.',
+      pooledLock:
+        '`{{fn}}` runs on whichever connection the pool `{{client}}` hands out: the unlock can land on another connection, and the session lock leaks into the pool, held by a connection nobody owns.',
+      pooledUnlock:
+        '`{{fn}}` through the pool `{{client}}` can run on a different connection from the lock: it frees nothing, and the lock stays held.',
       useDedicatedConnection: 'Lock, work and unlock on one connection from `{{checkout}}`, released in `finally`',
       useTransactionLock: 'Take `{{xact}}` inside `{{helper}}` instead, released when the transaction ends',
     },
@@ -52,8 +69,9 @@ type Context = LocksmithRuleContext<MessageId, Options>;
 
 /** The lock's own `pg_advisory_unlock` in its function (same client, a key that may be its own), as locks.ts pairs it. */
 function matchingUnlock(context: Context, lock: AdvisoryLockItem): AdvisoryLockItem | undefined {
-  return getLockModel(context).locks.lockOfAcquisition(lock)?.releases
-    .find((candidate) => candidate.call.action === 'unlock' && candidate.function === lock.function);
+  return getLockModel(context)
+    .locks.lockOfAcquisition(lock)
+    ?.releases.find((candidate) => candidate.call.action === 'unlock' && candidate.function === lock.function);
 }
 
 function suggestions(context: Context, model: SqlModel, lock: AdvisoryLockItem): TSESLint.SuggestionReportDescriptor<MessageId>[] {
@@ -67,7 +85,12 @@ function suggestions(context: Context, model: SqlModel, lock: AdvisoryLockItem):
     const handle = freeName(sourceCode, library === 'pg' ? 'client' : 'reserved');
     const edits: TextEdit[] = [...handleEdits(lock, handle), ...handleEdits(unlock, handle)];
     const checkout = `${lock.query.sender.text}.${library === 'pg' ? 'connect' : 'reserve'}()`;
-    const text = renderCheckoutWrap(library, { client: lock.query.sender.text, handle, body: renderSpanBody(span, sourceCode, edits), indent: span.indent });
+    const text = renderCheckoutWrap(library, {
+      client: lock.query.sender.text,
+      handle,
+      body: renderSpanBody(span, sourceCode, edits),
+      indent: span.indent,
+    });
     return [{ messageId: 'useDedicatedConnection', data: { checkout }, fix: (fixer) => replaceSpan(fixer, span, text) }];
   }
   if (library === 'unknown' || library === 'slonik') return [];
@@ -92,7 +115,11 @@ function transactionLockFix(
   const edits: TextEdit[] = [{ range: rename, text: xact }, ...prismaExecuteEdits(lock, xact), ...handleEdits(lock, handle), unlockEdit];
   const body = renderSpanBody(span, sourceCode, edits);
   const text = renderTransactionWrap(library, { client: lock.query.sender.text, handle, body, indent: span.indent });
-  return { messageId: 'useTransactionLock', data: { xact, helper: helperName(library, lock.query.sender.text) }, fix: (fixer) => replaceSpan(fixer, span, text) };
+  return {
+    messageId: 'useTransactionLock',
+    data: { xact, helper: helperName(library, lock.query.sender.text) },
+    fix: (fixer) => replaceSpan(fixer, span, text),
+  };
 }
 
 function replaceSpan(fixer: TSESLint.RuleFixer, span: StatementSpan, text: string): TSESLint.RuleFix {

@@ -22,8 +22,10 @@ export default createRule<Options, MessageId>({
     hasSuggestions: true,
     schema: [],
     messages: {
-      splitAcquire: 'This `{{expiry}}` runs as a second command after `{{acquire}}`: a holder that crashes between the two leaves a lock that never expires.',
-      splitAcquireInTransaction: 'This `{{expiry}}` is queued after `{{acquire}}` in the same transaction and runs even when `{{acquire}}` failed, extending a lock someone else holds.',
+      splitAcquire:
+        'This `{{expiry}}` runs as a second command after `{{acquire}}`: a holder that crashes between the two leaves a lock that never expires.',
+      splitAcquireInTransaction:
+        'This `{{expiry}}` is queued after `{{acquire}}` in the same transaction and runs even when `{{acquire}}` failed, extending a lock someone else holds.',
       useAtomicSet: 'Acquire with one atomic `SET key token NX PX {{ttl}}` and drop the separate `{{expiry}}`',
     },
   },
@@ -34,13 +36,21 @@ export default createRule<Options, MessageId>({
         for (const expiry of model.expiries) {
           const acquisition = splitAcquisitionOf(model, expiry);
           if (!acquisition?.command || !expiry.command) continue;
-          const inTransaction = expiry.command.client.chain !== undefined && expiry.command.client.chain === acquisition.command.client.chain;
+          const inTransaction =
+            expiry.command.client.chain !== undefined && expiry.command.client.chain === acquisition.command.client.chain;
           const data = { expiry: expiry.command.name, acquire: acquisition.command.name };
           const fix = atomicSetFix(context, acquisition, expiry);
           context.report({
             node: expiry.node,
             messageId: inTransaction ? 'splitAcquireInTransaction' : 'splitAcquire',
-            data: { ...data, ...relatedData({ message: `\`${acquisition.command.name}\` takes the lock here, with no expiry`, node: acquisition.node, role: 'acquisition' }) },
+            data: {
+              ...data,
+              ...relatedData({
+                message: `\`${acquisition.command.name}\` takes the lock here, with no expiry`,
+                node: acquisition.node,
+                role: 'acquisition',
+              }),
+            },
             // A suggestion, not an autofix: it changes which commands reach Redis.
             suggest: fix ? [{ messageId: 'useAtomicSet', data: { ttl: fix.ttlText, expiry: expiry.command.name }, fix: fix.apply }] : [],
           });
@@ -74,8 +84,8 @@ function atomicSetFix(
 
   // SETNX replies 1/0; SET NX replies 'OK'/null. Keep the reply's meaning for code that compares
   // it. Queued (MULTI) and callback replies are only ever tested for truthiness in practice.
-  const keepsNumericReply = acquire.name === 'SETNX' && !acquire.client.chain && !acquire.callback
-    && !isUsedOnlyAsCondition(sourceCode, acquire.call);
+  const keepsNumericReply =
+    acquire.name === 'SETNX' && !acquire.client.chain && !acquire.callback && !isUsedOnlyAsCondition(sourceCode, acquire.call);
 
   const rendered = renderAtomicSet(acquire.dialect, {
     client: sourceCode.getText(acquire.receiver),
@@ -85,8 +95,11 @@ function atomicSetFix(
   });
   // With a callback, rewrite only the text before it: the callback may hold the EXPIRE being removed.
   const replaced: [number, number] = acquire.callback ? [acquire.call.range[0], acquire.callback.range[0]] : acquire.call.range;
-  const replacement = acquire.callback ? `${rendered.slice(0, -1)}, `
-    : keepsNumericReply ? `${rendered}.then((reply) => (reply === 'OK' ? 1 : 0))` : rendered;
+  const replacement = acquire.callback
+    ? `${rendered.slice(0, -1)}, `
+    : keepsNumericReply
+      ? `${rendered}.then((reply) => (reply === 'OK' ? 1 : 0))`
+      : rendered;
 
   return {
     ttlText: ttlMs,

@@ -1,9 +1,7 @@
 // no-unneeded-lock: a lock whose whole critical section is one SQL statement on one table.
 
 import { dropLockFix } from '../fixes/drop-lock.js';
-import {
-  getLockModel, singleStatement,
-} from '../model/index.js';
+import { getLockModel, singleStatement } from '../model/index.js';
 import { createRule } from '../rule-support/create-rule.js';
 import { relatedData } from '../util/related.js';
 
@@ -22,7 +20,8 @@ export default createRule<Options, MessageId>({
     schema: [],
     messages: {
       dropLock: 'Drop the lock and let the database serialise the single `{{statement}}`',
-      unneededLock: 'The whole critical section of this lock is one {{statement}} on `{{table}}`: the database already serialises that write, so the lock only adds a failure mode. Drop it and make the statement conditional (`WHERE ... AND state = \'pending\'`), or use `SELECT ... FOR UPDATE` in a transaction.',
+      unneededLock:
+        "The whole critical section of this lock is one {{statement}} on `{{table}}`: the database already serialises that write, so the lock only adds a failure mode. Drop it and make the statement conditional (`WHERE ... AND state = 'pending'`), or use `SELECT ... FOR UPDATE` in a transaction.",
     },
   },
   create(context) {
@@ -46,7 +45,10 @@ export default createRule<Options, MessageId>({
             data: {
               statement: single.statement,
               table: single.table,
-              ...relatedData({ message: 'The one statement the lock protects', node: single.node }, lock.release !== undefined && { message: 'The lock is released here', node: lock.release }),
+              ...relatedData(
+                { message: 'The one statement the lock protects', node: single.node },
+                lock.release !== undefined && { message: 'The lock is released here', node: lock.release },
+              ),
             },
             // A suggestion, never an autofix: removing a lock changes what may run concurrently, and
             // which condition makes the statement safe is the author's call.

@@ -3,7 +3,16 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 import { freeName } from '../fixes/edits.js';
 import {
-  type AdvisoryLockItem, controlsTransactionIn, getLockModel, isTrailingBarrier, renderSpanBody, runsOutsideTransaction, spanLeavesCallback, spanToBlockEnd, type StatementSpan, type TextEdit,
+  type AdvisoryLockItem,
+  controlsTransactionIn,
+  getLockModel,
+  isTrailingBarrier,
+  renderSpanBody,
+  runsOutsideTransaction,
+  spanLeavesCallback,
+  spanToBlockEnd,
+  type StatementSpan,
+  type TextEdit,
 } from '../model/index.js';
 import { HANDLE_NAMES, renderBeginCommit, renderTransactionWrap } from '../fixes/sql-templates.js';
 import { handleEdits, helperName, prismaExecuteEdits } from '../fixes/advisory-edits.js';
@@ -23,7 +32,8 @@ export default createRule<Options, MessageId>({
     hasSuggestions: true,
     schema: [],
     messages: {
-      xactLockOutsideTransaction: '`{{fn}}` runs in its own implicit transaction here: the lock is released as soon as this statement ends, so it protects nothing that follows.',
+      xactLockOutsideTransaction:
+        '`{{fn}}` runs in its own implicit transaction here: the lock is released as soon as this statement ends, so it protects nothing that follows.',
       wrapInTransaction: 'Take the lock and do the work it protects inside `{{helper}}`',
     },
   },
@@ -31,7 +41,8 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         for (const item of getLockModel(context).sql.advisoryLocks) {
-          if (item.call.scope !== 'xact' || item.call.action !== 'lock' || item.inTransaction || !item.statement.onlyAdvisoryLocks) continue;
+          if (item.call.scope !== 'xact' || item.call.action !== 'lock' || item.inTransaction || !item.statement.onlyAdvisoryLocks)
+            continue;
           if (!runsOutsideTransaction(context.sourceCode, item) || isTrailingBarrier(item)) continue;
           context.report({
             node: item.node,
@@ -58,7 +69,13 @@ function suggestions(context: Context, item: AdvisoryLockItem): TSESLint.Suggest
   if (sender.kind === 'connection') {
     if (library !== 'pg') return [];
     const text = renderBeginCommit(sender.text, renderSpanBody(span, sourceCode, []), span.indent);
-    return [{ messageId: 'wrapInTransaction', data: { helper: 'BEGIN … COMMIT' }, fix: (fixer) => fixer.replaceTextRange([span.first.range[0], span.last.range[1]], text) }];
+    return [
+      {
+        messageId: 'wrapInTransaction',
+        data: { helper: 'BEGIN … COMMIT' },
+        fix: (fixer) => fixer.replaceTextRange([span.first.range[0], span.last.range[1]], text),
+      },
+    ];
   }
   // Transaction control sent through the pool is itself the bug; rewriting around it would keep it.
   if (controlsTransactionIn(getLockModel(context).sql, span.first.range[0], span.last.range[1])) return [];
@@ -66,7 +83,13 @@ function suggestions(context: Context, item: AdvisoryLockItem): TSESLint.Suggest
   const body = renderSpanBody(span, sourceCode, [...prismaExecuteEdits(item, item.call.functionName), ...workEdits(item, handle, span)]);
   const text = renderTransactionWrap(library, { client: sender.text, handle, body, indent: span.indent });
   const helper = library === 'pg' ? `${sender.text}.connect()` + ' with BEGIN … COMMIT' : helperName(library, sender.text);
-  return [{ messageId: 'wrapInTransaction', data: { helper }, fix: (fixer) => fixer.replaceTextRange([span.first.range[0], span.last.range[1]], text) }];
+  return [
+    {
+      messageId: 'wrapInTransaction',
+      data: { helper },
+      fix: (fixer) => fixer.replaceTextRange([span.first.range[0], span.last.range[1]], text),
+    },
+  ];
 }
 
 /** The lock, and the work on the same client after it, move onto the transaction's handle. */

@@ -4,7 +4,14 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 import { guardAfterDeclarationFix, guardStatementFix, type GuardFix } from '../fixes/acquire-guard.js';
 import { failClosedFix } from '../fixes/fail-closed.js';
-import { failOpenReturn, getLockModel, resultAccess, TRY_ACQUISITION_SOURCES, type TryAcquisition, tryAcquisitionFate } from '../model/index.js';
+import {
+  failOpenReturn,
+  getLockModel,
+  resultAccess,
+  TRY_ACQUISITION_SOURCES,
+  type TryAcquisition,
+  tryAcquisitionFate,
+} from '../model/index.js';
 import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
 
 export type MessageId = 'resultIgnored' | 'resultNeverChecked' | 'failOpen' | 'guardWithResult' | 'returnResult' | 'failClosed';
@@ -21,8 +28,10 @@ export default createRule<Options, MessageId>({
     hasSuggestions: true,
     schema: [],
     messages: {
-      resultIgnored: 'The result of `{{acquire}}` is dropped: the work runs whether or not the lock was taken, so two holders can run at once.',
-      resultNeverChecked: '`{{name}}` holds the result of `{{acquire}}` but is never tested: the work runs whether or not the lock was taken, so two holders can run at once.',
+      resultIgnored:
+        'The result of `{{acquire}}` is dropped: the work runs whether or not the lock was taken, so two holders can run at once.',
+      resultNeverChecked:
+        '`{{name}}` holds the result of `{{acquire}}` but is never tested: the work runs whether or not the lock was taken, so two holders can run at once.',
       failOpen: 'This helper reports the lock as taken when taking it failed: a Redis outage or timeout lets every worker in at once.',
       guardWithResult: 'Return early when the lock is not taken: `{{guard}}`',
       returnResult: 'Return the result so the caller can tell whether the lock was taken: `return …`',

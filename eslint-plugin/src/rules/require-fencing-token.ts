@@ -2,7 +2,17 @@
 
 import type { TSESTree } from '@typescript-eslint/utils';
 import { fencedFix } from '../fixes/fenced-acquire.js';
-import { DEFAULT_FENCE_COLUMNS, fenceMintedAfter, getLockModel, isEfficiencyLock, type Lock, type RawSharedSettings, readSharedSettings, type SqlWrite, writesUnder } from '../model/index.js';
+import {
+  DEFAULT_FENCE_COLUMNS,
+  fenceMintedAfter,
+  getLockModel,
+  isEfficiencyLock,
+  type Lock,
+  type RawSharedSettings,
+  readSharedSettings,
+  type SqlWrite,
+  writesUnder,
+} from '../model/index.js';
 import { createRule } from '../rule-support/create-rule.js';
 import { relatedData } from '../util/related.js';
 
@@ -19,25 +29,30 @@ export default createRule<Options, MessageId>({
     },
     hasSuggestions: true,
     defaultOptions: [{}],
-    schema: [{
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        fenceColumns: {
-          type: 'array',
-          items: { type: 'string' },
-          description: 'Columns that hold the fencing token in SQL writes. Default: `["fence", "fencing_token"]` (or `settings.locksmith.fenceColumns`).',
-        },
-        efficiencyLocks: {
-          type: 'array',
-          items: { type: 'string' },
-          description: 'Names or /patterns/ of lock keys held for efficiency only, whose writes need no fence.',
+    schema: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          fenceColumns: {
+            type: 'array',
+            items: { type: 'string' },
+            description:
+              'Columns that hold the fencing token in SQL writes. Default: `["fence", "fencing_token"]` (or `settings.locksmith.fenceColumns`).',
+          },
+          efficiencyLocks: {
+            type: 'array',
+            items: { type: 'string' },
+            description: 'Names or /patterns/ of lock keys held for efficiency only, whose writes need no fence.',
+          },
         },
       },
-    }],
+    ],
     messages: {
-      unfencedWrite: 'This {{write}} runs under the {{lock}} lock taken on line {{line}}, with no fencing condition: a holder whose lock expired (a pause, a slow call) still writes after its successor. Compare a fence minted at acquisition (`{{column}} < $n`) in its WHERE.',
-      lateFence: 'The fence this write compares is minted by a separate `INCR` after the lock was taken on line {{line}}: a holder paused between the two mints a larger number than its successor, and its stale write wins. Mint the fence atomically with the acquisition.',
+      unfencedWrite:
+        'This {{write}} runs under the {{lock}} lock taken on line {{line}}, with no fencing condition: a holder whose lock expired (a pause, a slow call) still writes after its successor. Compare a fence minted at acquisition (`{{column}} < $n`) in its WHERE.',
+      lateFence:
+        'The fence this write compares is minted by a separate `INCR` after the lock was taken on line {{line}}: a holder paused between the two mints a larger number than its successor, and its stale write wins. Mint the fence atomically with the acquisition.',
       useFencedAcquire: 'Acquire with the fenced acquire script and write with `{{column}} < {{placeholder}}`',
     },
   },
@@ -66,7 +81,18 @@ export default createRule<Options, MessageId>({
             if (write.isFenced(fenceColumns)) {
               if (lock.mintsFence || !fenceMintedAfter(sourceCode, redis, write, fenceColumns, lock)) continue;
               reported.add(write.node);
-              context.report({ node: write.node, messageId: 'lateFence', data: { line, ...relatedData({ message: 'The lock is acquired here, before the fence is minted', node: lock.node, role: 'acquisition' }) } });
+              context.report({
+                node: write.node,
+                messageId: 'lateFence',
+                data: {
+                  line,
+                  ...relatedData({
+                    message: 'The lock is acquired here, before the fence is minted',
+                    node: lock.node,
+                    role: 'acquisition',
+                  }),
+                },
+              });
               continue;
             }
             reported.add(write.node);
@@ -75,7 +101,13 @@ export default createRule<Options, MessageId>({
             context.report({
               node: write.node,
               messageId: 'unfencedWrite',
-              data: { write: describeWrite(write), lock: lockName(lock), line, column, ...relatedData({ message: 'The lock this write trusts is acquired here', node: lock.node, role: 'acquisition' }) },
+              data: {
+                write: describeWrite(write),
+                lock: lockName(lock),
+                line,
+                column,
+                ...relatedData({ message: 'The lock this write trusts is acquired here', node: lock.node, role: 'acquisition' }),
+              },
               // A suggestion: it changes both the acquisition and the write that reach the servers.
               suggest: fix ? [{ messageId: 'useFencedAcquire', data: { column, placeholder: fix.placeholder }, fix: fix.apply }] : [],
             });
@@ -93,9 +125,13 @@ function describeWrite(write: SqlWrite): string {
 
 function lockName(lock: Lock): string {
   switch (lock.kind) {
-    case 'redlock': return 'Redlock';
-    case 'redis-semaphore': return 'redis-semaphore';
-    case 'lock-table': return `\`${lock.keyText ?? 'lock table'}\` table`;
-    default: return lock.keyText ? `\`${lock.keyText}\`` : 'Redis';
+    case 'redlock':
+      return 'Redlock';
+    case 'redis-semaphore':
+      return 'redis-semaphore';
+    case 'lock-table':
+      return `\`${lock.keyText ?? 'lock table'}\` table`;
+    default:
+      return lock.keyText ? `\`${lock.keyText}\`` : 'Redis';
   }
 }

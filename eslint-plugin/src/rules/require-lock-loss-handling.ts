@@ -17,8 +17,10 @@ export default createRule<Options, MessageId>({
     },
     schema: [],
     messages: {
-      redlockSignalIgnored: 'The routine never consults the abort signal Redlock passes it before it writes: when an automatic extension fails the lock is gone, another holder can take it, and this routine writes on as if it still held it. Check `signal.aborted` (or `signal.throwIfAborted()`) before writing, or pass `signal` on.',
-      semaphoreLossIgnored: 'This lock refreshes itself, but nothing handles its loss: with no `onLockLost` option the lost-lock error is thrown from the refresh timer, where no `try` of the work can catch it, and the work never checks `isAcquired` before it writes. Pass `onLockLost` (abort the work there) or check `isAcquired` before writing.',
+      redlockSignalIgnored:
+        'The routine never consults the abort signal Redlock passes it before it writes: when an automatic extension fails the lock is gone, another holder can take it, and this routine writes on as if it still held it. Check `signal.aborted` (or `signal.throwIfAborted()`) before writing, or pass `signal` on.',
+      semaphoreLossIgnored:
+        'This lock refreshes itself, but nothing handles its loss: with no `onLockLost` option the lost-lock error is thrown from the refresh timer, where no `try` of the work can catch it, and the work never checks `isAcquired` before it writes. Pass `onLockLost` (abort the work there) or check `isAcquired` before writing.',
     },
   },
   create(context) {

@@ -5,7 +5,13 @@ import { DEFAULT_TTL_MS } from '../fixes/scripts.js';
 import { setnxToAtomicSet } from '../fixes/setnx-to-set.js';
 import { ttlAddition } from '../fixes/ttl.js';
 import {
-  EXPIRY_COLUMNS, getLockModel, type LockTableAcquisition, type LockTableRelease, redisAcquisitionsWithoutTtl, type RedisCommand, type SqlModel,
+  EXPIRY_COLUMNS,
+  getLockModel,
+  type LockTableAcquisition,
+  type LockTableRelease,
+  redisAcquisitionsWithoutTtl,
+  type RedisCommand,
+  type SqlModel,
 } from '../model/index.js';
 import { createRule } from '../rule-support/create-rule.js';
 import { relatedData } from '../util/related.js';
@@ -23,20 +29,24 @@ export default createRule<Options, MessageId>({
     },
     hasSuggestions: true,
     defaultOptions: [{ defaultTtlMs: DEFAULT_TTL_MS }],
-    schema: [{
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        defaultTtlMs: {
-          type: 'integer',
-          minimum: 1,
-          description: 'TTL in milliseconds that the suggestion writes when the code gives none.',
+    schema: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          defaultTtlMs: {
+            type: 'integer',
+            minimum: 1,
+            description: 'TTL in milliseconds that the suggestion writes when the code gives none.',
+          },
         },
       },
-    }],
+    ],
     messages: {
-      noExpiry: 'This `{{command}}` takes the lock with no expiry: a holder that crashes before releasing it keeps the lock forever, and no one can take it again.',
-      noRowExpiry: 'This lock row carries no expiry: a holder that crashes before its `DELETE` keeps the lock forever, and no one can take it again.',
+      noExpiry:
+        'This `{{command}}` takes the lock with no expiry: a holder that crashes before releasing it keeps the lock forever, and no one can take it again.',
+      noRowExpiry:
+        'This lock row carries no expiry: a holder that crashes before its `DELETE` keeps the lock forever, and no one can take it again.',
       addExpiry: 'Give the lock an expiry: add `{{option}}`',
       useAtomicSet: 'Acquire with one atomic `SET key token NX PX {{ttl}}`',
     },
@@ -110,7 +120,8 @@ function lockRowsWithoutExpiry(model: SqlModel): { acquisition: LockTableAcquisi
     else acquisitionsByTable.set(acquisition.table, [acquisition]);
   }
   const firstDelete = new Map<string, LockTableRelease>();
-  for (const release of model.lockTableReleases) if (release.kind === 'delete' && !firstDelete.has(release.table)) firstDelete.set(release.table, release);
+  for (const release of model.lockTableReleases)
+    if (release.kind === 'delete' && !firstDelete.has(release.table)) firstDelete.set(release.table, release);
   for (const [table, acquisitions] of acquisitionsByTable) {
     const release = firstDelete.get(table);
     if (!release || hasExpiry(model, table)) continue;
@@ -128,7 +139,12 @@ function hasExpiry(model: SqlModel, table: string): boolean {
     if (!event.builder || event.table !== table) continue;
     const statement = event.statement;
     const comparisons = [...statement.where, ...(statement.onConflict?.where ?? [])];
-    if ([...statement.insertColumns, ...statement.setColumns, ...comparisons.map((comparison) => comparison.column)].some((column) => EXPIRY_COLUMNS.includes(column))) return true;
+    if (
+      [...statement.insertColumns, ...statement.setColumns, ...comparisons.map((comparison) => comparison.column)].some((column) =>
+        EXPIRY_COLUMNS.includes(column),
+      )
+    )
+      return true;
     if (comparisons.some((comparison) => comparison.comparedWithClock || TIME_COLUMN.test(comparison.column))) return true;
   }
   const expiryWord = new RegExp(`\\b(?:${EXPIRY_COLUMNS.join('|')})\\b`, 'iu');

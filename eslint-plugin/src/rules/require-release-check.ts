@@ -16,8 +16,10 @@ export default createRule<Options, MessageId>({
     },
     schema: [],
     messages: {
-      resultDropped: 'The result of the `{{release}}` is dropped: when it reports failure ({{failure}}), the lock was lost while the work ran or is held on another connection, and nothing notices.',
-      resultNeverRead: '`{{name}}` holds the result of the `{{release}}` but is never read: when it reports failure ({{failure}}), the lock was lost while the work ran or is held on another connection, and nothing notices.',
+      resultDropped:
+        'The result of the `{{release}}` is dropped: when it reports failure ({{failure}}), the lock was lost while the work ran or is held on another connection, and nothing notices.',
+      resultNeverRead:
+        '`{{name}}` holds the result of the `{{release}}` but is never read: when it reports failure ({{failure}}), the lock was lost while the work ran or is held on another connection, and nothing notices.',
     },
   },
   create(context) {
@@ -30,7 +32,11 @@ export default createRule<Options, MessageId>({
           if (fate.kind === 'ignored') {
             context.report({ node: release.node, messageId: 'resultDropped', data: { release: release.label, failure: release.failure } });
           } else {
-            context.report({ node: release.node, messageId: 'resultNeverRead', data: { release: release.label, failure: release.failure, name: fate.name } });
+            context.report({
+              node: release.node,
+              messageId: 'resultNeverRead',
+              data: { release: release.label, failure: release.failure, name: fate.name },
+            });
           }
         }
       },

@@ -2,7 +2,16 @@
 
 import type { TSESTree } from '@typescript-eslint/utils';
 import { moveToFinallyFix } from '../fixes/move-to-finally.js';
-import { endsSessionInFinally, getLockModel, hasWorkBetween, isGuaranteed, isScopedAcquisition, lockMachinery, type LockStep, releasesAfterAcquisition } from '../model/index.js';
+import {
+  endsSessionInFinally,
+  getLockModel,
+  hasWorkBetween,
+  isGuaranteed,
+  isScopedAcquisition,
+  lockMachinery,
+  type LockStep,
+  releasesAfterAcquisition,
+} from '../model/index.js';
 import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
 import { relatedData } from '../util/related.js';
 
@@ -20,9 +29,12 @@ export default createRule<Options, MessageId>({
     hasSuggestions: true,
     schema: [],
     messages: {
-      releaseNotInFinally: 'This lock is released only on the success path: if the work throws, the release never runs and the lock stays taken until it expires, so no other holder can get in meanwhile.',
-      advisoryUnlockNotInFinally: 'This advisory lock is unlocked only on the success path: if the work throws, `pg_advisory_unlock` never runs and the lock stays held as long as the connection lives (forever on a pooled connection), so no other holder can get in.',
-      lockRowReleaseNotInFinally: 'This lock row is deleted only on the success path: if the work throws, the row stays until it expires (forever without an expiry), so no other holder can get in meanwhile.',
+      releaseNotInFinally:
+        'This lock is released only on the success path: if the work throws, the release never runs and the lock stays taken until it expires, so no other holder can get in meanwhile.',
+      advisoryUnlockNotInFinally:
+        'This advisory lock is unlocked only on the success path: if the work throws, `pg_advisory_unlock` never runs and the lock stays held as long as the connection lives (forever on a pooled connection), so no other holder can get in.',
+      lockRowReleaseNotInFinally:
+        'This lock row is deleted only on the success path: if the work throws, the row stays until it expires (forever without an expiry), so no other holder can get in meanwhile.',
       moveReleaseToFinally: 'Move the work into `try` and the release into `finally`',
     },
   },
@@ -59,7 +71,13 @@ export default createRule<Options, MessageId>({
           if (lock.library !== 'advisory') continue;
           const unlocks = releasesAfterAcquisition(lock);
           if (unlocks.length === 0 || inTest(lock.node) || endsSessionInFinally(sourceCode, lock.advisory)) continue;
-          reportSql(context, asStep(lock.advisory), unlocks.map(asStep), 'advisoryUnlockNotInFinally', 'Unlocked here, on the success path only');
+          reportSql(
+            context,
+            asStep(lock.advisory),
+            unlocks.map(asStep),
+            'advisoryUnlockNotInFinally',
+            'Unlocked here, on the success path only',
+          );
         }
         for (const lock of sqlLocks) {
           if (lock.library !== 'lock-table') continue;

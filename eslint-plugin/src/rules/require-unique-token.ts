@@ -2,7 +2,19 @@
 
 import type { TSESTree } from '@typescript-eslint/utils';
 import { randomTokenFix } from '../fixes/random-token.js';
-import { type Acquisition, callerArguments, eventsOfSameLock, getLockModel, isExportedLockHelper, isLockAcquisition, isParameterValue, keyedReleasesAndRenewals, sharedTokenKind, type SharedTokenKind, writtenKeyEvents } from '../model/index.js';
+import {
+  type Acquisition,
+  callerArguments,
+  eventsOfSameLock,
+  getLockModel,
+  isExportedLockHelper,
+  isLockAcquisition,
+  isParameterValue,
+  keyedReleasesAndRenewals,
+  sharedTokenKind,
+  type SharedTokenKind,
+  writtenKeyEvents,
+} from '../model/index.js';
 import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
 import { MAX_RELATED, relatedData } from '../util/related.js';
 
@@ -28,10 +40,14 @@ export default createRule<Options, MessageId>({
     hasSuggestions: true,
     schema: [],
     messages: {
-      sharedValue: 'The lock value `{{value}}` is the same for every holder, so "this lock is mine" cannot be checked: a holder whose lock expired frees the next holder\'s lock.',
-      hostValue: '`{{value}}` names the process, not the acquisition: two jobs in this process store the same lock value, so one can free the other\'s lock.',
-      timestampValue: 'A timestamp is not unique to a holder: two holders that mint it in the same millisecond and take the lock one after the other store the same value, so one can free the other\'s lock.',
-      processToken: 'This token is minted once per process and reused for every acquisition: two jobs in this process store the same lock value, so one can free the other\'s lock.',
+      sharedValue:
+        'The lock value `{{value}}` is the same for every holder, so "this lock is mine" cannot be checked: a holder whose lock expired frees the next holder\'s lock.',
+      hostValue:
+        "`{{value}}` names the process, not the acquisition: two jobs in this process store the same lock value, so one can free the other's lock.",
+      timestampValue:
+        "A timestamp is not unique to a holder: two holders that mint it in the same millisecond and take the lock one after the other store the same value, so one can free the other's lock.",
+      processToken:
+        "This token is minted once per process and reused for every acquisition: two jobs in this process store the same lock value, so one can free the other's lock.",
       useRandomToken: 'Mint a token per acquisition with `crypto.randomUUID()` and release with it',
     },
   },
@@ -66,15 +82,20 @@ export default createRule<Options, MessageId>({
           const helperForOthers = related.count === 0 && isExportedLockHelper(context.sourceCode, settings.lockKeyPattern, acquisition);
           if (related.count === 0 && !helperForOthers) continue;
           // A parameter's value is its callers' choice: a token minted here would leave them passing one in vain.
-          const fix = !helperForOthers && related.allInside(acquisition.owner) && !isParameterValue(context.sourceCode, acquisition.value)
-            ? randomTokenFix(context.sourceCode, model, acquisition)
-            : undefined;
+          const fix =
+            !helperForOthers && related.allInside(acquisition.owner) && !isParameterValue(context.sourceCode, acquisition.value)
+              ? randomTokenFix(context.sourceCode, model, acquisition)
+              : undefined;
           context.report({
             node: acquisition.value,
             messageId: MESSAGE_BY_KIND[kind],
             data: {
               value: abbreviate(context.sourceCode.getText(acquisition.value)),
-              ...relatedData(...related.first(MAX_RELATED).map((event) => ({ message: 'This release or renewal cannot tell holders apart by the value', node: event.node }))),
+              ...relatedData(
+                ...related
+                  .first(MAX_RELATED)
+                  .map((event) => ({ message: 'This release or renewal cannot tell holders apart by the value', node: event.node })),
+              ),
             },
             // A suggestion, not an autofix: it changes the value stored in Redis.
             suggest: fix ? [{ messageId: 'useRandomToken', fix }] : [],
@@ -99,7 +120,11 @@ function reportHelperToken(context: LocksmithRuleContext<MessageId, Options>, ac
     messageId: MESSAGE_BY_KIND[kind],
     data: {
       value: abbreviate(context.sourceCode.getText(value)),
-      ...relatedData(...releases.slice(0, MAX_RELATED).map((event) => ({ message: 'This release or renewal cannot tell holders apart by the value', node: event.node }))),
+      ...relatedData(
+        ...releases
+          .slice(0, MAX_RELATED)
+          .map((event) => ({ message: 'This release or renewal cannot tell holders apart by the value', node: event.node })),
+      ),
     },
   });
   return true;

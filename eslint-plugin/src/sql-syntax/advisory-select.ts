@@ -148,7 +148,41 @@ export function readAdvisorySelect(text: string): readonly SqlStatementFacts[] |
 }
 
 // `AS from`, `AS where`: keywords PostgreSQL refuses as a bare alias; left to the parser to judge.
-const RESERVED = new Set(['from', 'where', 'select', 'as', 'and', 'or', 'not', 'null', 'true', 'false', 'limit', 'order', 'group', 'having', 'union', 'for', 'into', 'on', 'case', 'end', 'when', 'then', 'else', 'with', 'offset', 'fetch', 'window', 'except', 'intersect', 'returning', 'table', 'all', 'distinct']);
+const RESERVED = new Set([
+  'from',
+  'where',
+  'select',
+  'as',
+  'and',
+  'or',
+  'not',
+  'null',
+  'true',
+  'false',
+  'limit',
+  'order',
+  'group',
+  'having',
+  'union',
+  'for',
+  'into',
+  'on',
+  'case',
+  'end',
+  'when',
+  'then',
+  'else',
+  'with',
+  'offset',
+  'fetch',
+  'window',
+  'except',
+  'intersect',
+  'returning',
+  'table',
+  'all',
+  'distinct',
+]);
 
 function isReservedAlias(alias: string): boolean {
   return RESERVED.has(alias.toLowerCase());

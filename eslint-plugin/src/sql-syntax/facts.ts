@@ -81,7 +81,14 @@ export interface SqlStatementFacts {
 const ADVISORY_FUNCTION = /^pg_(try_)?advisory_(xact_)?(lock|unlock|unlock_all)(_shared)?$/u;
 const COMPARISON_OPERATORS = new Set(['=', '<', '<=', '>', '>=', '<>', '!=']);
 const MIRRORED: Readonly<Record<string, string>> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
-const CLOCK_FUNCTIONS = new Set(['now', 'clock_timestamp', 'statement_timestamp', 'transaction_timestamp', 'current_timestamp', 'localtimestamp']);
+const CLOCK_FUNCTIONS = new Set([
+  'now',
+  'clock_timestamp',
+  'statement_timestamp',
+  'transaction_timestamp',
+  'current_timestamp',
+  'localtimestamp',
+]);
 export const VERSION_COLUMNS: readonly string[] = ['version', 'lock_version', 'row_version', 'revision'];
 
 export function describeStatement(statement: Statement): SqlStatementFacts {
@@ -101,7 +108,10 @@ export function describeStatement(statement: Statement): SqlStatementFacts {
         const sets = onConflict.do === 'do nothing' ? [] : onConflict.do.sets;
         conflict = {
           action,
-          targetColumns: onConflict.on?.type === 'on expr' ? onConflict.on.exprs.flatMap((expr) => (expr.type === 'ref' ? [expr.name.toLowerCase()] : [])) : [],
+          targetColumns:
+            onConflict.on?.type === 'on expr'
+              ? onConflict.on.exprs.flatMap((expr) => (expr.type === 'ref' ? [expr.name.toLowerCase()] : []))
+              : [],
           where: onConflict.where ? conjuncts(onConflict.where).comparisons : undefined,
           setColumns: sets.map((set) => set.column.name.toLowerCase()),
           setListEnd: sets.at(-1)?._location?.end ?? sets.at(-1)?.value._location?.end,
@@ -153,8 +163,9 @@ export function describeStatement(statement: Statement): SqlStatementFacts {
         hasWhere: where !== undefined,
         whereHasOr: where?.hasOr ?? false,
         returning: returningColumns(target.returning),
-        optimisticVersionCheck: target.sets.some((set) => VERSION_COLUMNS.includes(set.column.name.toLowerCase()))
-          && whereComparisons.some((comparison) => VERSION_COLUMNS.includes(comparison.column) && comparison.operator === '='),
+        optimisticVersionCheck:
+          target.sets.some((set) => VERSION_COLUMNS.includes(set.column.name.toLowerCase())) &&
+          whereComparisons.some((comparison) => VERSION_COLUMNS.includes(comparison.column) && comparison.operator === '='),
         setListEnd,
         whereEnd: target.where?._location?.end,
         whereInsertAt: target.from?._location?.end ?? setListEnd,
@@ -189,8 +200,10 @@ export function describeStatement(statement: Statement): SqlStatementFacts {
         hasWhere: where !== undefined,
         whereHasOr: where?.hasOr ?? false,
         locksRows: target.for !== undefined,
-        onlyAdvisoryLocks: columns.length > 0 && !target.from?.length
-          && columns.every((column) => column.expr.type === 'call' && ADVISORY_FUNCTION.test(column.expr.function.name.toLowerCase())),
+        onlyAdvisoryLocks:
+          columns.length > 0 &&
+          !target.from?.length &&
+          columns.every((column) => column.expr.type === 'call' && ADVISORY_FUNCTION.test(column.expr.function.name.toLowerCase())),
       };
     }
     case 'begin':
@@ -219,7 +232,14 @@ export function transactionControlFacts(kind: 'begin' | 'commit' | 'rollback', l
  */
 export function advisorySelectFacts(advisoryLocks: readonly AdvisoryLockCall[], location: NodeLocation): SqlStatementFacts {
   return {
-    advisoryLocks, location, singleTable: true, ...emptyWrite(), kind: 'select', table: undefined, tableAlias: undefined, onlyAdvisoryLocks: true,
+    advisoryLocks,
+    location,
+    singleTable: true,
+    ...emptyWrite(),
+    kind: 'select',
+    table: undefined,
+    tableAlias: undefined,
+    onlyAdvisoryLocks: true,
   };
 }
 
@@ -320,7 +340,11 @@ function findAdvisoryLockCalls(statement: Statement): AdvisoryLockCall[] {
 }
 
 /** The call of `functionName` (lower case) when it is an advisory-lock function, read from its name. */
-export function advisoryLockCall(functionName: string, location: NodeLocation | undefined, outputName: string | undefined): AdvisoryLockCall | undefined {
+export function advisoryLockCall(
+  functionName: string,
+  location: NodeLocation | undefined,
+  outputName: string | undefined,
+): AdvisoryLockCall | undefined {
   const match = ADVISORY_FUNCTION.exec(functionName);
   if (!match) return undefined;
   return {
@@ -338,7 +362,8 @@ export function advisoryLockCall(functionName: string, location: NodeLocation | 
 function readsOtherTables(statement: Statement): boolean {
   const nested: string[] = [];
   walk(statement, (node) => {
-    if (node !== statement && (node.type === 'select' || node.type === 'union' || node.type === 'union all' || node.type === 'with')) nested.push(node.type);
+    if (node !== statement && (node.type === 'select' || node.type === 'union' || node.type === 'union all' || node.type === 'with'))
+      nested.push(node.type);
   });
   return nested.length > 0 || (statement.type === 'update' && statement.from !== undefined && statement.from !== null);
 }

@@ -17,7 +17,12 @@ const described = new WeakMap<object, readonly SqlStatementFacts[]>();
 // milliseconds), and it rejects `COMMIT WORK`, `END` and `ABORT`, which end a transaction all the same.
 const TRANSACTION_CONTROL = /^(\s*)(start\s+transaction|(begin|commit|end|rollback|abort)(?:\s+(?:work|transaction))?)\s*;?\s*$/iu;
 const CONTROL_KIND: Readonly<Record<string, 'begin' | 'commit' | 'rollback'>> = {
-  start: 'begin', begin: 'begin', commit: 'commit', end: 'commit', rollback: 'rollback', abort: 'rollback',
+  start: 'begin',
+  begin: 'begin',
+  commit: 'commit',
+  end: 'commit',
+  rollback: 'rollback',
+  abort: 'rollback',
 };
 // Facts of texts read without the parser (transaction control, advisory-lock SELECTs), by text:
 // the same text gives the same facts object, as the parser's cache gives the same statements.
@@ -52,16 +57,17 @@ export function isValidSql(text: string): boolean {
 
 /** The WHERE compares one of `columns` with a parameter using `<` (the fence check). */
 export function comparesColumnBelowParameter(statement: SqlStatementFacts, columns: readonly string[]): boolean {
-  return !statement.whereHasOr && statement.where.some(
-    (comparison) => columns.includes(comparison.column) && comparison.operator === '<' && comparison.parameter !== undefined,
+  return (
+    !statement.whereHasOr &&
+    statement.where.some(
+      (comparison) => columns.includes(comparison.column) && comparison.operator === '<' && comparison.parameter !== undefined,
+    )
   );
 }
 
 /** The WHERE compares one of `columns` (e.g. the owner) for equality. */
 export function comparesColumn(statement: SqlStatementFacts, columns: readonly string[]): boolean {
-  return !statement.whereHasOr && statement.where.some(
-    (comparison) => columns.includes(comparison.column) && comparison.operator === '=',
-  );
+  return !statement.whereHasOr && statement.where.some((comparison) => columns.includes(comparison.column) && comparison.operator === '=');
 }
 
 /** `INSERT ... ON CONFLICT DO NOTHING`: idempotent on a unique constraint. */
@@ -77,7 +83,11 @@ export function isUnguardedUpsert(statement: SqlStatementFacts): boolean {
 /** A `DO UPDATE ... WHERE` that compares one of `columns` (an expiry) with the clock or a parameter. */
 export function hasExpiryGuard(statement: SqlStatementFacts, columns: readonly string[]): boolean {
   const where = statement.onConflict?.where;
-  return where?.some((comparison) => columns.includes(comparison.column) && (comparison.comparedWithClock || comparison.parameter !== undefined)) ?? false;
+  return (
+    where?.some(
+      (comparison) => columns.includes(comparison.column) && (comparison.comparedWithClock || comparison.parameter !== undefined),
+    ) ?? false
+  );
 }
 
 function transactionControl(match: RegExpExecArray): readonly SqlStatementFacts[] {

@@ -32,5 +32,7 @@ export function parseSql(text: string): readonly Statement[] | undefined {
 
 /** Cheap screen run before the parser: does the text start like a statement we can ask about? */
 export function looksLikeSql(text: string): boolean {
-  return /^\s*(?:\/\*[\s\S]*?\*\/\s*|--[^\n]*\n\s*)*(?:select|insert|update|delete|with|begin|start\s+transaction|commit|rollback|end|savepoint|release|set|values)\b/iu.test(text);
+  return /^\s*(?:\/\*[\s\S]*?\*\/\s*|--[^\n]*\n\s*)*(?:select|insert|update|delete|with|begin|start\s+transaction|commit|rollback|end|savepoint|release|set|values)\b/iu.test(
+    text,
+  );
 }

@@ -42,7 +42,12 @@ function acquires(holder: Holder, text: string, reply = `OK (${holder} holds the
 }
 
 function pausesPastTtl(holder: Holder): RaceStep {
-  return { holder, at: 'acquisition', text: `${holder} pauses (GC, slow I/O) for longer than the 30 s TTL`, notes: [{ over: 'R', text: 'lock:invoice expires' }] };
+  return {
+    holder,
+    at: 'acquisition',
+    text: `${holder} pauses (GC, slow I/O) for longer than the 30 s TTL`,
+    notes: [{ over: 'R', text: 'lock:invoice expires' }],
+  };
 }
 
 export const RACE_TIMELINES: readonly RaceTimeline[] = [
@@ -52,9 +57,24 @@ export const RACE_TIMELINES: readonly RaceTimeline[] = [
     holders: ['A', 'B'],
     servers: [REDIS],
     steps: [
-      { holder: 'A', at: 'read', text: 'A reads the lock key and finds it free', send: { to: 'R', command: 'GET lock:invoice', reply: 'nil (free)' } },
-      { holder: 'B', at: 'read', text: 'B reads the lock key and finds it free too', send: { to: 'R', command: 'GET lock:invoice', reply: 'nil (free)' } },
-      { holder: 'A', at: 'finding', text: 'A writes the lock key and believes it holds the lock', send: { to: 'R', command: 'SET lock:invoice tokenA', reply: 'OK (A believes it holds the lock)' } },
+      {
+        holder: 'A',
+        at: 'read',
+        text: 'A reads the lock key and finds it free',
+        send: { to: 'R', command: 'GET lock:invoice', reply: 'nil (free)' },
+      },
+      {
+        holder: 'B',
+        at: 'read',
+        text: 'B reads the lock key and finds it free too',
+        send: { to: 'R', command: 'GET lock:invoice', reply: 'nil (free)' },
+      },
+      {
+        holder: 'A',
+        at: 'finding',
+        text: 'A writes the lock key and believes it holds the lock',
+        send: { to: 'R', command: 'SET lock:invoice tokenA', reply: 'OK (A believes it holds the lock)' },
+      },
       {
         holder: 'B',
         at: 'finding',
@@ -70,7 +90,12 @@ export const RACE_TIMELINES: readonly RaceTimeline[] = [
     holders: ['A', 'B'],
     servers: [REDIS],
     steps: [
-      { holder: 'A', at: 'acquisition', text: 'A takes the lock with no expiry yet', send: { to: 'R', command: 'SETNX lock:invoice tokenA', reply: '1 (A holds the lock, no TTL yet)' } },
+      {
+        holder: 'A',
+        at: 'acquisition',
+        text: 'A takes the lock with no expiry yet',
+        send: { to: 'R', command: 'SETNX lock:invoice tokenA', reply: '1 (A holds the lock, no TTL yet)' },
+      },
       { holder: 'A', at: 'finding', text: 'A is killed before the separate expiry command runs' },
       {
         holder: 'B',
@@ -82,7 +107,7 @@ export const RACE_TIMELINES: readonly RaceTimeline[] = [
       {
         holder: 'B',
         at: 'acquisition',
-        text: "An hour later B tries again and still finds the lock of A, long gone",
+        text: 'An hour later B tries again and still finds the lock of A, long gone',
         send: { to: 'R', command: 'SETNX lock:invoice tokenB (an hour later)', reply: "0 (still A's, A is long gone)" },
         notes: [{ over: 'A,B', text: 'Nobody runs the job until an operator deletes the key' }],
       },
@@ -98,7 +123,12 @@ export const RACE_TIMELINES: readonly RaceTimeline[] = [
       pausesPastTtl('A'),
       acquires('B', 'B acquires the lock A lost'),
       { holder: 'B', at: 'acquisition', text: 'B crashes while it holds the lock' },
-      { holder: 'A', at: 'finding', text: "A's renewal extends the lock without comparing its token: it extends B's lock", send: { to: 'R', command: 'PEXPIRE lock:invoice 30000', reply: "1 (A extends B's lock)" } },
+      {
+        holder: 'A',
+        at: 'finding',
+        text: "A's renewal extends the lock without comparing its token: it extends B's lock",
+        send: { to: 'R', command: 'PEXPIRE lock:invoice 30000', reply: "1 (A extends B's lock)" },
+      },
       acquires('C', 'C is locked out by a lock nobody holds', 'null (C is locked out by a lock nobody holds)'),
     ],
   },
@@ -111,20 +141,33 @@ export const RACE_TIMELINES: readonly RaceTimeline[] = [
       acquires('A', 'A acquires the lock with a 30 s TTL'),
       pausesPastTtl('A'),
       acquires('B', 'B acquires the lock A lost'),
-      { holder: 'A', at: 'finding', text: "A releases without comparing its token: it deletes B's lock", send: { to: 'R', command: 'DEL lock:invoice', reply: "1 (A deleted B's lock)" } },
-      { ...acquires('C', 'C acquires the lock while B still works under it'), notes: [{ over: 'B,C', text: 'B and C run at the same time, and nobody knows' }] },
+      {
+        holder: 'A',
+        at: 'finding',
+        text: "A releases without comparing its token: it deletes B's lock",
+        send: { to: 'R', command: 'DEL lock:invoice', reply: "1 (A deleted B's lock)" },
+      },
+      {
+        ...acquires('C', 'C acquires the lock while B still works under it'),
+        notes: [{ over: 'B,C', text: 'B and C run at the same time, and nobody knows' }],
+      },
     ],
   },
   {
     rule: 'require-fencing-token',
-    title: "A holder that lost its lock writes after the next holder, and nothing rejects the stale write",
+    title: 'A holder that lost its lock writes after the next holder, and nothing rejects the stale write',
     holders: ['A', 'B'],
     servers: [REDIS, POSTGRES],
     steps: [
       acquires('A', 'A acquires the lock with a 30 s TTL'),
       pausesPastTtl('A'),
       acquires('B', 'B acquires the lock A lost'),
-      { holder: 'B', at: 'finding', text: 'B writes the resource the lock guards', send: { to: 'DB', command: 'UPDATE invoice_state SET ... WHERE id = 7', reply: '1 row' } },
+      {
+        holder: 'B',
+        at: 'finding',
+        text: 'B writes the resource the lock guards',
+        send: { to: 'DB', command: 'UPDATE invoice_state SET ... WHERE id = 7', reply: '1 row' },
+      },
       {
         holder: 'A',
         at: 'finding',

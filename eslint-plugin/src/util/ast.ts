@@ -2,17 +2,16 @@
 
 import { AST_NODE_TYPES, ASTUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
-export type FunctionLike =
-  | TSESTree.FunctionDeclaration
-  | TSESTree.FunctionExpression
-  | TSESTree.ArrowFunctionExpression;
+export type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
 
 export type ScopeOwner = FunctionLike | TSESTree.Program;
 
 export function isFunctionLike(node: TSESTree.Node): node is FunctionLike {
-  return node.type === AST_NODE_TYPES.FunctionDeclaration
-    || node.type === AST_NODE_TYPES.FunctionExpression
-    || node.type === AST_NODE_TYPES.ArrowFunctionExpression;
+  return (
+    node.type === AST_NODE_TYPES.FunctionDeclaration ||
+    node.type === AST_NODE_TYPES.FunctionExpression ||
+    node.type === AST_NODE_TYPES.ArrowFunctionExpression
+  );
 }
 
 /** The function a node runs in, or the Program for module-level code. */
@@ -34,10 +33,10 @@ export function contains(ancestor: TSESTree.Node, node: TSESTree.Node): boolean 
 export function skipTypeWrappers(node: TSESTree.Node): TSESTree.Node {
   let current = node;
   while (
-    current.type === AST_NODE_TYPES.TSAsExpression
-    || current.type === AST_NODE_TYPES.TSNonNullExpression
-    || current.type === AST_NODE_TYPES.TSTypeAssertion
-    || current.type === AST_NODE_TYPES.TSSatisfiesExpression
+    current.type === AST_NODE_TYPES.TSAsExpression ||
+    current.type === AST_NODE_TYPES.TSNonNullExpression ||
+    current.type === AST_NODE_TYPES.TSTypeAssertion ||
+    current.type === AST_NODE_TYPES.TSSatisfiesExpression
   ) {
     current = current.expression;
   }
@@ -54,12 +53,12 @@ export function valueCarrier(call: TSESTree.Node): TSESTree.Node {
     const parent = current.parent;
     if (!parent) return current;
     if (
-      parent.type === AST_NODE_TYPES.AwaitExpression
-      || parent.type === AST_NODE_TYPES.ChainExpression
-      || parent.type === AST_NODE_TYPES.TSAsExpression
-      || parent.type === AST_NODE_TYPES.TSNonNullExpression
-      || parent.type === AST_NODE_TYPES.TSSatisfiesExpression
-      || parent.type === AST_NODE_TYPES.TSTypeAssertion
+      parent.type === AST_NODE_TYPES.AwaitExpression ||
+      parent.type === AST_NODE_TYPES.ChainExpression ||
+      parent.type === AST_NODE_TYPES.TSAsExpression ||
+      parent.type === AST_NODE_TYPES.TSNonNullExpression ||
+      parent.type === AST_NODE_TYPES.TSSatisfiesExpression ||
+      parent.type === AST_NODE_TYPES.TSTypeAssertion
     ) {
       current = parent;
       continue;
@@ -83,9 +82,20 @@ export function statementInList(node: TSESTree.Node, owner?: TSESTree.Node): TSE
   let current: TSESTree.Node = node;
   while (current.parent && current !== owner) {
     const parent: TSESTree.Node = current.parent;
-    if (parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.Program || parent.type === AST_NODE_TYPES.SwitchCase) {
+    if (
+      parent.type === AST_NODE_TYPES.BlockStatement ||
+      parent.type === AST_NODE_TYPES.Program ||
+      parent.type === AST_NODE_TYPES.SwitchCase
+    ) {
       // A block that is a function's body belongs to `owner` only if that function is `owner`.
-      if (owner && parent.parent && parent.type === AST_NODE_TYPES.BlockStatement && parent.parent !== owner && isFunctionLike(parent.parent)) return undefined;
+      if (
+        owner &&
+        parent.parent &&
+        parent.type === AST_NODE_TYPES.BlockStatement &&
+        parent.parent !== owner &&
+        isFunctionLike(parent.parent)
+      )
+        return undefined;
       return current as TSESTree.Statement;
     }
     if (isFunctionLike(parent) && parent !== owner) return undefined;
@@ -117,14 +127,22 @@ export function propertyName(member: TSESTree.MemberExpression): string | undefi
 }
 
 /** The name a function is called by: its own, its variable's, its method's or property's. */
-export function functionName(fn: TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression): string | undefined {
+export function functionName(
+  fn: TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression,
+): string | undefined {
   if (fn.id) return fn.id.name;
   const parent = fn.parent;
   if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
-  if ((parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.Property || parent.type === AST_NODE_TYPES.PropertyDefinition) && !parent.computed) {
+  if (
+    (parent.type === AST_NODE_TYPES.MethodDefinition ||
+      parent.type === AST_NODE_TYPES.Property ||
+      parent.type === AST_NODE_TYPES.PropertyDefinition) &&
+    !parent.computed
+  ) {
     return parent.key.type === AST_NODE_TYPES.Identifier ? parent.key.name : undefined;
   }
-  if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.left.type === AST_NODE_TYPES.MemberExpression) return propertyName(parent.left);
+  if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.left.type === AST_NODE_TYPES.MemberExpression)
+    return propertyName(parent.left);
   return undefined;
 }
 
@@ -137,10 +155,7 @@ export function methodCallParts(call: TSESTree.CallExpression): { receiver: TSES
   return { receiver: callee.object, method };
 }
 
-export function findVariable(
-  sourceCode: Readonly<TSESLint.SourceCode>,
-  identifier: TSESTree.Identifier,
-): TSESLint.Scope.Variable | null {
+export function findVariable(sourceCode: Readonly<TSESLint.SourceCode>, identifier: TSESTree.Identifier): TSESLint.Scope.Variable | null {
   return ASTUtils.findVariable(sourceCode.getScope(identifier), identifier);
 }
 
@@ -161,11 +176,7 @@ export function constInitializer(
 }
 
 /** The string a expression always evaluates to, when the source makes it certain. */
-export function staticString(
-  sourceCode: Readonly<TSESLint.SourceCode>,
-  node: TSESTree.Node,
-  depth = 0,
-): string | undefined {
+export function staticString(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, depth = 0): string | undefined {
   if (depth > 8) return undefined;
   const expression = skipTypeWrappers(node);
   switch (expression.type) {
@@ -246,10 +257,12 @@ export function declaredInitializer(root: TSESTree.Expression, sourceCode: Reado
 }
 
 export function findProperty(object: TSESTree.ObjectExpression, name: string): TSESTree.ObjectLiteralElement | undefined {
-  return object.properties.find((property) =>
-    property.type === AST_NODE_TYPES.Property
-    && ((property.key.type === AST_NODE_TYPES.Identifier && property.key.name === name)
-      || (property.key.type === AST_NODE_TYPES.Literal && property.key.value === name)));
+  return object.properties.find(
+    (property) =>
+      property.type === AST_NODE_TYPES.Property &&
+      ((property.key.type === AST_NODE_TYPES.Identifier && property.key.name === name) ||
+        (property.key.type === AST_NODE_TYPES.Literal && property.key.value === name)),
+  );
 }
 
 /** The value of `{ name: value }`, when the object has that plain property. */

@@ -39,13 +39,18 @@ function record(collection: Collection, node: TSESTree.Node): void {
       collection.taggedTemplates.push(node);
       return;
     case AST_NODE_TYPES.AssignmentExpression:
-      if (node.left.type === AST_NODE_TYPES.MemberExpression && node.left.object.type === AST_NODE_TYPES.ThisExpression
-        && !node.left.computed && node.left.property.type === AST_NODE_TYPES.Identifier) {
+      if (
+        node.left.type === AST_NODE_TYPES.MemberExpression &&
+        node.left.object.type === AST_NODE_TYPES.ThisExpression &&
+        !node.left.computed &&
+        node.left.property.type === AST_NODE_TYPES.Identifier
+      ) {
         collection.memberInitializers.push({ name: node.left.property.name, value: node.right });
       }
       return;
     case AST_NODE_TYPES.PropertyDefinition:
-      if (node.value && node.key.type === AST_NODE_TYPES.Identifier) collection.memberInitializers.push({ name: node.key.name, value: node.value });
+      if (node.value && node.key.type === AST_NODE_TYPES.Identifier)
+        collection.memberInitializers.push({ name: node.key.name, value: node.value });
       return;
     default:
       return;
@@ -74,11 +79,21 @@ export function collectingListeners(sourceCode: Readonly<TSESLint.SourceCode>): 
   const collection = emptyCollection();
   collections.set(program, collection);
   return {
-    CallExpression: (node) => { collection.calls.push(node); },
-    TaggedTemplateExpression: (node) => { collection.taggedTemplates.push(node); },
-    AssignmentExpression: (node) => { record(collection, node); },
-    PropertyDefinition: (node) => { record(collection, node); },
-    'Program:exit': () => { collection.complete = true; },
+    CallExpression: (node) => {
+      collection.calls.push(node);
+    },
+    TaggedTemplateExpression: (node) => {
+      collection.taggedTemplates.push(node);
+    },
+    AssignmentExpression: (node) => {
+      record(collection, node);
+    },
+    PropertyDefinition: (node) => {
+      record(collection, node);
+    },
+    'Program:exit': () => {
+      collection.complete = true;
+    },
   };
 }
 

@@ -12,8 +12,9 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 
 /** The members of ESLint's rule context the rules and the model read; nothing else is copied. */
-export type LocksmithRuleContext<MessageIds extends string = string, Options extends readonly unknown[] = readonly unknown[]> =
-  Readonly<Pick<TSESLint.RuleContext<MessageIds, Options>, 'id' | 'sourceCode' | 'filename' | 'settings' | 'options' | 'report'>>;
+export type LocksmithRuleContext<MessageIds extends string = string, Options extends readonly unknown[] = readonly unknown[]> = Readonly<
+  Pick<TSESLint.RuleContext<MessageIds, Options>, 'id' | 'sourceCode' | 'filename' | 'settings' | 'options' | 'report'>
+>;
 
 /**
  * A plain copy of `context`'s members. `report` is called unbound: ESLint's and oxlint's are

@@ -79,5 +79,7 @@ export function wordAlternation(words: readonly string[]): string {
     rests.push(word.slice(1));
     byFirstLetter.set(first, rests);
   }
-  return [...byFirstLetter].map(([first, rests]) => (rests.length === 1 ? `${first}${rests[0]!}` : `${first}(?:${rests.join('|')})`)).join('|');
+  return [...byFirstLetter]
+    .map(([first, rests]) => (rests.length === 1 ? `${first}${rests[0]!}` : `${first}(?:${rests.join('|')})`))
+    .join('|');
 }

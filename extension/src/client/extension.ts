@@ -46,17 +46,19 @@ const PROJECT_CONFIG_FILE_NAMES = new Set(['locksmith.json', 'package.json']);
 /** The files the server asks for (imports of a document in a virtual workspace), through the workspace's file system. */
 async function readFiles(params: ReadFilesParams): Promise<ReadFileResult[]> {
   const decoder = new TextDecoder();
-  return Promise.all(params.uris.map(async (uri): Promise<ReadFileResult> => {
-    try {
-      const target = vscode.Uri.parse(uri, true);
-      const stat = await vscode.workspace.fs.stat(target);
-      if ((stat.type & vscode.FileType.File) === 0 || stat.size > params.maxBytes) return { uri, text: null };
-      return { uri, text: decoder.decode(await vscode.workspace.fs.readFile(target)) };
-    } catch {
-      // Missing or unreadable: the server treats it as absent.
-      return { uri, text: null };
-    }
-  }));
+  return Promise.all(
+    params.uris.map(async (uri): Promise<ReadFileResult> => {
+      try {
+        const target = vscode.Uri.parse(uri, true);
+        const stat = await vscode.workspace.fs.stat(target);
+        if ((stat.type & vscode.FileType.File) === 0 || stat.size > params.maxBytes) return { uri, text: null };
+        return { uri, text: decoder.decode(await vscode.workspace.fs.readFile(target)) };
+      } catch {
+        // Missing or unreadable: the server treats it as absent.
+        return { uri, text: null };
+      }
+    }),
+  );
 }
 
 /** What the integration tests read back; not a public API. */
@@ -181,16 +183,21 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
     vscode.workspace.onDidSaveTextDocument((document) => {
       const name = document.uri.path.slice(document.uri.path.lastIndexOf('/') + 1);
       if (document.uri.scheme !== 'file' || !PROJECT_CONFIG_FILE_NAMES.has(name) || !client.isRunning()) return;
-      void client.sendNotification(DidChangeWatchedFilesNotification.type, {
-        changes: [{ uri: client.code2ProtocolConverter.asUri(document.uri), type: FileChangeType.Changed }],
-      }).catch((error: unknown) => {
-        output.error(`Telling the server that ${document.uri.fsPath} changed failed: ${error instanceof Error ? error.message : String(error)}`);
-      });
+      void client
+        .sendNotification(DidChangeWatchedFilesNotification.type, {
+          changes: [{ uri: client.code2ProtocolConverter.asUri(document.uri), type: FileChangeType.Changed }],
+        })
+        .catch((error: unknown) => {
+          output.error(
+            `Telling the server that ${document.uri.fsPath} changed failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        });
     }),
   );
 
   /** The files "Lint workspace" lints and the lock map indexes. */
-  const workspaceFiles = (token: vscode.CancellationToken): Thenable<vscode.Uri[]> => vscode.workspace.findFiles(WORKSPACE_GLOB, WORKSPACE_EXCLUDE, undefined, token);
+  const workspaceFiles = (token: vscode.CancellationToken): Thenable<vscode.Uri[]> =>
+    vscode.workspace.findFiles(WORKSPACE_GLOB, WORKSPACE_EXCLUDE, undefined, token);
 
   async function lintWorkspace(): Promise<{ files: number; problems: number }> {
     return vscode.window.withProgress(
@@ -203,8 +210,20 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
           if (token.isCancellationRequested) break;
           const bytes = await vscode.workspace.fs.readFile(uri);
           const extension = uri.path.slice(uri.path.lastIndexOf('.'));
-          const languageId = ['.ts', '.mts', '.cts'].includes(extension) ? 'typescript' : extension === '.tsx' ? 'typescriptreact' : extension === '.jsx' ? 'javascriptreact' : extension === '.lua' ? 'lua' : 'javascript';
-          const result = await client.sendRequest<LintTextResult>(LintTextRequest, { uri: uri.toString(), languageId, text: new TextDecoder().decode(bytes) } satisfies LintTextParams);
+          const languageId = ['.ts', '.mts', '.cts'].includes(extension)
+            ? 'typescript'
+            : extension === '.tsx'
+              ? 'typescriptreact'
+              : extension === '.jsx'
+                ? 'javascriptreact'
+                : extension === '.lua'
+                  ? 'lua'
+                  : 'javascript';
+          const result = await client.sendRequest<LintTextResult>(LintTextRequest, {
+            uri: uri.toString(),
+            languageId,
+            text: new TextDecoder().decode(bytes),
+          } satisfies LintTextParams);
           problems += result.problems;
           files += 1;
           progress.report({ increment: 100 / uris.length, message: `${files}/${uris.length} files, ${problems} problems` });
@@ -237,13 +256,19 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
   }
 
   // Script files only: a Lua script is a Redis script, not a place where a lock is taken.
-  const lockMap = new LockMapView(client, async (token) => (await workspaceFiles(token)).filter((uri) => !uri.path.endsWith('.lua')), output);
+  const lockMap = new LockMapView(
+    client,
+    async (token) => (await workspaceFiles(token)).filter((uri) => !uri.path.endsWith('.lua')),
+    output,
+  );
   const lockMapView = vscode.window.createTreeView<LockMapNode>(LOCK_MAP_VIEW, { treeDataProvider: lockMap, showCollapseAll: true });
   context.subscriptions.push(
     lockMap,
     lockMapView,
     vscode.commands.registerCommand('locksmith.refreshLockMap', () => lockMap.refresh()),
-    vscode.commands.registerCommand(OPEN_LOCATION_COMMAND, (uri: string, range: Parameters<typeof openLocation>[1]) => openLocation(uri, range)),
+    vscode.commands.registerCommand(OPEN_LOCATION_COMMAND, (uri: string, range: Parameters<typeof openLocation>[1]) =>
+      openLocation(uri, range),
+    ),
     vscode.commands.registerCommand(SHOW_LOCK_MAP_COMMAND, async (name?: unknown) => {
       await vscode.commands.executeCommand(`${LOCK_MAP_VIEW}.focus`);
       const group = (await lockMap.ready()).find((candidate) => candidate.name === name);
@@ -252,7 +277,9 @@ export function activate(context: vscode.ExtensionContext): LocksmithApi {
   );
 
   context.subscriptions.push(
-    vscode.commands.registerCommand(APPLY_PREFERRED_FIXES_COMMAND, (uri?: unknown) => applyPreferredFixes(uri instanceof vscode.Uri ? uri : undefined)),
+    vscode.commands.registerCommand(APPLY_PREFERRED_FIXES_COMMAND, (uri?: unknown) =>
+      applyPreferredFixes(uri instanceof vscode.Uri ? uri : undefined),
+    ),
     vscode.commands.registerCommand('locksmith.lintWorkspace', async () => {
       const result = await lintWorkspace();
       if (result.problems > 0) await vscode.commands.executeCommand('workbench.actions.view.problems');

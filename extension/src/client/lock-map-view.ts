@@ -38,10 +38,18 @@ export class LockMapView implements vscode.TreeDataProvider<LockMapNode>, vscode
     const watcher = vscode.workspace.createFileSystemWatcher('**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}');
     this.disposables.push(
       watcher,
-      watcher.onDidChange(() => { this.refreshSoon(); }),
-      watcher.onDidCreate(() => { this.refreshSoon(); }),
-      watcher.onDidDelete(() => { this.refreshSoon(); }),
-      vscode.workspace.onDidSaveTextDocument(() => { this.refreshSoon(); }),
+      watcher.onDidChange(() => {
+        this.refreshSoon();
+      }),
+      watcher.onDidCreate(() => {
+        this.refreshSoon();
+      }),
+      watcher.onDidDelete(() => {
+        this.refreshSoon();
+      }),
+      vscode.workspace.onDidSaveTextDocument(() => {
+        this.refreshSoon();
+      }),
       this.changed,
       this.indexed,
     );
@@ -100,7 +108,9 @@ export class LockMapView implements vscode.TreeDataProvider<LockMapNode>, vscode
       const params: LockMapParams = { uris: uris.map((uri) => this.client.code2ProtocolConverter.asUri(uri)) };
       const result = await this.client.sendRequest<LockMapResult>(LockMapRequest, params, token);
       this.groups = group(result.files);
-      this.output.info(`Lock map: ${result.indexed} files (${result.analysed} analysed) in ${result.ms} ms, ${this.groups.length} locks${result.cancelled ? ' (cancelled)' : ''}.`);
+      this.output.info(
+        `Lock map: ${result.indexed} files (${result.analysed} analysed) in ${result.ms} ms, ${this.groups.length} locks${result.cancelled ? ' (cancelled)' : ''}.`,
+      );
       this.changed.fire(undefined);
       this.indexed.fire(result);
       return result;
@@ -178,20 +188,52 @@ function group(files: readonly LockMapFile[]): Extract<LockMapNode, { type: 'gro
       entry.locks.push({ uri: file.uri, lock });
     }
   }
-  const findings = (entry: Extract<LockMapNode, { type: 'group' }>): number => entry.locks.reduce((sum, { lock }) => sum + lock.findings.length, 0);
-  return [...groups.values()].sort((left, right) => Number(findings(right) > 0) - Number(findings(left) > 0) || left.name.localeCompare(right.name));
+  const findings = (entry: Extract<LockMapNode, { type: 'group' }>): number =>
+    entry.locks.reduce((sum, { lock }) => sum + lock.findings.length, 0);
+  return [...groups.values()].sort(
+    (left, right) => Number(findings(right) > 0) - Number(findings(left) > 0) || left.name.localeCompare(right.name),
+  );
 }
 
 function details(uri: string, lock: LockMapLock): LockMapNode[] {
   const nodes: LockMapNode[] = [];
   if (lock.releases.length === 0) nodes.push({ type: 'detail', label: 'never released here', icon: 'unlock' });
-  for (const site of lock.releases) nodes.push({ type: 'detail', label: `released · ${where(uri, site.range)}`, description: site.note, icon: 'unlock', uri, range: site.range });
-  for (const site of lock.renewals) nodes.push({ type: 'detail', label: `renewed · ${where(uri, site.range)}`, description: site.note, icon: 'history', uri, range: site.range });
+  for (const site of lock.releases)
+    nodes.push({
+      type: 'detail',
+      label: `released · ${where(uri, site.range)}`,
+      description: site.note,
+      icon: 'unlock',
+      uri,
+      range: site.range,
+    });
+  for (const site of lock.renewals)
+    nodes.push({
+      type: 'detail',
+      label: `renewed · ${where(uri, site.range)}`,
+      description: site.note,
+      icon: 'history',
+      uri,
+      range: site.range,
+    });
   nodes.push({ type: 'detail', label: `TTL ${lock.ttl}`, icon: 'clock' });
-  nodes.push({ type: 'detail', label: `token ${lock.token}`, description: lock.tokenUnique === true ? 'unique' : lock.tokenUnique === false ? 'not unique' : undefined, icon: 'key' });
+  nodes.push({
+    type: 'detail',
+    label: `token ${lock.token}`,
+    description: lock.tokenUnique === true ? 'unique' : lock.tokenUnique === false ? 'not unique' : undefined,
+    icon: 'key',
+  });
   nodes.push({ type: 'detail', label: lock.writes, icon: lock.fenced === false ? 'shield' : 'database' });
   for (const finding of lock.findings) {
-    nodes.push({ type: 'detail', label: `${finding.ruleId} · ${where(uri, finding.range)}`, description: finding.message, tooltip: finding.message, icon: 'warning', uri, range: finding.range });
+    nodes.push({
+      type: 'detail',
+      label: `${finding.ruleId} · ${where(uri, finding.range)}`,
+      description: finding.message,
+      tooltip: finding.message,
+      icon: 'warning',
+      uri,
+      range: finding.range,
+    });
   }
   return nodes;
 }

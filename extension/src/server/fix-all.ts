@@ -15,7 +15,7 @@ const MAX_PASSES = 10;
 export type FixMode = 'autofix' | 'preferred';
 
 function chosenFix(problem: Problem, mode: FixMode): OffsetEdit | undefined {
-  return mode === 'autofix' ? problem.fix : problem.fix ?? problem.suggestions[0]?.fix;
+  return mode === 'autofix' ? problem.fix : (problem.fix ?? problem.suggestions[0]?.fix);
 }
 
 export function applyEdits<E extends OffsetEdit>(text: string, edits: readonly E[]): { text: string; applied: number; appliedEdits: E[] } {
@@ -64,11 +64,13 @@ export function fixAll(text: string, lint: LintForFix, includeRule: (ruleId: str
   let fixes: AppliedFix[] | undefined = [];
   let problems = lint(current);
   for (let pass = 0; pass < MAX_PASSES && problems !== null; pass += 1) {
-    const chosen = problems.filter((problem) => includeRule(problem.ruleId)).flatMap((problem): AppliedFix[] => {
-      const edit = chosenFix(problem, mode);
-      if (edit === undefined) return [];
-      return [{ ...edit, ruleId: problem.ruleId, desc: problem.fix === undefined ? problem.suggestions[0]?.desc : undefined }];
-    });
+    const chosen = problems
+      .filter((problem) => includeRule(problem.ruleId))
+      .flatMap((problem): AppliedFix[] => {
+        const edit = chosenFix(problem, mode);
+        if (edit === undefined) return [];
+        return [{ ...edit, ruleId: problem.ruleId, desc: problem.fix === undefined ? problem.suggestions[0]?.desc : undefined }];
+      });
     if (chosen.length === 0) break;
     const next = applyEdits(current, chosen);
     const nextProblems = lint(next.text);
@@ -90,6 +92,7 @@ export function minimalEdit(before: string, after: string): OffsetEdit | undefin
   const shorter = Math.min(before.length, after.length);
   while (prefix < shorter && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix += 1;
   let suffix = 0;
-  while (suffix < shorter - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix += 1;
+  while (suffix < shorter - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix))
+    suffix += 1;
   return { range: [prefix, before.length - suffix], text: after.slice(prefix, after.length - suffix) };
 }

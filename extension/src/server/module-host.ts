@@ -186,7 +186,10 @@ export class EditorModuleHost implements ModuleHost {
       this.recording?.reads.add(filePath);
       const document = this.openDocument(filePath);
       if (document !== undefined) {
-        return { version: `open:${document.generation}:${document.document.version}`, size: Buffer.byteLength(document.document.getText(), 'utf8') };
+        return {
+          version: `open:${document.generation}:${document.document.version}`,
+          size: Buffer.byteLength(document.document.getText(), 'utf8'),
+        };
       }
       if (isVirtualPath(filePath)) {
         const file = this.fetchedFile(filePath);
@@ -231,7 +234,13 @@ export class EditorModuleHost implements ModuleHost {
     const file = this.fetched.get(filePath);
     if (file !== undefined) return file;
     const wanted = this.recording?.wanted;
-    if (wanted !== undefined && !this.inFlight.has(filePath) && wanted.size < MAX_FETCHES_PER_LINT && this.folders.toUri(filePath) !== undefined) wanted.add(filePath);
+    if (
+      wanted !== undefined &&
+      !this.inFlight.has(filePath) &&
+      wanted.size < MAX_FETCHES_PER_LINT &&
+      this.folders.toUri(filePath) !== undefined
+    )
+      wanted.add(filePath);
     return undefined;
   }
 

@@ -56,9 +56,8 @@ function toOffsetEdit(edit: { range: readonly [number, number]; text: string }, 
 
 function clampedRange(line: number, column: number, endLine: number | undefined, endColumn: number | undefined): Range {
   const start = { line: Math.max(line - 1, 0), character: Math.max(column - 1, 0) };
-  const end = endLine === undefined || endColumn === undefined
-    ? start
-    : { line: Math.max(endLine - 1, 0), character: Math.max(endColumn - 1, 0) };
+  const end =
+    endLine === undefined || endColumn === undefined ? start : { line: Math.max(endLine - 1, 0), character: Math.max(endColumn - 1, 0) };
   return { start, end };
 }
 
@@ -95,19 +94,27 @@ export function toDiagnostic(problem: Problem, uri: string): Diagnostic {
     message: problem.message,
     ...(problem.related.length === 0
       ? {}
-      : { relatedInformation: problem.related.map((location) => ({ location: { uri, range: location.range }, message: location.message })) }),
+      : {
+          relatedInformation: problem.related.map((location) => ({ location: { uri, range: location.range }, message: location.message })),
+        }),
   };
 }
 
 function sameRange(left: Range, right: Range): boolean {
-  return left.start.line === right.start.line && left.start.character === right.start.character
-    && left.end.line === right.end.line && left.end.character === right.end.character;
+  return (
+    left.start.line === right.start.line &&
+    left.start.character === right.start.character &&
+    left.end.line === right.end.line &&
+    left.end.character === right.end.character
+  );
 }
 
 /** The problem a client-side diagnostic stands for; none when the diagnostic is from another version. */
 export function problemFor(state: LintState, diagnostic: Diagnostic): Problem | undefined {
   if (diagnostic.source !== SOURCE) return undefined;
-  return state.problems.find((problem) => problem.ruleId === diagnostic.code && problem.message === diagnostic.message && sameRange(problem.range, diagnostic.range));
+  return state.problems.find(
+    (problem) => problem.ruleId === diagnostic.code && problem.message === diagnostic.message && sameRange(problem.range, diagnostic.range),
+  );
 }
 
 /** An edit that applies only to the version it was computed for: the client refuses it otherwise. */
@@ -120,7 +127,10 @@ export function pinnedEdit(document: TextDocument, edits: TextEdit[]): Workspace
  * needs the user's confirmation, one per rule: the client shows it in the refactor preview, grouped
  * by rule, before anything changes.
  */
-export function confirmedEdit(document: TextDocument, changes: readonly { ruleId: string; desc: string | undefined; edit: TextEdit }[]): WorkspaceEdit {
+export function confirmedEdit(
+  document: TextDocument,
+  changes: readonly { ruleId: string; desc: string | undefined; edit: TextEdit }[],
+): WorkspaceEdit {
   const changeAnnotations: Record<string, ChangeAnnotation> = {};
   const edits = changes.map(({ ruleId, desc, edit }) => {
     const id = `locksmith.preferredFixes:${ruleId}`;
@@ -172,7 +182,11 @@ export function quickFixes(document: TextDocument, state: LintState, diagnostics
     const lineKey = `${problem.ruleId}:${problem.range.start.line}`;
     if (!disabledLines.has(lineKey)) {
       disabledLines.add(lineKey);
-      const disable = CodeAction.create(`Disable ${problem.ruleId} for this line`, pinnedEdit(document, [disableLineEdit(document, problem)]), CodeActionKind.QuickFix);
+      const disable = CodeAction.create(
+        `Disable ${problem.ruleId} for this line`,
+        pinnedEdit(document, [disableLineEdit(document, problem)]),
+        CodeActionKind.QuickFix,
+      );
       disable.diagnostics = [diagnostic];
       ruleActions.push(disable);
     }
@@ -185,7 +199,11 @@ export function quickFixes(document: TextDocument, state: LintState, diagnostics
     }
     const href = ruleDocsUrl(problem.ruleId);
     if (href !== undefined) {
-      const docs = CodeAction.create(`Show documentation for ${problem.ruleId}`, Command.create(`Show documentation for ${problem.ruleId}`, SHOW_DOCUMENTATION_COMMAND, href), CodeActionKind.QuickFix);
+      const docs = CodeAction.create(
+        `Show documentation for ${problem.ruleId}`,
+        Command.create(`Show documentation for ${problem.ruleId}`, SHOW_DOCUMENTATION_COMMAND, href),
+        CodeActionKind.QuickFix,
+      );
       ruleActions.push(docs);
     }
   }

@@ -50,7 +50,18 @@ import { lintText, ruleIds, ruleInfo } from './lint';
 import { EditorModuleHost, ImportIndex, MAX_FETCHED_BYTES, VirtualFolders } from './module-host';
 import type { LockSummary } from 'eslint-plugin-locksmith/lock-map';
 import { fixAll, minimalEdit, type FixAllResult, type FixMode } from './fix-all';
-import { FIX_ALL_KIND, confirmedEdit, pinnedEdit, quickFixes, toDiagnostic, toProblems, toTextEdit, type FixAllData, type LintState, type Problem } from './problems';
+import {
+  FIX_ALL_KIND,
+  confirmedEdit,
+  pinnedEdit,
+  quickFixes,
+  toDiagnostic,
+  toProblems,
+  toTextEdit,
+  type FixAllData,
+  type LintState,
+  type Problem,
+} from './problems';
 
 /** Runs the server on `connection`; `dispose` gives the model back the host it had (tests run servers in process). */
 export function startServer(connection: Connection): { dispose(): void } {
@@ -101,12 +112,14 @@ export function startServer(connection: Connection): { dispose(): void } {
     connection.window.showWarningMessage(`Locksmith: ${error.message} (the file is ignored until it is fixed)`);
     void connection.sendDiagnostics({
       uri: configUri,
-      diagnostics: [{
-        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-        severity: DiagnosticSeverity.Error,
-        source: 'locksmith',
-        message: `${error.key === '' ? '' : `${error.key}: `}${error.reason}`,
-      }],
+      diagnostics: [
+        {
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          severity: DiagnosticSeverity.Error,
+          source: 'locksmith',
+          message: `${error.key === '' ? '' : `${error.key}: `}${error.reason}`,
+        },
+      ],
     });
   }
 
@@ -149,9 +162,12 @@ export function startServer(connection: Connection): { dispose(): void } {
     if (requests.length === 0) return;
     const texts = new Map<string, string | null>();
     try {
-      const results = await connection.sendRequest<unknown>(ReadFilesRequest, { uris: requests.map((request) => request.uri), maxBytes: MAX_FETCHED_BYTES } satisfies ReadFilesParams);
+      const results = await connection.sendRequest<unknown>(ReadFilesRequest, {
+        uris: requests.map((request) => request.uri),
+        maxBytes: MAX_FETCHED_BYTES,
+      } satisfies ReadFilesParams);
       // Another client's answer is checked, not trusted: anything but a text is absent.
-      for (const result of Array.isArray(results) ? results as unknown[] : []) {
+      for (const result of Array.isArray(results) ? (results as unknown[]) : []) {
         const { uri, text } = (result ?? {}) as Partial<ReadFileResult>;
         if (typeof uri === 'string') texts.set(uri, typeof text === 'string' ? text : null);
       }
@@ -187,7 +203,11 @@ export function startServer(connection: Connection): { dispose(): void } {
     const name = URI.displayName(uri);
     if (state === 'skipped') log(`Skipped ${name}: ${detail ?? ''}`);
     if (state === 'parseError') log(`No findings for ${name} while it does not parse (${detail ?? ''})`);
-    void connection.sendNotification(StatusNotification, { uri, state, ...(detail === undefined ? {} : { detail }) } satisfies StatusParams);
+    void connection.sendNotification(StatusNotification, {
+      uri,
+      state,
+      ...(detail === undefined ? {} : { detail }),
+    } satisfies StatusParams);
   }
 
   /** Lints the document as it is now and publishes; the state it stores is pinned to this version. */
@@ -211,14 +231,20 @@ export function startServer(connection: Connection): { dispose(): void } {
         }
       } catch (error) {
         // A rule that throws must not take the server down; the output says which file.
-        log(`Linting ${URI.displayName(current.uri)} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+        log(`Linting ${URI.displayName(current.uri)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       }
-      if (process.env.LOCKSMITH_TRACE_TIMING === '1') log(`Linted ${URI.displayName(current.uri)} v${current.version} in ${(performance.now() - started).toFixed(1)} ms`);
+      if (process.env.LOCKSMITH_TRACE_TIMING === '1')
+        log(`Linted ${URI.displayName(current.uri)} v${current.version} in ${(performance.now() - started).toFixed(1)} ms`);
     }
     if (documents.get(current.uri)?.version === state.version) {
       states.set(current.uri, state);
       lockMap.set(current.uri, `v${state.version}`, locks, state.problems);
-      if (publish) void connection.sendDiagnostics({ uri: current.uri, version: state.version, diagnostics: state.problems.map((problem) => toDiagnostic(problem, current.uri)) });
+      if (publish)
+        void connection.sendDiagnostics({
+          uri: current.uri,
+          version: state.version,
+          diagnostics: state.problems.map((problem) => toDiagnostic(problem, current.uri)),
+        });
     }
     return state;
   }
@@ -250,7 +276,11 @@ export function startServer(connection: Connection): { dispose(): void } {
       (candidate) => {
         const outcome = lintDocumentText(document, settings, candidate);
         if (outcome.kind !== 'linted') return null;
-        return toProblems(TextDocument.create(document.uri, document.languageId, document.version, candidate), outcome.messages, outcome.reports) satisfies Problem[];
+        return toProblems(
+          TextDocument.create(document.uri, document.languageId, document.version, candidate),
+          outcome.messages,
+          outcome.reports,
+        ) satisfies Problem[];
       },
       (problemRule) => ruleId === null || problemRule === ruleId,
       mode,
@@ -348,7 +378,8 @@ export function startServer(connection: Connection): { dispose(): void } {
     if (document === undefined) return [];
     const only = params.context.only;
     const actions: CodeAction[] = [];
-    const wants = (kind: string): boolean => only === undefined || only.some((requested) => kind === requested || kind.startsWith(`${requested}.`));
+    const wants = (kind: string): boolean =>
+      only === undefined || only.some((requested) => kind === requested || kind.startsWith(`${requested}.`));
     if (wants(CodeActionKind.QuickFix)) {
       actions.push(...quickFixes(document, await currentState(document), params.context.diagnostics));
     }
@@ -382,7 +413,12 @@ export function startServer(connection: Connection): { dispose(): void } {
     // that build on each other) the one smallest replacement, under every rule's name.
     const whole = minimalEdit(document.getText(), result.text);
     const changes = result.fixes ?? (whole === undefined ? [] : [{ ...whole, ruleId: result.rules.join(', '), desc: undefined }]);
-    return changes.length === 0 ? null : confirmedEdit(document, changes.map((fix) => ({ ruleId: fix.ruleId, desc: fix.desc, edit: toTextEdit(document, fix) })));
+    return changes.length === 0
+      ? null
+      : confirmedEdit(
+          document,
+          changes.map((fix) => ({ ruleId: fix.ruleId, desc: fix.desc, edit: toTextEdit(document, fix) })),
+        );
   });
 
   connection.onExecuteCommand(async (params) => {
@@ -441,7 +477,9 @@ export function startServer(connection: Connection): { dispose(): void } {
         ? { file: lockMap.set(uri, stamp, outcome.locks, toProblems(document, outcome.messages, outcome.reports)), analysed: true }
         : { file: lockMap.set(uri, stamp, [], []), analysed: true };
     } catch (error) {
-      log(`Mapping the locks of ${URI.displayName(uri)} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      log(
+        `Mapping the locks of ${URI.displayName(uri)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       return { file: lockMap.set(uri, stamp, [], []), analysed: true };
     }
   }
@@ -475,7 +513,9 @@ export function startServer(connection: Connection): { dispose(): void } {
     progress.done();
     if (!cancelled) lockMap.retain(new Set(params.uris));
     const ms = Math.round(performance.now() - started);
-    log(`Lock map: ${indexed} files (${analysed} analysed) in ${ms} ms, ${files.reduce((sum, file) => sum + file.locks.length, 0)} locks${cancelled ? ' (cancelled)' : ''}.`);
+    log(
+      `Lock map: ${indexed} files (${analysed} analysed) in ${ms} ms, ${files.reduce((sum, file) => sum + file.locks.length, 0)} locks${cancelled ? ' (cancelled)' : ''}.`,
+    );
     return { files, indexed, analysed, ms, cancelled };
   });
 

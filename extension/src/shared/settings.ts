@@ -245,9 +245,17 @@ export interface LockMapResult {
 
 /** One line for a CodeLens or a tooltip: "lock `invoice:{id}` · TTL 30 s · token: randomUUID · released in finally · writes not fenced". */
 export function lockLine(lock: LockSummary): string {
-  const released = lock.releases.length === 0 ? 'never released here' : lock.releases.every((site) => site.note.startsWith('in finally')) ? 'released in finally' : 'released outside finally';
+  const released =
+    lock.releases.length === 0
+      ? 'never released here'
+      : lock.releases.every((site) => site.note.startsWith('in finally'))
+        ? 'released in finally'
+        : 'released outside finally';
   const owner = lock.releases.some((site) => site.note.includes('not owner-checked')) ? ' (not owner-checked)' : '';
-  const renewed = lock.renewals.length === 0 ? '' : ` · renewed${lock.renewals.some((site) => site.note === 'not owner-checked') ? ' (not owner-checked)' : ''}`;
+  const renewed =
+    lock.renewals.length === 0
+      ? ''
+      : ` · renewed${lock.renewals.some((site) => site.note === 'not owner-checked') ? ' (not owner-checked)' : ''}`;
   return `${lock.kind} lock \`${lock.name}\` · TTL ${lock.ttl} · token: ${lock.token} · ${released}${owner}${renewed} · ${lock.writes}`;
 }
 

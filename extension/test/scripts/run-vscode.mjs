@@ -29,11 +29,22 @@ const UI_WAIT_MS = 3 * 60_000;
 // busy machine, while the editor settles) leaves no menu, and the next try asks again.
 const MENU_TRY_MS = 60_000;
 // Workbench chatter unrelated to the suite (no network, no accounts here).
-const NOISE = new RegExp([
-  'ENOTFOUND', 'gallery', '^\\[(AgentHost|AgentHost:remote|ChatModelSelection|AccountPolicyGate|Service Worker|reconnection-grace-time)\\]',
-  'No signed-in session', 'connection token', 'Creating a socket', 'Updating additional builtin', 'Creation of workbench contribution',
-  "authentication provider 'github'", 'No default agent contributed', '\\(http://127\\.0\\.0\\.1:\\d+/',
-].join('|'), 'i');
+const NOISE = new RegExp(
+  [
+    'ENOTFOUND',
+    'gallery',
+    '^\\[(AgentHost|AgentHost:remote|ChatModelSelection|AccountPolicyGate|Service Worker|reconnection-grace-time)\\]',
+    'No signed-in session',
+    'connection token',
+    'Creating a socket',
+    'Updating additional builtin',
+    'Creation of workbench contribution',
+    "authentication provider 'github'",
+    'No default agent contributed',
+    '\\(http://127\\.0\\.0\\.1:\\d+/',
+  ].join('|'),
+  'i',
+);
 
 const { values: options } = parseArgs({
   options: {
@@ -96,7 +107,9 @@ const extensionsDir = path.join(scratch, 'extensions');
 const tmpDir = path.join(scratch, 'tmp');
 await Promise.all([mkdir(userDataDir), mkdir(extensionsDir), mkdir(tmpDir), mkdir(outputDir, { recursive: true })]);
 // Tests edit files: each run works on a fresh copy.
-await cp(options.workspace ? path.resolve(options.workspace) : path.join(repoRoot, 'extension/test/fixtures/workspace'), workspace, { recursive: true });
+await cp(options.workspace ? path.resolve(options.workspace) : path.join(repoRoot, 'extension/test/fixtures/workspace'), workspace, {
+  recursive: true,
+});
 const configFile = path.join(scratch, 'config.yaml');
 await writeFile(configFile, 'auth: none\ncert: false\n');
 
@@ -172,10 +185,12 @@ async function uiCommand(command) {
     case 'collapseOtherPanes': {
       // Room for the Locksmith view: the other sections of its side bar are folded, as a user would.
       // Only the side bar's: panels (Problems, Output) keep hidden headers of their own.
-      const open = page.locator('.part.sidebar .pane-header[aria-expanded="true"]:visible', { hasNot: page.locator('h3.title', { hasText: /^Locksmith$/ }) });
+      const open = page.locator('.part.sidebar .pane-header[aria-expanded="true"]:visible', {
+        hasNot: page.locator('h3.title', { hasText: /^Locksmith$/ }),
+      });
       // Each click folds one (and is awaited); the side bar has a handful of sections at most.
-      for (let clicks = 0; clicks < 20 && await open.count() > 0; clicks += 1) await open.first().click();
-      if (await open.count() > 0) throw new Error('the side bar sections did not fold');
+      for (let clicks = 0; clicks < 20 && (await open.count()) > 0; clicks += 1) await open.first().click();
+      if ((await open.count()) > 0) throw new Error('the side bar sections did not fold');
       return {};
     }
     case 'codeLenses': {
@@ -198,8 +213,14 @@ async function lockMapRows(waitFor) {
   const rows = lockMapPane().locator('.monaco-list-row');
   await rows.filter({ hasText: waitFor }).first().waitFor({ state: 'visible', timeout: UI_WAIT_MS });
   // Each row as `label | description`, as the tree draws them side by side.
-  return rows.evaluateAll((elements) => elements.map((row) => [row.querySelector('.label-name'), row.querySelector('.label-description')]
-    .map((part) => part?.textContent?.replace(/\s+/g, ' ').trim() ?? '').filter((text) => text !== '').join(' | ')));
+  return rows.evaluateAll((elements) =>
+    elements.map((row) =>
+      [row.querySelector('.label-name'), row.querySelector('.label-description')]
+        .map((part) => part?.textContent?.replace(/\s+/g, ' ').trim() ?? '')
+        .filter((text) => text !== '')
+        .join(' | '),
+    ),
+  );
 }
 
 const oneLine = (text) => text.replace(/\s+/g, ' ').trim();
@@ -221,7 +242,7 @@ async function openedRefactorPreview(screenshot) {
 async function applyRefactorPreview() {
   const unticked = page.locator(`${REFACTOR_PREVIEW} .edit-checkbox:not(.checked)`);
   // Ticking a file's box ticks its changes too: query again after each click.
-  while (await unticked.count() > 0) await unticked.first().click();
+  while ((await unticked.count()) > 0) await unticked.first().click();
   const apply = page.locator(`${REFACTOR_PREVIEW} .buttons .monaco-button:not(.disabled)`, { hasText: /^Apply$/ });
   await apply.first().click({ timeout: UI_WAIT_MS });
 }
@@ -241,7 +262,10 @@ async function openQuickFixMenu() {
     await command.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     await command.click();
     try {
-      await menu.locator('.monaco-list-row').first().waitFor({ state: 'visible', timeout: Math.min(MENU_TRY_MS, Math.max(1, deadline - Date.now())) });
+      await menu
+        .locator('.monaco-list-row')
+        .first()
+        .waitFor({ state: 'visible', timeout: Math.min(MENU_TRY_MS, Math.max(1, deadline - Date.now())) });
       return await menu.locator('.monaco-list-row').allInnerTexts();
     } catch (error) {
       if (Date.now() >= deadline) throw error;
@@ -250,15 +274,33 @@ async function openQuickFixMenu() {
   }
 }
 
-const server = spawn(node24, [
-  codeServerEntry, ...codeServerArgs,
-  '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-  '--disable-workspace-trust', '--disable-getting-started-override', '--disable-proxy', '--ignore-last-opened',
-  '--vscode-option', 'enable-smoke-test-driver',
-], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+const server = spawn(
+  node24,
+  [
+    codeServerEntry,
+    ...codeServerArgs,
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--disable-proxy',
+    '--ignore-last-opened',
+    '--vscode-option',
+    'enable-smoke-test-driver',
+  ],
+  { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+);
 let serverLog = '';
-server.stdout.on('data', (chunk) => { serverLog += chunk; });
-server.stderr.on('data', (chunk) => { serverLog += chunk; });
+server.stdout.on('data', (chunk) => {
+  serverLog += chunk;
+});
+server.stderr.on('data', (chunk) => {
+  serverLog += chunk;
+});
 
 let browser;
 let exitCode;
@@ -285,8 +327,16 @@ try {
   await waitHealthy(`http://127.0.0.1:${port}/healthz`, Date.now() + UI_WAIT_MS);
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.setDefaultTimeout(UI_WAIT_MS);
@@ -305,14 +355,19 @@ try {
   const developmentPath = options.vsix ? path.join(scratch, 'test-host') : repoRoot;
   if (options.vsix) {
     await mkdir(developmentPath);
-    await writeFile(path.join(developmentPath, 'package.json'), JSON.stringify({ name: 'locksmith-test-host', publisher: 'locksmith', version: '0.0.0', engines: { vscode: '*' } }));
+    await writeFile(
+      path.join(developmentPath, 'package.json'),
+      JSON.stringify({ name: 'locksmith-test-host', publisher: 'locksmith', version: '0.0.0', engines: { vscode: '*' } }),
+    );
   }
   const payload = [
     ['extensionDevelopmentPath', remote(developmentPath)],
     ['extensionTestsPath', remote(path.join(repoRoot, 'extension/out/test/suite/index.js'))],
     ['skipWelcome', 'true'],
   ];
-  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  await page.goto(
+    `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`,
+  );
   exitCode = await finished;
   console.log(`run-vscode: suite exited with ${exitCode} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (error) {

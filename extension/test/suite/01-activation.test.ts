@@ -13,7 +13,11 @@ describe('activation', () => {
     const locksmith = await api();
     const serverReadyMs = await locksmith.serverReady;
     assert.ok(serverReadyMs !== undefined, 'the server started');
-    await waitFor(locksmith.client.onDidChangeState, () => (locksmith.client.state === State.Running ? true : undefined), 'the server to run');
+    await waitFor(
+      locksmith.client.onDidChangeState,
+      () => (locksmith.client.state === State.Running ? true : undefined),
+      'the server to run',
+    );
     const commands = await vscode.commands.getCommands(true);
     for (const command of ['locksmith.lintWorkspace', 'locksmith.showOutput', 'locksmith.restartServer']) {
       assert.ok(commands.includes(command), `command ${command} is registered`);
@@ -22,22 +26,36 @@ describe('activation', () => {
     assert.equal(status.state, 'ok');
     assert.deepEqual(locksmithDiagnostics(editor.document.uri), []);
     assert.match(locksmith.statusBar.text, /Locksmith/);
-    assert.ok(locksmith.outputLines.some((line) => /Locksmith activated in \d+ ms/.test(line)), 'the output tells the activation time');
+    assert.ok(
+      locksmith.outputLines.some((line) => /Locksmith activated in \d+ ms/.test(line)),
+      'the output tells the activation time',
+    );
 
     const outputDir = process.env.LOCKSMITH_TEST_OUTPUT;
     if (outputDir !== undefined) {
       fs.mkdirSync(outputDir, { recursive: true });
-      fs.writeFileSync(path.join(outputDir, 'activation.json'), `${JSON.stringify({ activationMs: locksmith.activationMs, serverReadyAfterActivationMs: serverReadyMs, host: vscode.env.appName, version: vscode.version }, null, 2)}\n`);
+      fs.writeFileSync(
+        path.join(outputDir, 'activation.json'),
+        `${JSON.stringify({ activationMs: locksmith.activationMs, serverReadyAfterActivationMs: serverReadyMs, host: vscode.env.appName, version: vscode.version }, null, 2)}\n`,
+      );
     }
   });
 
   it('restarts the server on "Locksmith: Restart server"', async () => {
     const locksmith = await api();
-    const stopped = waitFor(locksmith.client.onDidChangeState, () => (locksmith.client.state === State.Stopped ? true : undefined), 'the server to stop');
+    const stopped = waitFor(
+      locksmith.client.onDidChangeState,
+      () => (locksmith.client.state === State.Stopped ? true : undefined),
+      'the server to stop',
+    );
     const restart = vscode.commands.executeCommand('locksmith.restartServer');
     await stopped;
     await restart;
-    await waitFor(locksmith.client.onDidChangeState, () => (locksmith.client.state === State.Running ? true : undefined), 'the server to run again');
+    await waitFor(
+      locksmith.client.onDidChangeState,
+      () => (locksmith.client.state === State.Running ? true : undefined),
+      'the server to run again',
+    );
     assert.ok(locksmith.outputLines.includes('Server restarted.'));
   });
 
@@ -51,7 +69,11 @@ describe('server crash', () => {
     const locksmith = await api();
     const before = await locksmith.serverInfo();
     const running = (): true | undefined => (locksmith.client.state === State.Running ? true : undefined);
-    const stopped = waitFor(locksmith.client.onDidChangeState, () => (locksmith.client.state !== State.Running ? true : undefined), 'the client to notice the crash');
+    const stopped = waitFor(
+      locksmith.client.onDidChangeState,
+      () => (locksmith.client.state !== State.Running ? true : undefined),
+      'the client to notice the crash',
+    );
     process.kill(before.pid, 'SIGKILL');
     await stopped;
     await waitFor(locksmith.client.onDidChangeState, running, 'the client to restart the server');

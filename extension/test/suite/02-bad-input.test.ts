@@ -9,35 +9,49 @@ describe('bad input', () => {
   it('gives a file with a syntax error no diagnostics and no error notification', async () => {
     const locksmith = await api();
     const editor = await openFixture('syntax-error.ts');
-    const status = await waitFor(locksmith.onDidChangeStatus, () => locksmith.fileStatus(editor.document.uri), 'syntax-error.ts to be linted');
+    const status = await waitFor(
+      locksmith.onDidChangeStatus,
+      () => locksmith.fileStatus(editor.document.uri),
+      'syntax-error.ts to be linted',
+    );
     assert.equal(status.state, 'parseError');
     assert.deepEqual(locksmithDiagnostics(editor.document.uri), []);
     if (process.env.LOCKSMITH_TEST_CONTROL !== undefined) {
       const { toasts } = await ui<{ toasts: string[] }>({ type: 'notifications' });
-      assert.deepEqual(toasts.filter((toast) => /locksmith/i.test(toast)), [], 'no Locksmith notification is shown');
+      assert.deepEqual(
+        toasts.filter((toast) => /locksmith/i.test(toast)),
+        [],
+        'no Locksmith notification is shown',
+      );
     }
   });
 
   it('parses valid CommonJS as Node does: a top-level return is no parse error, and its finding shows', async () => {
     // The workspace has no package.json "type": Node (and the CLI) run this file as CommonJS.
-    const uri = await writeWorkspaceFile('commonjs/with-lock.js', [
-      "'use strict';",
-      "const Redis = require('ioredis');",
-      'const redis = new Redis();',
-      "if (process.env.LOCKS_DISABLED === '1') return;",
-      'module.exports = async function withLock(token, work) {',
-      "  if ((await redis.set('lock:x', token, 'NX', 'PX', 30000)) !== 'OK') return;",
-      '  try {',
-      '    await work();',
-      '  } finally {',
-      "    await redis.del('lock:x');",
-      '  }',
-      '};',
-      '',
-    ].join('\n'));
+    const uri = await writeWorkspaceFile(
+      'commonjs/with-lock.js',
+      [
+        "'use strict';",
+        "const Redis = require('ioredis');",
+        'const redis = new Redis();',
+        "if (process.env.LOCKS_DISABLED === '1') return;",
+        'module.exports = async function withLock(token, work) {',
+        "  if ((await redis.set('lock:x', token, 'NX', 'PX', 30000)) !== 'OK') return;",
+        '  try {',
+        '    await work();',
+        '  } finally {',
+        "    await redis.del('lock:x');",
+        '  }',
+        '};',
+        '',
+      ].join('\n'),
+    );
     await vscode.window.showTextDocument(uri, { preview: false });
     const diagnostics = await waitForDiagnostics(uri, (all) => all.length > 0, 'the plain DEL finding');
-    assert.deepEqual(diagnostics.map((diagnostic) => [ruleOf(diagnostic), diagnostic.range.start.line + 1]), [['no-unsafe-release', 10]]);
+    assert.deepEqual(
+      diagnostics.map((diagnostic) => [ruleOf(diagnostic), diagnostic.range.start.line + 1]),
+      [['no-unsafe-release', 10]],
+    );
     assert.equal((await api()).fileStatus(uri)?.state, 'ok');
   });
 

@@ -49,7 +49,10 @@ for (const [ruleId, fixtures] of Object.entries(FINDING_FIXTURES)) {
         const suggestions = fixesOf(await actionsFor(probe.document.uri, await findingOf(probe.document.uri, ruleId)), ruleId);
         assert.ok(suggestions.length > 0, `${ruleId} offers at least one quick fix`);
         assert.equal(suggestions[0]!.isPreferred, true, 'the first quick fix is the preferred one');
-        assert.ok(suggestions.slice(1).every((action) => action.isPreferred !== true), 'only one quick fix is preferred');
+        assert.ok(
+          suggestions.slice(1).every((action) => action.isPreferred !== true),
+          'only one quick fix is preferred',
+        );
         await closeAll();
         for (const [index, title] of suggestions.map((action) => action.title).entries()) {
           const editor = await openCopy(fixture);
@@ -106,12 +109,20 @@ for (const [ruleId, fixtures] of Object.entries(FINDING_FIXTURES)) {
         await findingOf(uri, ruleId);
         // The save participant asks the server for exactly this kind; it must answer with no edit.
         const onSave = await codeActions(uri, new vscode.Range(0, 0, 0, 0), 'source.fixAll.locksmith');
-        assert.deepEqual(onSave.filter((action) => action.edit !== undefined).map((action) => action.title), [], 'no fix-all edit is offered for a save');
+        assert.deepEqual(
+          onSave.filter((action) => action.edit !== undefined).map((action) => action.title),
+          [],
+          'no fix-all edit is offered for a save',
+        );
         await editor.edit((builder) => {
           builder.insert(new vscode.Position(0, 0), '// edited\n');
         });
         const expected = editor.document.getText();
-        const saved = waitForEvent(vscode.workspace.onDidSaveTextDocument, (document) => document.uri.toString() === uri.toString(), 'the save to complete');
+        const saved = waitForEvent(
+          vscode.workspace.onDidSaveTextDocument,
+          (document) => document.uri.toString() === uri.toString(),
+          'the save to complete',
+        );
         assert.ok(await editor.document.save(), 'the save succeeds');
         await saved;
         // What reached the disk is exactly what the editor held before the save: no fix ran.
@@ -153,7 +164,11 @@ describe('locksmith.run', function () {
     // the server's own publish: any diagnostics change (the TypeScript extension's, late on a busy
     // machine) would let the edit go first.
     const key = uri.toString();
-    const relinted = waitForEvent((await api()).onDidPublishDiagnostics, (published) => published.toString() === key, 'the re-lint after locksmith.run changed');
+    const relinted = waitForEvent(
+      (await api()).onDidPublishDiagnostics,
+      (published) => published.toString() === key,
+      'the re-lint after locksmith.run changed',
+    );
     await updateSetting('locksmith', 'run', 'onSave');
     try {
       await relinted;

@@ -14,10 +14,18 @@ describe('lint workspace', () => {
     assert.ok(locksmith.outputLines.some((line) => line.startsWith(`Linted ${result.files} files`)));
     const release = workspaceUri('no-unsafe-release.ts');
     assert.ok(result.problems > 0);
-    assert.ok(locksmithDiagnostics(release).some((diagnostic) => typeof diagnostic.code === 'object' && diagnostic.code.value === 'no-unsafe-release'));
+    assert.ok(
+      locksmithDiagnostics(release).some(
+        (diagnostic) => typeof diagnostic.code === 'object' && diagnostic.code.value === 'no-unsafe-release',
+      ),
+    );
     assert.deepEqual(locksmithDiagnostics(workspaceUri('clean.js')), []);
     // Lua files too: the Redis lock script has its finding, the Neovim config none.
-    assert.ok(locksmithDiagnostics(workspaceUri('lua/unlock.lua')).some((diagnostic) => typeof diagnostic.code === 'object' && diagnostic.code.value === 'no-unsafe-release'));
+    assert.ok(
+      locksmithDiagnostics(workspaceUri('lua/unlock.lua')).some(
+        (diagnostic) => typeof diagnostic.code === 'object' && diagnostic.code.value === 'no-unsafe-release',
+      ),
+    );
     assert.deepEqual(locksmithDiagnostics(workspaceUri('lua/init.lua')), []);
   });
 });

@@ -23,16 +23,26 @@ describe('quick fix menu (UI)', function () {
     editor.revealRange(finding.range, vscode.TextEditorRevealType.InCenter);
     // The server answers for this finding before the menu asks (the runner waits for the menu's rows).
     const offered = await codeActions(uri, finding.range, vscode.CodeActionKind.QuickFix.value);
-    assert.ok(offered.some((action) => action.title.includes(`(${RULE})`)), `the server offers the ${RULE} fixes`);
+    assert.ok(
+      offered.some((action) => action.title.includes(`(${RULE})`)),
+      `the server offers the ${RULE} fixes`,
+    );
 
     const { items } = await ui<{ items: string[] }>({ type: 'quickFixMenu' });
     // Also the Marketplace README's screenshot (extension/media/quick-fixes.png).
     const menu = await ui<{ file: string }>({ type: 'screenshot', name: 'quick-fix-menu', media: 'quick-fixes' });
-    assert.ok(items.some((item) => item.includes(`(${RULE})`)), `the menu lists the ${RULE} fixes: ${JSON.stringify(items)}`);
+    assert.ok(
+      items.some((item) => item.includes(`(${RULE})`)),
+      `the menu lists the ${RULE} fixes: ${JSON.stringify(items)}`,
+    );
     assert.ok(items.some((item) => item.includes(`Show documentation for ${RULE}`)));
 
     await ui({ type: 'press', key: 'Enter' });
-    await waitForDiagnostics(uri, (all) => !all.some((diagnostic) => ruleOf(diagnostic) === RULE), `no ${RULE} finding after the menu's fix`);
+    await waitForDiagnostics(
+      uri,
+      (all) => !all.some((diagnostic) => ruleOf(diagnostic) === RULE),
+      `no ${RULE} finding after the menu's fix`,
+    );
     const fixed = await ui<{ file: string }>({ type: 'screenshot', name: 'quick-fix-applied' });
     for (const file of [menu.file, fixed.file]) assert.ok(fs.statSync(file).size > 10_000, `${file} is a real screenshot`);
   });

@@ -23,7 +23,10 @@ describe('quick fixes of every recommended rule', function () {
 
   it('has a fixture for every rule with suggestions that the recommended config turns on', async () => {
     const rules = await (await api()).rules();
-    const expected = rules.filter((rule) => rule.recommended && rule.hasSuggestions).map((rule) => rule.id).sort();
+    const expected = rules
+      .filter((rule) => rule.recommended && rule.hasSuggestions)
+      .map((rule) => rule.id)
+      .sort();
     const covered = [...Object.keys(FINDING_FIXTURES), ...Object.keys(QUICK_FIX_FIXTURES)].sort();
     assert.deepEqual(covered, expected, 'rules with fixtures (actual) and recommended rules with suggestions (expected)');
   });
@@ -50,7 +53,8 @@ describe('quick fixes of every recommended rule', function () {
         await applyAction(document.uri, action);
         await waitForDiagnostics(document.uri, (all) => !all.some(ofRule(ruleId)), `no ${ruleId} finding after "${title}"`);
         assertParses(document);
-        if (index === 0) assert.ok(document.getText().includes(fixture.afterPreferredFix), `"${title}" writes ${fixture.afterPreferredFix}`);
+        if (index === 0)
+          assert.ok(document.getText().includes(fixture.afterPreferredFix), `"${title}" writes ${fixture.afterPreferredFix}`);
       }
     });
   }

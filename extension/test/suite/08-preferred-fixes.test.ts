@@ -21,32 +21,50 @@ describe('apply preferred fixes (refactor preview)', function () {
     const uri = document.uri;
     // A second copy of the function: the command fixes every finding of the file, not one.
     const text = document.getText();
-    const second = text.slice(text.indexOf('export async function')).replace('renderInvoice', 'renderInvoiceAgain').replace(/async function render\(/, 'async function renderAgain(');
+    const second = text
+      .slice(text.indexOf('export async function'))
+      .replace('renderInvoice', 'renderInvoiceAgain')
+      .replace(/async function render\(/, 'async function renderAgain(');
     await editor.edit((builder) => {
       builder.insert(document.positionAt(text.length), `\n${second}`);
     });
     assert.ok(await document.save());
-    const findings = await waitForDiagnostics(uri, (all) => all.filter((diagnostic) => ruleOf(diagnostic) === 'no-unsafe-release').length >= 2, 'two no-unsafe-release findings');
+    const findings = await waitForDiagnostics(
+      uri,
+      (all) => all.filter((diagnostic) => ruleOf(diagnostic) === 'no-unsafe-release').length >= 2,
+      'two no-unsafe-release findings',
+    );
     const rules = new Set(findings.map((diagnostic) => ruleOf(diagnostic)));
     const before = document.getText();
 
     const applying = Promise.resolve(vscode.commands.executeCommand<boolean>(COMMAND));
     const preview = await ui<{ rows: string[] }>({ type: 'refactorPreview', screenshot: 'refactor-preview' });
     // Rows: the file, then one row per change (a category row per rule only once there are two rules).
-    assert.ok(preview.rows.filter((row) => row.includes('redis.del(lockKey)') && row.includes('redis.eval(')).length === 2, `the preview lists each change: ${JSON.stringify(preview.rows)}`);
+    assert.ok(
+      preview.rows.filter((row) => row.includes('redis.del(lockKey)') && row.includes('redis.eval(')).length === 2,
+      `the preview lists each change: ${JSON.stringify(preview.rows)}`,
+    );
     assert.equal(document.getText(), before, 'nothing changes while the preview is open');
     assert.equal(document.isDirty, false);
 
     await ui({ type: 'refactorPreviewApply' });
     assert.equal(await applying, true, 'the command reports the edit applied');
-    await waitForDiagnostics(uri, (all) => !all.some((diagnostic) => rules.has(ruleOf(diagnostic))), `none of ${[...rules].join(', ')} once applied`);
+    await waitForDiagnostics(
+      uri,
+      (all) => !all.some((diagnostic) => rules.has(ruleOf(diagnostic))),
+      `none of ${[...rules].join(', ')} once applied`,
+    );
     assert.notEqual(document.getText(), before);
     assert.doesNotMatch(document.getText(), /redis\.del\(lockKey\)/);
     assertParses(document);
     assert.ok(await document.save());
     const onDisk = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     assert.equal(onDisk, document.getText());
-    assert.deepEqual(locksmithDiagnostics(uri).map((diagnostic) => ruleOf(diagnostic)), [], 'the fixed file lints clean');
+    assert.deepEqual(
+      locksmithDiagnostics(uri).map((diagnostic) => ruleOf(diagnostic)),
+      [],
+      'the fixed file lints clean',
+    );
   });
 
   it('reports that a file without findings has nothing to fix, and changes nothing', async () => {

@@ -2,7 +2,17 @@
 // fix, "Disable for this line" writes a `--` comment, and Lua that is not a Redis script stays clean.
 
 import * as assert from 'node:assert/strict';
-import { actionsFor, applyAction, closeAll, findingOf, fixesOf, locksmithDiagnostics, ofRule, openCopy, waitForDiagnostics } from './helpers';
+import {
+  actionsFor,
+  applyAction,
+  closeAll,
+  findingOf,
+  fixesOf,
+  locksmithDiagnostics,
+  ofRule,
+  openCopy,
+  waitForDiagnostics,
+} from './helpers';
 
 describe('Lua scripts', function () {
   afterEach(closeAll);

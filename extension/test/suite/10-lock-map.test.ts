@@ -17,7 +17,7 @@ describe('lock map (Explorer view and CodeLens)', function () {
   });
   after(closeAll);
 
-  it('lists the workspace\'s locks in the Explorer, with their life, and a click opens the acquisition', async () => {
+  it("lists the workspace's locks in the Explorer, with their life, and a click opens the acquisition", async () => {
     await closeAll();
     // The CodeLens's command: focuses the view, which indexes the workspace, and reveals the lock's group.
     await vscode.commands.executeCommand('workbench.view.explorer');
@@ -37,23 +37,34 @@ describe('lock map (Explorer view and CodeLens)', function () {
     assert.ok(expanded.includes(`released · ${FILE}:14 | in finally, not owner-checked`), JSON.stringify(expanded));
     assert.ok(expanded.includes('TTL 30 s'));
     assert.ok(expanded.includes('token randomUUID | unique'));
-    assert.ok(expanded.some((row) => row.startsWith(`no-unsafe-release · ${FILE}:14 | `)), 'the finding on the release is listed under the lock');
+    assert.ok(
+      expanded.some((row) => row.startsWith(`no-unsafe-release · ${FILE}:14 | `)),
+      'the finding on the release is listed under the lock',
+    );
 
     // A click on the release lands the editor on it.
     await ui({ type: 'lockMapClick', row: `released · ${FILE}:14` });
     const target = workspaceUri(FILE).toString();
-    const editor = await waitFor(vscode.window.onDidChangeTextEditorSelection, () => {
-      const active = vscode.window.activeTextEditor;
-      return active?.document.uri.toString() === target && active.selection.start.line === 13 ? active : undefined;
-    }, `the editor to open ${FILE} at line 14`);
+    const editor = await waitFor(
+      vscode.window.onDidChangeTextEditorSelection,
+      () => {
+        const active = vscode.window.activeTextEditor;
+        return active?.document.uri.toString() === target && active.selection.start.line === 13 ? active : undefined;
+      },
+      `the editor to open ${FILE} at line 14`,
+    );
     assert.equal(editor.document.lineAt(13).text.trim().startsWith('await redis.del('), true, editor.document.lineAt(13).text);
 
     // And a click on the acquisition lands it there.
     await ui({ type: 'lockMapClick', row: `acquired · ${FILE}:9` });
-    await waitFor(vscode.window.onDidChangeTextEditorSelection, () => {
-      const active = vscode.window.activeTextEditor;
-      return active?.document.uri.toString() === target && active.selection.start.line === 8 ? active : undefined;
-    }, `the editor to open ${FILE} at line 9`);
+    await waitFor(
+      vscode.window.onDidChangeTextEditorSelection,
+      () => {
+        const active = vscode.window.activeTextEditor;
+        return active?.document.uri.toString() === target && active.selection.start.line === 8 ? active : undefined;
+      },
+      `the editor to open ${FILE} at line 9`,
+    );
 
     // What a user sees (also the Marketplace README's screenshot): the map beside the file, with the CodeLens over the acquisition.
     await ui({ type: 'codeLenses', waitFor: `Redis lock \`${LOCK}\`` });
@@ -61,7 +72,7 @@ describe('lock map (Explorer view and CodeLens)', function () {
     assert.ok(fs.statSync(shot.file).size > 10_000, `${shot.file} is a real screenshot`);
   });
 
-  it('shows the lock\'s life in one line over its acquisition (CodeLens)', async () => {
+  it("shows the lock's life in one line over its acquisition (CodeLens)", async () => {
     await closeAll();
     const editor = await openFixture(FILE);
     const title = `Redis lock \`${LOCK}\` · TTL 30 s · token: randomUUID · released in finally (not owner-checked) · no writes under it`;

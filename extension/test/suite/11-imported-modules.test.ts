@@ -40,24 +40,33 @@ async function work(id: string): Promise<void> {}
 describe('imported modules', function () {
   afterEach(closeAll);
 
-  it('follows an unsaved edit of an imported helper into the importer\'s findings, and back when it is reverted', async () => {
+  it("follows an unsaved edit of an imported helper into the importer's findings, and back when it is reverted", async () => {
     // Written by the test, not kept in the fixture workspace, so the lock map's view of it stays as it is.
     const helper = await writeWorkspaceFile('imports/locks.ts', RETURNS_ANSWER);
     const importer = await writeWorkspaceFile('imports/job.ts', IMPORTER);
     await vscode.window.showTextDocument(importer, { preview: false });
-    const [dropped] = (await waitForDiagnostics(importer, (all) => all.some(ofRule('require-acquire-check')), 'the dropped answer of the helper on disk')).filter(ofRule('require-acquire-check'));
+    const [dropped] = (
+      await waitForDiagnostics(importer, (all) => all.some(ofRule('require-acquire-check')), 'the dropped answer of the helper on disk')
+    ).filter(ofRule('require-acquire-check'));
     assert.equal(dropped?.range.start.line, 5);
 
     const editor = await vscode.window.showTextDocument(helper, { preview: false });
     const whole = new vscode.Range(editor.document.positionAt(0), editor.document.positionAt(editor.document.getText().length));
-    assert.ok(await editor.edit((builder) => {
-      builder.replace(whole, THROWS_WHEN_HELD);
-    }), 'the helper was edited');
+    assert.ok(
+      await editor.edit((builder) => {
+        builder.replace(whole, THROWS_WHEN_HELD);
+      }),
+      'the helper was edited',
+    );
     assert.ok(editor.document.isDirty, 'the edit is not saved');
-    await waitForDiagnostics(importer, (all) => !all.some(ofRule('require-acquire-check')), 'no finding once the unsaved helper throws when the lock is held');
+    await waitForDiagnostics(
+      importer,
+      (all) => !all.some(ofRule('require-acquire-check')),
+      'no finding once the unsaved helper throws when the lock is held',
+    );
 
     await vscode.commands.executeCommand('workbench.action.files.revert');
-    assert.equal(editor.document.getText(), RETURNS_ANSWER, 'reverted to the disk\'s text');
+    assert.equal(editor.document.getText(), RETURNS_ANSWER, "reverted to the disk's text");
     await waitForDiagnostics(importer, (all) => all.some(ofRule('require-acquire-check')), 'the finding back once the helper is reverted');
   });
 });

@@ -24,11 +24,20 @@ export interface QuickFixFixture extends Fixture {
 /** Fixtures of the rules checked in depth (findings, each quick fix, disable, fix-all, fix-on-save, turning off), one per client dialect. */
 export const FINDING_FIXTURES: Readonly<Record<string, readonly Fixture[]>> = {
   'no-split-acquire': [
-    { file: 'no-split-acquire.ts', related: [{ message: '`SETNX` takes the lock here, with no expiry', line: 9, text: 'redis.setnx(lockKey, token)' }] },
+    {
+      file: 'no-split-acquire.ts',
+      related: [{ message: '`SETNX` takes the lock here, with no expiry', line: 9, text: 'redis.setnx(lockKey, token)' }],
+    },
   ],
   'no-unsafe-release': [
-    { file: 'no-unsafe-release.ts', related: [{ message: 'The lock is acquired here', line: 9, text: "redis.set(lockKey, token, 'PX', 30000, 'NX')" }] },
-    { file: 'no-unsafe-release.mjs', related: [{ message: 'The lock is acquired here', line: 9, text: 'client.set(lockKey, token, { NX: true, PX: 30000 })' }] },
+    {
+      file: 'no-unsafe-release.ts',
+      related: [{ message: 'The lock is acquired here', line: 9, text: "redis.set(lockKey, token, 'PX', 30000, 'NX')" }],
+    },
+    {
+      file: 'no-unsafe-release.mjs',
+      related: [{ message: 'The lock is acquired here', line: 9, text: 'client.set(lockKey, token, { NX: true, PX: 30000 })' }],
+    },
   ],
 };
 
@@ -69,7 +78,9 @@ export const QUICK_FIX_FIXTURES: Readonly<Record<string, QuickFixFixture>> = {
   },
   'require-fencing-token': {
     file: 'quick-fixes/require-fencing-token.ts',
-    related: [{ message: 'The lock this write trusts is acquired here', line: 12, text: 'redis.set(lockKey, token, { NX: true, PX: 30000 })' }],
+    related: [
+      { message: 'The lock this write trusts is acquired here', line: 12, text: 'redis.set(lockKey, token, { NX: true, PX: 30000 })' },
+    ],
     afterPreferredFix: 'AND fence < $4',
   },
   'require-lock-ttl': {

@@ -38,11 +38,19 @@ export function ruleOf(diagnostic: vscode.Diagnostic): string | undefined {
 }
 
 /** Resolves when `predicate` holds for the file's Locksmith diagnostics: checked now, then on each change event. */
-export function waitForDiagnostics(uri: vscode.Uri, predicate: (diagnostics: vscode.Diagnostic[]) => boolean, what: string): Promise<vscode.Diagnostic[]> {
-  return waitFor(vscode.languages.onDidChangeDiagnostics, () => {
-    const diagnostics = locksmithDiagnostics(uri);
-    return predicate(diagnostics) ? diagnostics : undefined;
-  }, `diagnostics of ${vscode.workspace.asRelativePath(uri)}: ${what}`);
+export function waitForDiagnostics(
+  uri: vscode.Uri,
+  predicate: (diagnostics: vscode.Diagnostic[]) => boolean,
+  what: string,
+): Promise<vscode.Diagnostic[]> {
+  return waitFor(
+    vscode.languages.onDidChangeDiagnostics,
+    () => {
+      const diagnostics = locksmithDiagnostics(uri);
+      return predicate(diagnostics) ? diagnostics : undefined;
+    },
+    `diagnostics of ${vscode.workspace.asRelativePath(uri)}: ${what}`,
+  );
 }
 
 /** Resolves on the first event that `matches`; events before the call are not seen. */
@@ -112,7 +120,11 @@ export async function createWatchedFolder(relative: string): Promise<vscode.Uri>
       const folder = workspaceUri(levels.slice(0, depth).join('/'));
       if (await exists(folder)) continue;
       const key = folder.toString();
-      const reported = waitForEvent(watcher.onDidCreate, (created) => created.toString() === key, `the file watcher to report ${vscode.workspace.asRelativePath(folder)} created`);
+      const reported = waitForEvent(
+        watcher.onDidCreate,
+        (created) => created.toString() === key,
+        `the file watcher to report ${vscode.workspace.asRelativePath(folder)} created`,
+      );
       await vscode.workspace.fs.createDirectory(folder);
       await reported;
     }
@@ -169,7 +181,11 @@ export async function findingOf(uri: vscode.Uri, ruleId: string): Promise<vscode
 /** The quick fixes offered for a finding that belong to its rule (its suggestions and the per-rule actions). */
 export async function actionsFor(uri: vscode.Uri, diagnostic: vscode.Diagnostic, resolveCount = 0): Promise<vscode.CodeAction[]> {
   const actions = await codeActions(uri, diagnostic.range, vscode.CodeActionKind.QuickFix.value, resolveCount);
-  return actions.filter((action) => action.diagnostics?.some((other) => ruleOf(other) === ruleOf(diagnostic)) === true || action.title.includes(String(ruleOf(diagnostic))));
+  return actions.filter(
+    (action) =>
+      action.diagnostics?.some((other) => ruleOf(other) === ruleOf(diagnostic)) === true ||
+      action.title.includes(String(ruleOf(diagnostic))),
+  );
 }
 
 /** Of a finding's actions, those that fix it: its autofix and each suggestion, in the order offered. */
@@ -191,7 +207,11 @@ export async function codeActions(uri: vscode.Uri, range: vscode.Range, kind?: s
 }
 
 export function locksmithActions(actions: readonly vscode.CodeAction[]): vscode.CodeAction[] {
-  return actions.filter((action) => /\(no-|\(require-|Fix all|Disable |Show documentation|Fix this /.test(action.title) || action.kind?.value.startsWith('source.fixAll.locksmith') === true);
+  return actions.filter(
+    (action) =>
+      /\(no-|\(require-|Fix all|Disable |Show documentation|Fix this /.test(action.title) ||
+      action.kind?.value.startsWith('source.fixAll.locksmith') === true,
+  );
 }
 
 /** Applies a code action's edit and waits until the document's text changed. */
@@ -208,7 +228,12 @@ export async function applyAction(uri: vscode.Uri, action: vscode.CodeAction): P
 export function assertParses(document: vscode.TextDocument): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const parser = require('@typescript-eslint/parser') as { parse(code: string, options: object): unknown };
-  parser.parse(document.getText(), { filePath: document.uri.fsPath, ecmaVersion: 'latest', sourceType: 'module', jsx: document.uri.fsPath.endsWith('x') });
+  parser.parse(document.getText(), {
+    filePath: document.uri.fsPath,
+    ecmaVersion: 'latest',
+    sourceType: 'module',
+    jsx: document.uri.fsPath.endsWith('x'),
+  });
 }
 
 /** The diagnostic's related locations are exactly these: same file, message, line, and text starting as expected. */
@@ -217,7 +242,11 @@ export function assertRelated(document: vscode.TextDocument, diagnostic: vscode.
     assert.equal(related.location.uri.toString(), document.uri.toString(), 'a related location is in the same file');
     const text = document.getText(related.location.range);
     const prefix = expected[index]?.text;
-    return { message: related.message, line: related.location.range.start.line + 1, text: prefix !== undefined && text.startsWith(prefix) ? prefix : text };
+    return {
+      message: related.message,
+      line: related.location.range.start.line + 1,
+      text: prefix !== undefined && text.startsWith(prefix) ? prefix : text,
+    };
   });
   assert.deepEqual(shown, expected, `related locations of the ${String(ruleOf(diagnostic))} finding`);
 }
@@ -238,7 +267,11 @@ export async function ui<T>(command: Record<string, unknown>): Promise<T> {
  */
 export async function updateSetting(section: string, key: string, value: unknown): Promise<void> {
   const current = (): unknown => vscode.workspace.getConfiguration(section).inspect(key)?.workspaceValue;
-  const applied = waitFor(vscode.workspace.onDidChangeConfiguration, () => (isDeepStrictEqual(current(), value) ? true : undefined), `the workspace setting ${section}.${key} = ${JSON.stringify(value)}`);
+  const applied = waitFor(
+    vscode.workspace.onDidChangeConfiguration,
+    () => (isDeepStrictEqual(current(), value) ? true : undefined),
+    `the workspace setting ${section}.${key} = ${JSON.stringify(value)}`,
+  );
   await vscode.workspace.getConfiguration(section).update(key, value, vscode.ConfigurationTarget.Workspace);
   await applied;
 }

@@ -15,7 +15,9 @@ describe('packaged extension', () => {
     assert.ok(files.length > 0, 'examples/ has script files');
     for (const uri of files) await vscode.window.showTextDocument(uri, { preview: false });
     await extension.activate();
-    const withFindings = await Promise.any(files.map((uri) => waitForDiagnostics(uri, (all) => all.length > 0, 'a finding').then(() => uri)));
+    const withFindings = await Promise.any(
+      files.map((uri) => waitForDiagnostics(uri, (all) => all.length > 0, 'a finding').then(() => uri)),
+    );
     assert.ok(locksmithDiagnostics(withFindings).every((diagnostic) => diagnostic.source === 'locksmith'));
   });
 });

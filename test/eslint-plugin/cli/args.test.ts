@@ -3,11 +3,21 @@
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
 import {
-  CLI_SUITE_TIMEOUT_MS, SPLIT_ACQUIRE_EXPIRY_LINE, SPLIT_ACQUIRE_SOURCE, UNSAFE_RELEASE_SOURCE, makeProject, parseJsonReport, runLocksmith, stderrLines, type CliRun,
+  CLI_SUITE_TIMEOUT_MS,
+  SPLIT_ACQUIRE_EXPIRY_LINE,
+  SPLIT_ACQUIRE_SOURCE,
+  UNSAFE_RELEASE_SOURCE,
+  makeProject,
+  parseJsonReport,
+  runLocksmith,
+  stderrLines,
+  type CliRun,
 } from './run-cli';
 
 function ruleIdsOf(run: CliRun): (string | null)[] {
-  return parseJsonReport(run).flatMap((result) => result.messages.map((message) => message.ruleId)).sort();
+  return parseJsonReport(run)
+    .flatMap((result) => result.messages.map((message) => message.ruleId))
+    .sort();
 }
 
 describe('locksmith options', function () {
@@ -34,14 +44,18 @@ describe('locksmith options', function () {
       ),
     }));
   });
-  after(() => { cleanup(); });
+  after(() => {
+    cleanup();
+  });
 
   it('reports both rules in json, with rule id, severity and line', () => {
     const run = runLocksmith(root, ['--format', 'json', 'release.js', 'acquire.ts']);
     assert.equal(run.status, 1);
     const messages = parseJsonReport(run).flatMap((result) => result.messages);
     assert.deepEqual(
-      messages.map(({ ruleId, severity, line }) => ({ ruleId, severity, line })).sort((left, right) => String(left.ruleId).localeCompare(String(right.ruleId))),
+      messages
+        .map(({ ruleId, severity, line }) => ({ ruleId, severity, line }))
+        .sort((left, right) => String(left.ruleId).localeCompare(String(right.ruleId))),
       [
         { ruleId: 'locksmith/no-split-acquire', severity: 2, line: SPLIT_ACQUIRE_EXPIRY_LINE },
         { ruleId: 'locksmith/no-unsafe-release', severity: 2, line: 13 },
@@ -53,7 +67,14 @@ describe('locksmith options', function () {
     const run = runLocksmith(root, ['--format', 'json', '--rule', 'no-unsafe-release=off', 'release.js', 'acquire.ts']);
     assert.deepEqual(ruleIdsOf(run), ['locksmith/no-split-acquire']);
     assert.equal(run.status, 1);
-    const bothOff = runLocksmith(root, ['--rule', 'no-unsafe-release=off', '--rule', 'locksmith/no-split-acquire=off', 'release.js', 'acquire.ts']);
+    const bothOff = runLocksmith(root, [
+      '--rule',
+      'no-unsafe-release=off',
+      '--rule',
+      'locksmith/no-split-acquire=off',
+      'release.js',
+      'acquire.ts',
+    ]);
     assert.equal(bothOff.status, 0, bothOff.stdout);
   });
 

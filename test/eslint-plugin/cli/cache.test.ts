@@ -5,14 +5,25 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'mocha';
 import {
-  CLI_SUITE_TIMEOUT_MS, SPLIT_ACQUIRE_SOURCE, UNSAFE_RELEASE_SOURCE, makeProject, parseJsonReport, runLocksmith, stderrLines, writeFiles, type CliRun,
+  CLI_SUITE_TIMEOUT_MS,
+  SPLIT_ACQUIRE_SOURCE,
+  UNSAFE_RELEASE_SOURCE,
+  makeProject,
+  parseJsonReport,
+  runLocksmith,
+  stderrLines,
+  writeFiles,
+  type CliRun,
 } from './run-cli';
 
 // ESLint's debug log names every file it lints and every file it answers from its cache: the
 // proof of what a run re-linted, from ESLint itself rather than from timing.
 const ESLINT_DEBUG = { FORCE_COLOR: '0', DEBUG: 'eslint:eslint-helpers', DEBUG_COLORS: '0' };
 
-interface CacheActivity { linted: string[]; fromCache: string[] }
+interface CacheActivity {
+  linted: string[];
+  fromCache: string[];
+}
 
 function cacheActivity(run: CliRun, root: string): CacheActivity {
   const linted: string[] = [];
@@ -27,7 +38,9 @@ function cacheActivity(run: CliRun, root: string): CacheActivity {
 }
 
 function ruleIds(run: CliRun): string[] {
-  return parseJsonReport(run).flatMap((result) => result.messages.map((message) => message.ruleId ?? 'fatal')).sort();
+  return parseJsonReport(run)
+    .flatMap((result) => result.messages.map((message) => message.ruleId ?? 'fatal'))
+    .sort();
 }
 
 const ESLINT_CACHE_OF_THE_PROJECT = '{"the project\'s own":"ESLint cache"}';
@@ -47,7 +60,9 @@ describe('locksmith --cache', function () {
       '.eslintcache': ESLINT_CACHE_OF_THE_PROJECT,
     }));
   });
-  afterEach(() => { cleanup(); });
+  afterEach(() => {
+    cleanup();
+  });
 
   it('re-lints no unchanged file on the second run, with the same report, and only the changed file after an edit', () => {
     const first = runLocksmith(root, ['--cache', '--format', 'json', 'src'], ESLINT_DEBUG);
@@ -66,7 +81,7 @@ describe('locksmith --cache', function () {
     assert.deepEqual(ruleIds(third), ['locksmith/no-split-acquire']);
   });
 
-  it('never touches the project\'s .eslintcache', () => {
+  it("never touches the project's .eslintcache", () => {
     runLocksmith(root, ['--cache', 'src']);
     assert.equal(fs.readFileSync(path.join(root, '.eslintcache'), 'utf8'), ESLINT_CACHE_OF_THE_PROJECT);
   });
@@ -97,7 +112,11 @@ describe('locksmith --cache', function () {
     runLocksmith(root, ['--cache', '--cache-strategy', 'metadata', '--cache-location', '.by-metadata', 'src']);
     const evenLater = new Date(Date.now() + 120_000);
     fs.utimesSync(path.join(root, 'src/clean.js'), evenLater, evenLater);
-    const byMetadata = runLocksmith(root, ['--cache', '--cache-strategy', 'metadata', '--cache-location', '.by-metadata', 'src'], ESLINT_DEBUG);
+    const byMetadata = runLocksmith(
+      root,
+      ['--cache', '--cache-strategy', 'metadata', '--cache-location', '.by-metadata', 'src'],
+      ESLINT_DEBUG,
+    );
     assert.deepEqual(cacheActivity(byMetadata, root).linted, ['src/clean.js']);
   });
 

@@ -6,7 +6,9 @@ import { after, before, describe, it } from 'mocha';
 import { parseForESLint } from '../../../eslint-plugin/src/cli/cli-parser.js';
 import { makeProject } from './run-cli';
 
-interface ScopeManagerLike { scopes: { type: string }[] }
+interface ScopeManagerLike {
+  scopes: { type: string }[];
+}
 
 describe('CLI JavaScript parser', () => {
   let root = '';
@@ -20,23 +22,34 @@ describe('CLI JavaScript parser', () => {
       'esm/vendor/bad/package.json': '{ "type": ',
     }));
   });
-  after(() => { cleanup(); });
+  after(() => {
+    cleanup();
+  });
 
   // What ESLint passes a parser for the CLI's JavaScript config.
   function parse(relative: string, code: string) {
     const { ast, scopeManager } = parseForESLint(code, {
-      ecmaVersion: 2026, sourceType: 'module', ecmaFeatures: { jsx: true },
-      range: true, loc: true, tokens: true, comment: true, filePath: path.join(root, relative),
+      ecmaVersion: 2026,
+      sourceType: 'module',
+      ecmaFeatures: { jsx: true },
+      range: true,
+      loc: true,
+      tokens: true,
+      comment: true,
+      filePath: path.join(root, relative),
     });
     return { sourceType: ast.sourceType, scopes: (scopeManager as ScopeManagerLike).scopes.map((scope) => scope.type) };
   }
 
-  const TOP_LEVEL_RETURN = "if (!module.parent) return;\nmodule.exports = 0644;\n";
-  const MODULE_SYNTAX = "export const url = import.meta.url;\nexport default await Promise.resolve(1);\n";
+  const TOP_LEVEL_RETURN = 'if (!module.parent) return;\nmodule.exports = 0644;\n';
+  const MODULE_SYNTAX = 'export const url = import.meta.url;\nexport default await Promise.resolve(1);\n';
 
   it('parses a file of a package without "type" as CommonJS, with Node\'s function scope around it', () => {
     assert.deepEqual(parse('plain/lib/a.js', TOP_LEVEL_RETURN), { sourceType: 'commonjs', scopes: ['global', 'function'] });
-    assert.deepEqual(parse('plain/lib/with.js', 'with (scope) { run(); }\n'), { sourceType: 'commonjs', scopes: ['global', 'function', 'with', 'block'] });
+    assert.deepEqual(parse('plain/lib/with.js', 'with (scope) { run(); }\n'), {
+      sourceType: 'commonjs',
+      scopes: ['global', 'function', 'with', 'block'],
+    });
   });
 
   it('detects module syntax in a package without "type", as Node does', () => {

@@ -6,8 +6,16 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import {
-  CLI_SUITE_TIMEOUT_MS, LOCKSMITH_BIN, REPOSITORY_ROOT, SPLIT_ACQUIRE_SOURCE, UNSAFE_RELEASE_SOURCE, makeProject, parseJsonReport,
-  runLocksmith, stderrLines, type CliRun,
+  CLI_SUITE_TIMEOUT_MS,
+  LOCKSMITH_BIN,
+  REPOSITORY_ROOT,
+  SPLIT_ACQUIRE_SOURCE,
+  UNSAFE_RELEASE_SOURCE,
+  makeProject,
+  parseJsonReport,
+  runLocksmith,
+  stderrLines,
+  type CliRun,
 } from './run-cli';
 
 const COMPAT_MODULES = path.join(REPOSITORY_ROOT, 'test/eslint-compat/node_modules');
@@ -50,7 +58,9 @@ describe('locksmith --concurrency', function () {
     }
     ({ root, cleanup } = makeProject(files));
   });
-  after(() => { cleanup(); });
+  after(() => {
+    cleanup();
+  });
 
   it('--concurrency 2 lints in two worker threads and writes byte-identical JSON to --concurrency off', () => {
     const single = runLocksmith(root, ['--format', 'json', '--concurrency', 'off'], THREAD_DEBUG);
@@ -60,7 +70,11 @@ describe('locksmith --concurrency', function () {
     assert.equal(single.status, 1);
     assert.equal(parallel.status, 1);
     assert.equal(parseJsonReport(single).length, 19);
-    const splitAcquireSeverities = new Set(parseJsonReport(parallel).flatMap((result) => result.messages.filter((message) => message.ruleId === 'locksmith/no-split-acquire').map((message) => message.severity)));
+    const splitAcquireSeverities = new Set(
+      parseJsonReport(parallel).flatMap((result) =>
+        result.messages.filter((message) => message.ruleId === 'locksmith/no-split-acquire').map((message) => message.severity),
+      ),
+    );
     assert.deepEqual([...splitAcquireSeverities], [1]);
     assert.equal(parallel.stdout, single.stdout);
   });
@@ -83,9 +97,19 @@ describe('locksmith --concurrency', function () {
   it('says in one line that ESLint 8.57 has no multithreaded linting, exit 2', () => {
     const run = runWithEslint('eslint8', root, ['--concurrency', '2']);
     assert.equal(run.status, 2);
-    assert.deepEqual(stderrLines(run), ['locksmith: --concurrency needs ESLint 9.34 or later, and this project has ESLint 8.57.1; use --concurrency off']);
+    assert.deepEqual(stderrLines(run), [
+      'locksmith: --concurrency needs ESLint 9.34 or later, and this project has ESLint 8.57.1; use --concurrency off',
+    ]);
     assert.equal(run.stdout, '');
-    const single = runWithEslint('eslint8', root, ['--format', 'json', '--concurrency', 'off', '--cache', '--cache-location', '.eslint8-cache']);
+    const single = runWithEslint('eslint8', root, [
+      '--format',
+      'json',
+      '--concurrency',
+      'off',
+      '--cache',
+      '--cache-location',
+      '.eslint8-cache',
+    ]);
     assert.equal(single.status, 1, single.stderr);
     assert.equal(parseJsonReport(single).length, 19);
   });

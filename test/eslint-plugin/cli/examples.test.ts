@@ -16,15 +16,22 @@ describe('locksmith examples/', function () {
   it('exits 1 with findings in every example project, covering every rule of the recommended config', () => {
     const run = runLocksmith(REPOSITORY_ROOT, ['--format', 'json', 'examples/']);
     assert.equal(run.status, 1, run.stderr);
-    const findings = parseJsonReport(run).flatMap((result) => result.messages.map((message) => ({
-      project: path.relative(path.join(REPOSITORY_ROOT, 'examples'), result.filePath).split(path.sep)[0],
-      ruleId: message.ruleId,
-    })));
-    const projects = fs.readdirSync(path.join(REPOSITORY_ROOT, 'examples'), { withFileTypes: true })
-      .filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    const findings = parseJsonReport(run).flatMap((result) =>
+      result.messages.map((message) => ({
+        project: path.relative(path.join(REPOSITORY_ROOT, 'examples'), result.filePath).split(path.sep)[0],
+        ruleId: message.ruleId,
+      })),
+    );
+    const projects = fs
+      .readdirSync(path.join(REPOSITORY_ROOT, 'examples'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
     assert.deepEqual([...new Set(findings.map((finding) => finding.project))].sort(), projects);
     const recommended = Object.entries(plugin.configs.recommended.rules)
-      .filter(([, severity]) => severity !== 'off').map(([ruleId]) => ruleId).sort();
+      .filter(([, severity]) => severity !== 'off')
+      .map(([ruleId]) => ruleId)
+      .sort();
     assert.deepEqual([...new Set(findings.map((finding) => finding.ruleId))].sort(), recommended);
   });
 

@@ -11,7 +11,9 @@ describe('locksmith file selection', function () {
   this.timeout(CLI_SUITE_TIMEOUT_MS);
 
   let cleanup = (): void => undefined;
-  afterEach(() => { cleanup(); });
+  afterEach(() => {
+    cleanup();
+  });
 
   function project(files: Record<string, string>): string {
     const made = makeProject(files);
@@ -21,15 +23,33 @@ describe('locksmith file selection', function () {
 
   it('lints every JS and TS extension, Lua scripts, and nothing else', () => {
     const root = project({
-      'src/a.js': CODE, 'src/b.mjs': CODE, 'src/c.cjs': 'module.exports = 1;\n', 'src/d.jsx': 'export const D = () => <div />;\n',
-      'src/e.ts': CODE, 'src/f.mts': CODE, 'src/g.cts': CODE, 'src/h.tsx': 'export const H = () => <div />;\n',
-      'src/i.d.ts': 'export declare const i: number;\n', 'src/j.min.js': CODE,
-      'src/k.json': '{}', 'src/l.md': '# notes', 'src/m.vue': '<template />', 'src/n.lua': "return redis.call('GET', KEYS[1])\n",
+      'src/a.js': CODE,
+      'src/b.mjs': CODE,
+      'src/c.cjs': 'module.exports = 1;\n',
+      'src/d.jsx': 'export const D = () => <div />;\n',
+      'src/e.ts': CODE,
+      'src/f.mts': CODE,
+      'src/g.cts': CODE,
+      'src/h.tsx': 'export const H = () => <div />;\n',
+      'src/i.d.ts': 'export declare const i: number;\n',
+      'src/j.min.js': CODE,
+      'src/k.json': '{}',
+      'src/l.md': '# notes',
+      'src/m.vue': '<template />',
+      'src/n.lua': "return redis.call('GET', KEYS[1])\n",
     });
     const run = runLocksmith(root, ['--format', 'json']);
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.deepEqual(lintedFiles(run, root), [
-      'src/a.js', 'src/b.mjs', 'src/c.cjs', 'src/d.jsx', 'src/e.ts', 'src/f.mts', 'src/g.cts', 'src/h.tsx', 'src/n.lua',
+      'src/a.js',
+      'src/b.mjs',
+      'src/c.cjs',
+      'src/d.jsx',
+      'src/e.ts',
+      'src/f.mts',
+      'src/g.cts',
+      'src/h.tsx',
+      'src/n.lua',
     ]);
   });
 
@@ -39,8 +59,12 @@ describe('locksmith file selection', function () {
       'node_modules/ioredis/index.js': CODE,
       'packages/api/node_modules/pg/index.js': CODE,
       'packages/api/src/server.ts': CODE,
-      'dist/index.js': CODE, 'build/app.js': CODE, 'out/main.js': CODE, 'coverage/lcov.js': CODE,
-      '.next/server/page.js': CODE, 'packages/api/dist/server.js': CODE,
+      'dist/index.js': CODE,
+      'build/app.js': CODE,
+      'out/main.js': CODE,
+      'coverage/lcov.js': CODE,
+      '.next/server/page.js': CODE,
+      'packages/api/dist/server.js': CODE,
     });
     const run = runLocksmith(root, ['--format', 'json', '.']);
     assert.deepEqual(lintedFiles(run, root), ['index.js', 'packages/api/src/server.ts']);
@@ -61,9 +85,7 @@ describe('locksmith file selection', function () {
       'tools/nested/local/y.js': CODE,
     });
     const run = runLocksmith(root, ['--format', 'json']);
-    assert.deepEqual(lintedFiles(run, root), [
-      'src/app.ts', 'src/keep.gen.ts', 'tools/build.js', 'tools/nested/local/y.js',
-    ]);
+    assert.deepEqual(lintedFiles(run, root), ['src/app.ts', 'src/keep.gen.ts', 'tools/build.js', 'tools/nested/local/y.js']);
   });
 
   it('applies the repository root .gitignore when linting a subdirectory', () => {
@@ -116,7 +138,10 @@ describe('locksmith file selection', function () {
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.deepEqual(lintedFiles(run, root), ['src/app.js', 'src/lib/util.js']);
     // `src/lib` overlaps `src` and is linted; only the package whose code sits in dist/ gave nothing.
-    assert.equal(run.stderr, 'locksmith: nothing to lint in node_modules/redlock: no JavaScript, TypeScript or Lua files outside skipped folders\n');
+    assert.equal(
+      run.stderr,
+      'locksmith: nothing to lint in node_modules/redlock: no JavaScript, TypeScript or Lua files outside skipped folders\n',
+    );
   });
 
   it('lints a file named inside node_modules, and reports its findings', () => {
@@ -150,7 +175,9 @@ describe('locksmith file selection', function () {
     assert.equal(run.status, 1, run.stdout + run.stderr);
     assert.equal(run.stderr, '');
     assert.deepEqual(lintedFiles(run, root), [...named].sort());
-    const findings = parseJsonReport(run).flatMap((result) => result.messages.map((message) => `${message.ruleId ?? 'fatal'} ${result.filePath.slice(root.length + 1)}`));
+    const findings = parseJsonReport(run).flatMap((result) =>
+      result.messages.map((message) => `${message.ruleId ?? 'fatal'} ${result.filePath.slice(root.length + 1)}`),
+    );
     assert.deepEqual(findings, ['locksmith/no-unsafe-release public/app.min.js']);
     // A directory walk still leaves them out.
     assert.deepEqual(lintedFiles(runLocksmith(root, ['--format', 'json', '.']), root), ['src/app.js']);

@@ -7,7 +7,15 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import { CLI_OPTIONS } from '../../../eslint-plugin/src/cli/args.js';
 import {
-  CLI_SUITE_TIMEOUT_MS, LOCKSMITH_BIN, REPOSITORY_ROOT, UNSAFE_RELEASE_SOURCE, makeProject, parseJsonReport, runLocksmith, stderrLines, type CliRun,
+  CLI_SUITE_TIMEOUT_MS,
+  LOCKSMITH_BIN,
+  REPOSITORY_ROOT,
+  UNSAFE_RELEASE_SOURCE,
+  makeProject,
+  parseJsonReport,
+  runLocksmith,
+  stderrLines,
+  type CliRun,
 } from './run-cli';
 
 // A lock around one UPDATE: `require-fencing-token` (warn in recommended, error in strict) at
@@ -45,7 +53,12 @@ function findings(run: CliRun): string[] {
 }
 
 function runWithStdin(cwd: string, args: readonly string[], input: string): CliRun {
-  const child = spawnSync(process.execPath, [LOCKSMITH_BIN, ...args], { cwd, input, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+  const child = spawnSync(process.execPath, [LOCKSMITH_BIN, ...args], {
+    cwd,
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
   if (child.error) throw child.error;
   return { status: child.status, stdout: child.stdout, stderr: child.stderr };
 }
@@ -60,7 +73,9 @@ describe('locksmith --preset, --quiet, --stdin', function () {
   before(() => {
     ({ root, cleanup } = makeProject({ 'update.js': SINGLE_UPDATE_SOURCE, 'release.js': UNSAFE_RELEASE_SOURCE }));
   });
-  after(() => { cleanup(); });
+  after(() => {
+    cleanup();
+  });
 
   it('lints with recommended by default and with strict on --preset strict', () => {
     const byDefault = runLocksmith(root, ['--format', 'json', 'update.js']);
@@ -71,7 +86,11 @@ describe('locksmith --preset, --quiet, --stdin', function () {
     const strict = runLocksmith(root, ['--format', 'json', '--preset', 'strict', 'update.js']);
     assert.equal(strict.status, 1, strict.stderr);
     // strict adds require-release-check: the compare-and-delete's reply is dropped.
-    assert.deepEqual(findings(strict), ['locksmith/no-unneeded-lock@17:2', 'locksmith/require-fencing-token@20:2', 'locksmith/require-release-check@22:2']);
+    assert.deepEqual(findings(strict), [
+      'locksmith/no-unneeded-lock@17:2',
+      'locksmith/require-fencing-token@20:2',
+      'locksmith/require-release-check@22:2',
+    ]);
   });
 
   it('lets --rule adjust the preset', () => {
@@ -90,7 +109,10 @@ describe('locksmith --preset, --quiet, --stdin', function () {
     const run = runLocksmith(root, ['--format', 'json', '--quiet', '--max-warnings', '0', 'update.js', 'release.js']);
     assert.equal(run.status, 1);
     const report = parseJsonReport(run);
-    assert.deepEqual(report.map((result) => result.filePath.endsWith('release.js')), [true]);
+    assert.deepEqual(
+      report.map((result) => result.filePath.endsWith('release.js')),
+      [true],
+    );
     assert.deepEqual(findings(run), ['locksmith/no-unsafe-release@13:2']);
     assert.equal(run.stderr, '');
 
@@ -121,18 +143,33 @@ describe('locksmith --preset, --quiet, --stdin', function () {
   it('--stdin reports a parse error in the text as an error finding', () => {
     const run = runWithStdin(root, ['--format', 'json', '--stdin', '--stdin-filename', 'broken.ts'], 'export function broken( {\n');
     assert.equal(run.status, 1);
-    assert.deepEqual(parseJsonReport(run).flatMap((result) => result.messages.map((message) => message.fatal)), [true]);
+    assert.deepEqual(
+      parseJsonReport(run).flatMap((result) => result.messages.map((message) => message.fatal)),
+      [true],
+    );
   });
 
   for (const [args, message] of [
     [['--stdin-filename', 'x.ts', 'update.js'], 'locksmith: --stdin-filename names the text read with --stdin; add --stdin'],
     [['--stdin', 'update.js'], 'locksmith: --stdin lints standard input; remove the paths (update.js)'],
-    [['-c', 'eslint.config.mjs', 'update.js'], '-c/--config takes a locksmith.json; Locksmith reads locksmith.json, not ESLint configs like eslint.config.mjs'],
-    [['--config', 'config/.eslintrc.json', 'update.js'], '-c/--config takes a locksmith.json; Locksmith reads locksmith.json, not ESLint configs like .eslintrc.json'],
-    [['--config=.eslintrc', 'update.js'], '-c/--config takes a locksmith.json; Locksmith reads locksmith.json, not ESLint configs like .eslintrc'],
+    [
+      ['-c', 'eslint.config.mjs', 'update.js'],
+      '-c/--config takes a locksmith.json; Locksmith reads locksmith.json, not ESLint configs like eslint.config.mjs',
+    ],
+    [
+      ['--config', 'config/.eslintrc.json', 'update.js'],
+      '-c/--config takes a locksmith.json; Locksmith reads locksmith.json, not ESLint configs like .eslintrc.json',
+    ],
+    [
+      ['--config=.eslintrc', 'update.js'],
+      '-c/--config takes a locksmith.json; Locksmith reads locksmith.json, not ESLint configs like .eslintrc',
+    ],
     [['-c', 'locksmith.yaml', 'update.js'], "-c/--config takes a locksmith.json (JSON, never executed), got 'locksmith.yaml'"],
     [['-c', 'locksmith.json', '--no-config-lookup', 'update.js'], '-c/--config and --no-config-lookup contradict each other; use one'],
-    [['--stdin', '--stdin-filename', 'notes.md'], "locksmith: --stdin-filename must name a JavaScript, TypeScript or Lua file (.js .mjs .cjs .jsx .ts .mts .cts .tsx .lua), got 'notes.md'"],
+    [
+      ['--stdin', '--stdin-filename', 'notes.md'],
+      "locksmith: --stdin-filename must name a JavaScript, TypeScript or Lua file (.js .mjs .cjs .jsx .ts .mts .cts .tsx .lua), got 'notes.md'",
+    ],
   ] as const) {
     it(`rejects ${args.join(' ')} in one line, exit 2`, () => {
       const run = runWithStdin(root, args, UNSAFE_RELEASE_SOURCE);

@@ -11,8 +11,16 @@ import { parse } from 'yaml';
 import { CLI_SUITE_TIMEOUT_MS, LOCKSMITH_BIN, REPOSITORY_ROOT, UNSAFE_RELEASE_SOURCE, makeProject } from './run-cli';
 import { sarifSchemaErrors } from './sarif-schema';
 
-interface Step { uses?: string; run?: string; with?: Record<string, unknown> }
-interface Workflow { on: unknown; permissions: Record<string, string>; jobs: Record<string, { 'runs-on': string; steps: Step[]; strategy?: { matrix: { shard: number[] } } }> }
+interface Step {
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+}
+interface Workflow {
+  on: unknown;
+  permissions: Record<string, string>;
+  jobs: Record<string, { 'runs-on': string; steps: Step[]; strategy?: { matrix: { shard: number[] } } }>;
+}
 
 const page = fs.readFileSync(path.join(REPOSITORY_ROOT, 'docs/github-actions.md'), 'utf8');
 const workflows = [...page.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => parse(match[1]!) as Workflow);
@@ -37,8 +45,9 @@ describe('docs/github-actions.md', function () {
   for (const [index, name] of ['single job', 'matrix (shard 3 of 4)'].entries()) {
     it(`runs the ${name} workflow's command and writes valid SARIF`, () => {
       const job = Object.values(workflows[index]!.jobs)[0]!;
-      const command = job.steps.find((step) => step.run?.startsWith('npx locksmith'))!.run!
-        .replace('${{ matrix.shard }}', '3')
+      const command = job.steps
+        .find((step) => step.run?.startsWith('npx locksmith'))!
+        .run!.replace('${{ matrix.shard }}', '3')
         .replace('npx locksmith', `"${process.execPath}" "${LOCKSMITH_BIN}"`);
       const { root, cleanup } = makeProject({ 'src/charge.js': UNSAFE_RELEASE_SOURCE, 'src/a.js': '', 'src/b.js': '', 'src/c.js': '' });
       try {

@@ -13,8 +13,11 @@ const SCRIPTS = path.join(FIXTURES, 'lua-scripts');
 const COMPAT_MODULES = path.join(__dirname, '..', '..', 'eslint-compat', 'node_modules');
 
 function findings(run: CliRun, root: string): string[] {
-  return parseJsonReport(run).flatMap((result) => result.messages.map((message) =>
-    `${path.relative(root, result.filePath).split(path.sep).join('/')}:${message.line} ${message.ruleId ?? 'fatal'}`));
+  return parseJsonReport(run).flatMap((result) =>
+    result.messages.map(
+      (message) => `${path.relative(root, result.filePath).split(path.sep).join('/')}:${message.line} ${message.ruleId ?? 'fatal'}`,
+    ),
+  );
 }
 
 describe('locksmith on Lua scripts', function () {
@@ -24,7 +27,10 @@ describe('locksmith on Lua scripts', function () {
     const run = runLocksmith(SCRIPTS, ['--format', 'json', '.']);
     assert.equal(run.status, 1, run.stderr);
     assert.equal(run.stderr, '');
-    assert.deepEqual(findings(run, SCRIPTS), ['locks/force_unlock.lua:2 locksmith/no-unsafe-release', 'locks/renew_lock.lua:3 locksmith/no-unsafe-extend']);
+    assert.deepEqual(findings(run, SCRIPTS), [
+      'locks/force_unlock.lua:2 locksmith/no-unsafe-release',
+      'locks/renew_lock.lua:3 locksmith/no-unsafe-extend',
+    ]);
     // Every .lua file was linted, the silent ones included.
     assert.equal(parseJsonReport(run).length, 17);
   });
@@ -57,7 +63,12 @@ describe('locksmith on Lua scripts', function () {
       });
       assert.equal(child.status, 0, child.stderr);
       assert.equal(child.stderr, 'locksmith: skipped 2 .lua files: this ESLint has no languages (Lua scripts need ESLint 9.7 or later)\n');
-      assert.deepEqual(parseJsonReport({ status: child.status, stdout: child.stdout, stderr: child.stderr }).map((result) => path.basename(result.filePath)), ['index.js']);
+      assert.deepEqual(
+        parseJsonReport({ status: child.status, stdout: child.stdout, stderr: child.stderr }).map((result) =>
+          path.basename(result.filePath),
+        ),
+        ['index.js'],
+      );
     } finally {
       cleanup();
     }

@@ -6,7 +6,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import {
-  CLI_SUITE_TIMEOUT_MS, LOCKSMITH_BIN, SPLIT_ACQUIRE_SOURCE, makeProject, parseJsonReport, runLocksmith, stderrLines,
+  CLI_SUITE_TIMEOUT_MS,
+  LOCKSMITH_BIN,
+  SPLIT_ACQUIRE_SOURCE,
+  makeProject,
+  parseJsonReport,
+  runLocksmith,
+  stderrLines,
 } from './run-cli';
 
 const ANSI_ESCAPE = '\u001b[';
@@ -30,7 +36,9 @@ describe('locksmith command', function () {
       'empty/.keep': '',
     }));
   });
-  after(() => { cleanup(); });
+  after(() => {
+    cleanup();
+  });
 
   it('exits 0 and prints nothing for clean code', () => {
     const run = runLocksmith(root, ['clean']);
@@ -61,7 +69,12 @@ describe('locksmith command', function () {
   it('lints the working directory when no path is given', () => {
     const run = runLocksmith(path.join(root, 'clean'), ['--format', 'json']);
     assert.equal(run.status, 0);
-    assert.deepEqual(parseJsonReport(run).map((result) => path.basename(result.filePath)).sort(), ['app.js', 'types.ts']);
+    assert.deepEqual(
+      parseJsonReport(run)
+        .map((result) => path.basename(result.filePath))
+        .sort(),
+      ['app.js', 'types.ts'],
+    );
   });
 
   describe('user errors: exit 2 with one line on stderr and no stack trace', () => {
@@ -69,14 +82,46 @@ describe('locksmith command', function () {
       { title: 'a missing path', args: ['clean', 'nowhere/'], line: /^locksmith: no such file or directory: nowhere\/$/ },
       { title: 'an unknown option', args: ['--colour'], line: /^locksmith: unknown option '--colour'/ },
       { title: 'an option without its value', args: ['--format'], line: /^locksmith: option '--format' needs a value$/ },
-      { title: 'an unknown format', args: ['--format', 'xml', 'clean'], line: /^locksmith: unknown format 'xml'; use one of: stylish, json, sarif$/ },
-      { title: 'a malformed --max-warnings', args: ['--max-warnings', 'many', 'clean'], line: /^locksmith: --max-warnings needs a whole number/ },
-      { title: 'a negative --max-warnings', args: ['--max-warnings=-1', 'clean'], line: /^locksmith: --max-warnings needs a whole number of zero or more, got '-1'$/ },
-      { title: 'an unknown rule id', args: ['--rule', 'no-such-rule=off', 'clean'], line: /^locksmith: unknown rule 'no-such-rule' in --rule/ },
-      { title: 'a --rule without a severity', args: ['--rule', 'no-split-acquire', 'clean'], line: /^locksmith: --rule needs id=off\|warn\|error/ },
-      { title: 'a bad severity', args: ['--rule', 'no-split-acquire=loud', 'clean'], line: /^locksmith: --rule no-split-acquire needs a severity of off, warn or error/ },
-      { title: 'a file that is not JS or TS', args: ['notes.txt'], line: /^locksmith: not a JavaScript, TypeScript or Lua file: notes\.txt/ },
-      { title: 'a directory with nothing to lint', args: ['empty'], line: /^locksmith: no JavaScript, TypeScript or Lua files to lint in empty$/ },
+      {
+        title: 'an unknown format',
+        args: ['--format', 'xml', 'clean'],
+        line: /^locksmith: unknown format 'xml'; use one of: stylish, json, sarif$/,
+      },
+      {
+        title: 'a malformed --max-warnings',
+        args: ['--max-warnings', 'many', 'clean'],
+        line: /^locksmith: --max-warnings needs a whole number/,
+      },
+      {
+        title: 'a negative --max-warnings',
+        args: ['--max-warnings=-1', 'clean'],
+        line: /^locksmith: --max-warnings needs a whole number of zero or more, got '-1'$/,
+      },
+      {
+        title: 'an unknown rule id',
+        args: ['--rule', 'no-such-rule=off', 'clean'],
+        line: /^locksmith: unknown rule 'no-such-rule' in --rule/,
+      },
+      {
+        title: 'a --rule without a severity',
+        args: ['--rule', 'no-split-acquire', 'clean'],
+        line: /^locksmith: --rule needs id=off\|warn\|error/,
+      },
+      {
+        title: 'a bad severity',
+        args: ['--rule', 'no-split-acquire=loud', 'clean'],
+        line: /^locksmith: --rule no-split-acquire needs a severity of off, warn or error/,
+      },
+      {
+        title: 'a file that is not JS or TS',
+        args: ['notes.txt'],
+        line: /^locksmith: not a JavaScript, TypeScript or Lua file: notes\.txt/,
+      },
+      {
+        title: 'a directory with nothing to lint',
+        args: ['empty'],
+        line: /^locksmith: no JavaScript, TypeScript or Lua files to lint in empty$/,
+      },
     ];
     for (const { title, args, line } of cases) {
       it(title, () => {
@@ -121,7 +166,9 @@ describe('locksmith command', function () {
   });
 
   it('prints its version and its help, exiting 0', () => {
-    const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(LOCKSMITH_BIN), '../package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(LOCKSMITH_BIN), '../package.json'), 'utf8')) as {
+      version: string;
+    };
     const versionRun = runLocksmith(root, ['--version']);
     assert.equal(versionRun.status, 0);
     assert.equal(versionRun.stdout, `${version}\n`);

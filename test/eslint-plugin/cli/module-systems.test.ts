@@ -3,9 +3,7 @@
 
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
-import {
-  CLI_SUITE_TIMEOUT_MS, UNSAFE_RELEASE_SOURCE, lintedFiles, makeProject, parseJsonReport, runLocksmith,
-} from './run-cli';
+import { CLI_SUITE_TIMEOUT_MS, UNSAFE_RELEASE_SOURCE, lintedFiles, makeProject, parseJsonReport, runLocksmith } from './run-cli';
 
 // Shapes copied from real npm packages (has-symbols' tests, @azu/style-format, debug, lodash's
 // template output, React components), none with lock code. Each parses only as what Node runs it as.
@@ -122,7 +120,9 @@ export {};
 `,
 };
 
-const LINTED = Object.keys(VALID_PROJECT).filter((file) => !file.endsWith('package.json')).sort();
+const LINTED = Object.keys(VALID_PROJECT)
+  .filter((file) => !file.endsWith('package.json'))
+  .sort();
 
 describe('locksmith on ordinary CommonJS and ESM packages', function () {
   // Each test starts real `node` processes that load ESLint; on a busy machine one takes seconds.
@@ -130,8 +130,12 @@ describe('locksmith on ordinary CommonJS and ESM packages', function () {
 
   let root = '';
   let cleanup = (): void => undefined;
-  before(() => { ({ root, cleanup } = makeProject(VALID_PROJECT)); });
-  after(() => { cleanup(); });
+  before(() => {
+    ({ root, cleanup } = makeProject(VALID_PROJECT));
+  });
+  after(() => {
+    cleanup();
+  });
 
   it('exits 0 with no output on valid code with no lock code', () => {
     const run = runLocksmith(root, []);
@@ -140,7 +144,7 @@ describe('locksmith on ordinary CommonJS and ESM packages', function () {
     assert.equal(run.status, 0);
   });
 
-  it('lints every file, and reports and suppresses nothing from rules that are not Locksmith\'s', () => {
+  it("lints every file, and reports and suppresses nothing from rules that are not Locksmith's", () => {
     const run = runLocksmith(root, ['--format', 'json']);
     assert.equal(run.status, 0, run.stdout);
     assert.deepEqual(lintedFiles(run, root), LINTED);
@@ -173,7 +177,7 @@ describe('locksmith on files that do not parse', function () {
     },
     {
       title: 'module syntax in a "type": "commonjs" package, which Node rejects',
-      files: { 'package.json': '{ "type": "commonjs" }', 'src/job.js': "const ready = true;\nexport { ready };\n" },
+      files: { 'package.json': '{ "type": "commonjs" }', 'src/job.js': 'const ready = true;\nexport { ready };\n' },
       line: 2,
     },
     {
@@ -234,14 +238,19 @@ module.exports = async function chargeInvoice(invoiceId, charge) {
       ),
     }));
   });
-  after(() => { cleanup(); });
+  after(() => {
+    cleanup();
+  });
 
   for (const directory of ['esm', 'cjs']) {
     it(`still reports a plain DEL release under /* eslint-env node */ (${directory})`, () => {
       const run = runLocksmith(root, ['--format', 'json', directory]);
       assert.equal(run.status, 1, run.stdout + run.stderr);
       const [result] = parseJsonReport(run);
-      assert.deepEqual(result?.messages.map((message) => message.ruleId), ['locksmith/no-unsafe-release']);
+      assert.deepEqual(
+        result?.messages.map((message) => message.ruleId),
+        ['locksmith/no-unsafe-release'],
+      );
       assert.deepEqual(result.suppressedMessages, []);
     });
   }
@@ -251,6 +260,9 @@ module.exports = async function chargeInvoice(invoiceId, charge) {
     assert.equal(run.status, 0, run.stdout + run.stderr);
     const [result] = parseJsonReport(run);
     assert.deepEqual(result?.messages, []);
-    assert.deepEqual(result.suppressedMessages.map((message) => message.ruleId), ['locksmith/no-unsafe-release']);
+    assert.deepEqual(
+      result.suppressedMessages.map((message) => message.ruleId),
+      ['locksmith/no-unsafe-release'],
+    );
   });
 });

@@ -6,7 +6,14 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'mocha';
 import {
-  CLI_SUITE_TIMEOUT_MS, LOCKSMITH_BIN, makeProject, parseJsonReport, runLocksmith, stderrLines, writeFiles, type CliRun,
+  CLI_SUITE_TIMEOUT_MS,
+  LOCKSMITH_BIN,
+  makeProject,
+  parseJsonReport,
+  runLocksmith,
+  stderrLines,
+  writeFiles,
+  type CliRun,
 } from './run-cli';
 
 // A plain DEL of a key (no-unsafe-release at line 4) that is a lock key only by its name:
@@ -23,7 +30,9 @@ const LOCK_RELEASE_SOURCE = bareDelete('lock:x');
 function findingsByFile(run: CliRun, root: string): Record<string, string[]> {
   const byFile: Record<string, string[]> = {};
   for (const result of parseJsonReport(run)) {
-    byFile[path.relative(root, result.filePath)] = result.messages.map((message) => `${message.ruleId ?? 'fatal'}@${message.line}:${message.severity}`);
+    byFile[path.relative(root, result.filePath)] = result.messages.map(
+      (message) => `${message.ruleId ?? 'fatal'}@${message.line}:${message.severity}`,
+    );
   }
   return byFile;
 }
@@ -39,7 +48,11 @@ describe('locksmith with locksmith.json', function () {
 
   beforeEach(() => {
     ({ root, cleanup } = makeProject({
-      'locksmith.json': json({ rules: { 'no-unsafe-release': 'warn' }, settings: { lockKeyPattern: '^mutex:' }, ignores: ['generated/**'] }),
+      'locksmith.json': json({
+        rules: { 'no-unsafe-release': 'warn' },
+        settings: { lockKeyPattern: '^mutex:' },
+        ignores: ['generated/**'],
+      }),
       'src/mutex.js': MUTEX_RELEASE_SOURCE,
       'src/lock.js': LOCK_RELEASE_SOURCE,
       'generated/client.js': MUTEX_RELEASE_SOURCE,
@@ -51,7 +64,9 @@ describe('locksmith with locksmith.json', function () {
       'other/locksmith.json': json({ rules: { 'no-unsafe-release': 'off' } }),
     }));
   });
-  afterEach(() => { cleanup(); });
+  afterEach(() => {
+    cleanup();
+  });
 
   it('gives each file its nearest configuration, rules and settings, with no merging of ancestors', () => {
     const run = runLocksmith(root, ['--format', 'json', 'src', 'generated', 'packages']);
@@ -73,16 +88,27 @@ describe('locksmith with locksmith.json', function () {
   it('-c uses one file for every linted file, its ignores relative to its own folder', () => {
     const run = runLocksmith(root, ['--format', 'json', '-c', 'other/locksmith.json', 'src', 'generated', 'packages/api/lock.js']);
     assert.deepEqual(findingsByFile(run, root), {
-      'generated/client.js': [], 'packages/api/lock.js': [], 'src/lock.js': [], 'src/mutex.js': [],
+      'generated/client.js': [],
+      'packages/api/lock.js': [],
+      'src/lock.js': [],
+      'src/mutex.js': [],
     });
     const withIgnores = runLocksmith(root, ['--format', 'json', '--config', 'locksmith.json', 'src', 'generated', 'packages/api']);
-    assert.deepEqual(Object.keys(findingsByFile(withIgnores, root)).sort(), ['packages/api/generated/client.js', 'packages/api/lock.js', 'packages/api/mutex.js', 'src/lock.js', 'src/mutex.js']);
+    assert.deepEqual(Object.keys(findingsByFile(withIgnores, root)).sort(), [
+      'packages/api/generated/client.js',
+      'packages/api/lock.js',
+      'packages/api/mutex.js',
+      'src/lock.js',
+      'src/mutex.js',
+    ]);
   });
 
   it('--no-config-lookup uses no locksmith.json', () => {
     const run = runLocksmith(root, ['--format', 'json', '--no-config-lookup', 'src', 'generated']);
     assert.deepEqual(findingsByFile(run, root), {
-      'generated/client.js': [], 'src/lock.js': ['locksmith/no-unsafe-release@4:2'], 'src/mutex.js': [],
+      'generated/client.js': [],
+      'src/lock.js': ['locksmith/no-unsafe-release@4:2'],
+      'src/mutex.js': [],
     });
   });
 
@@ -103,10 +129,17 @@ describe('locksmith with locksmith.json', function () {
 
   it('applies to --stdin-filename, ignores included', () => {
     const lint = (args: readonly string[]): CliRun => {
-      const child = spawnSync(process.execPath, [LOCKSMITH_BIN, ...args], { cwd: root, input: MUTEX_RELEASE_SOURCE, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+      const child = spawnSync(process.execPath, [LOCKSMITH_BIN, ...args], {
+        cwd: root,
+        input: MUTEX_RELEASE_SOURCE,
+        encoding: 'utf8',
+        env: { ...process.env, FORCE_COLOR: '0' },
+      });
       return { status: child.status, stdout: child.stdout, stderr: child.stderr };
     };
-    assert.deepEqual(findingsByFile(lint(['--format', 'json', '--stdin', '--stdin-filename', 'src/new.js']), root), { 'src/new.js': ['locksmith/no-unsafe-release@4:1'] });
+    assert.deepEqual(findingsByFile(lint(['--format', 'json', '--stdin', '--stdin-filename', 'src/new.js']), root), {
+      'src/new.js': ['locksmith/no-unsafe-release@4:1'],
+    });
     const ignored = lint(['--format', 'json', '--stdin', '--stdin-filename', 'generated/new.js']);
     assert.deepEqual(stderrLines(ignored), ['locksmith: ignored by locksmith.json: generated/new.js']);
     assert.deepEqual(parseJsonReport(ignored), []);
@@ -115,8 +148,16 @@ describe('locksmith with locksmith.json', function () {
 
   for (const [label, files, expected] of [
     ['invalid JSON', { 'src/locksmith.json': '{ "rules": ' }, /^locksmith: src\/locksmith\.json: invalid JSON/],
-    ['an unknown rule', { 'src/locksmith.json': json({ rules: { 'no-unsafe-releas': 'error' } }) }, /^locksmith: src\/locksmith\.json: rules\.no-unsafe-releas: /],
-    ['a bad severity', { 'src/locksmith.json': json({ rules: { 'no-unsafe-release': 'warning' } }) }, /^locksmith: src\/locksmith\.json: rules\.no-unsafe-release: /],
+    [
+      'an unknown rule',
+      { 'src/locksmith.json': json({ rules: { 'no-unsafe-releas': 'error' } }) },
+      /^locksmith: src\/locksmith\.json: rules\.no-unsafe-releas: /,
+    ],
+    [
+      'a bad severity',
+      { 'src/locksmith.json': json({ rules: { 'no-unsafe-release': 'warning' } }) },
+      /^locksmith: src\/locksmith\.json: rules\.no-unsafe-release: /,
+    ],
   ] as const) {
     it(`reports ${label} in one line naming the file and the key, exit 2`, () => {
       writeFiles(root, files);
@@ -136,7 +177,8 @@ describe('locksmith with locksmith.json', function () {
 
   it('--cache re-lints the files a locksmith.json applies to when it is edited, and no others', () => {
     const debug = { FORCE_COLOR: '0', DEBUG: 'eslint:eslint-helpers', DEBUG_COLORS: '0' };
-    const relinted = (run: CliRun): string[] => [...run.stderr.matchAll(/File "([^"]+)" linted in/g)].map((match) => path.relative(root, match[1] ?? '')).sort();
+    const relinted = (run: CliRun): string[] =>
+      [...run.stderr.matchAll(/File "([^"]+)" linted in/g)].map((match) => path.relative(root, match[1] ?? '')).sort();
     runLocksmith(root, ['--cache', 'src', 'packages']);
     assert.deepEqual(relinted(runLocksmith(root, ['--cache', 'src', 'packages'], debug)), []);
 

@@ -29,7 +29,12 @@ export function runLocksmith(cwd: string, args: readonly string[], env: Readonly
 export function makeProject(files: Readonly<Record<string, string>>): { root: string; cleanup: () => void } {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-cli-')));
   writeFiles(root, files);
-  return { root, cleanup: () => { fs.rmSync(root, { recursive: true, force: true }); } };
+  return {
+    root,
+    cleanup: () => {
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
 }
 
 export function writeFiles(root: string, files: Readonly<Record<string, string>>): void {
@@ -45,7 +50,13 @@ export function stderrLines(run: CliRun): string[] {
   return run.stderr.split('\n').filter((line) => line !== '');
 }
 
-export interface JsonMessage { ruleId: string | null; severity: number; fatal?: boolean; message: string; line: number }
+export interface JsonMessage {
+  ruleId: string | null;
+  severity: number;
+  fatal?: boolean;
+  message: string;
+  line: number;
+}
 
 export interface JsonResult {
   filePath: string;

@@ -49,7 +49,11 @@ function regionOf(location: Sarif.Location | undefined): Sarif.Region {
 function textAt(lines: readonly string[], region: Sarif.Region): string {
   const { startLine = 0, startColumn = 1, endLine = startLine, endColumn = startColumn } = region;
   if (startLine === endLine) return lines[startLine - 1]!.slice(startColumn - 1, endColumn - 1);
-  return [lines[startLine - 1]!.slice(startColumn - 1), ...lines.slice(startLine, endLine - 1), lines[endLine - 1]!.slice(0, endColumn - 1)].join('\n');
+  return [
+    lines[startLine - 1]!.slice(startColumn - 1),
+    ...lines.slice(startLine, endLine - 1),
+    lines[endLine - 1]!.slice(0, endColumn - 1),
+  ].join('\n');
 }
 
 function sourceLines(file: string): string[] {
@@ -72,9 +76,18 @@ describe('locksmith --format sarif: related locations, race flows and fixes', fu
   it('stays valid SARIF 2.1.0 with related locations, code flows and fixes in it', () => {
     for (const { target, log } of linted) assert.deepEqual(sarifSchemaErrors(log), [], target);
     const results = allResults();
-    assert.ok(results.some((result) => (result.relatedLocations ?? []).length > 0), 'some result has related locations');
-    assert.ok(results.some((result) => (result.codeFlows ?? []).length > 0), 'some result has a code flow');
-    assert.ok(results.some((result) => (result.fixes ?? []).length > 0), 'some result has a fix');
+    assert.ok(
+      results.some((result) => (result.relatedLocations ?? []).length > 0),
+      'some result has related locations',
+    );
+    assert.ok(
+      results.some((result) => (result.codeFlows ?? []).length > 0),
+      'some result has a code flow',
+    );
+    assert.ok(
+      results.some((result) => (result.fixes ?? []).length > 0),
+      'some result has a fix',
+    );
   });
 
   it('gives every finding of a rule with a race its timeline as a code flow, steps in the file and in order across threads', () => {
@@ -88,7 +101,11 @@ describe('locksmith --format sarif: related locations, race flows and fixes', fu
         const [flow] = result.codeFlows;
         assert.ok(flow, where);
         assert.equal(flow.message?.text, timeline.title);
-        assert.deepEqual(flow.threadFlows.map((thread) => thread.id), timeline.holders.map((holder) => `holder-${holder}`), where);
+        assert.deepEqual(
+          flow.threadFlows.map((thread) => thread.id),
+          timeline.holders.map((holder) => `holder-${holder}`),
+          where,
+        );
         const file = fileOf(result.locations?.[0]);
         const lines = sourceLines(file);
         const steps = flow.threadFlows.flatMap((thread) => thread.locations.map((step) => ({ thread: thread.id, step })));
@@ -101,14 +118,26 @@ describe('locksmith --format sarif: related locations, race flows and fixes', fu
         }
         // Across both (or all three) threads, the steps are numbered 1..n once each, and each thread's run in order.
         const orders = steps.map(({ step }) => step.executionOrder ?? 0).sort((left, right) => left - right);
-        assert.deepEqual(orders, timeline.steps.map((_, index) => index + 1), where);
+        assert.deepEqual(
+          orders,
+          timeline.steps.map((_, index) => index + 1),
+          where,
+        );
         for (const thread of flow.threadFlows) {
           const own = thread.locations.map((step) => step.executionOrder ?? 0);
-          assert.deepEqual(own, [...own].sort((left, right) => left - right), `${where}: ${thread.id} runs forward`);
+          assert.deepEqual(
+            own,
+            [...own].sort((left, right) => left - right),
+            `${where}: ${thread.id} runs forward`,
+          );
         }
         // The interleaving read in executionOrder is the timeline's: each step by its holder, in its words.
         const interleaved = [...steps].sort((left, right) => (left.step.executionOrder ?? 0) - (right.step.executionOrder ?? 0));
-        assert.deepEqual(interleaved.map(({ thread, step }) => [thread, step.location?.message?.text]), timeline.steps.map((step) => [`holder-${step.holder}`, step.text]), where);
+        assert.deepEqual(
+          interleaved.map(({ thread, step }) => [thread, step.location?.message?.text]),
+          timeline.steps.map((step) => [`holder-${step.holder}`, step.text]),
+          where,
+        );
       }
     }
   });
@@ -121,7 +150,9 @@ describe('locksmith --format sarif: related locations, race flows and fixes', fu
         assert.equal(result.codeFlows, undefined, `${result.ruleId ?? '?'} has no race timeline, so no code flow`);
         continue;
       }
-      const ordered = result.codeFlows![0]!.threadFlows.flatMap((thread) => thread.locations).sort((left, right) => (left.executionOrder ?? 0) - (right.executionOrder ?? 0));
+      const ordered = result
+        .codeFlows![0]!.threadFlows.flatMap((thread) => thread.locations)
+        .sort((left, right) => (left.executionOrder ?? 0) - (right.executionOrder ?? 0));
       timeline.steps.forEach((step, index) => {
         const expected = placeOf(result, step.at);
         assert.deepEqual(regionOf(ordered[index]?.location), expected, `${timeline.rule} step ${index + 1} (${step.at})`);
@@ -144,12 +175,22 @@ describe('locksmith --format sarif: related locations, race flows and fixes', fu
       assert.equal(outcome.kind, 'linted', file);
       for (const result of results) {
         const region = regionOf(result.locations?.[0]);
-        const editor: readonly RelatedLocation[] = outcome.reports.get(reportKey(`locksmith/${result.ruleId ?? ''}`, region.startLine!, region.startColumn! - 1)) ?? [];
+        const editor: readonly RelatedLocation[] =
+          outcome.reports.get(reportKey(`locksmith/${result.ruleId ?? ''}`, region.startLine!, region.startColumn! - 1)) ?? [];
         const sarif = (result.relatedLocations ?? []).map((location) => ({ message: location.message?.text, region: regionOf(location) }));
-        assert.deepEqual(sarif, editor.map((entry) => ({
-          message: entry.message,
-          region: { startLine: entry.start.line, startColumn: entry.start.column + 1, endLine: entry.end.line, endColumn: entry.end.column + 1 },
-        })), `${result.ruleId ?? '?'} in ${file}`);
+        assert.deepEqual(
+          sarif,
+          editor.map((entry) => ({
+            message: entry.message,
+            region: {
+              startLine: entry.start.line,
+              startColumn: entry.start.column + 1,
+              endLine: entry.end.line,
+              endColumn: entry.end.column + 1,
+            },
+          })),
+          `${result.ruleId ?? '?'} in ${file}`,
+        );
         (result.relatedLocations ?? []).forEach((location, id) => {
           assert.equal(location.id, id);
           assert.ok(result.message.text?.includes(`](${id})`), `the message links related location ${id}`);
@@ -160,16 +201,23 @@ describe('locksmith --format sarif: related locations, race flows and fixes', fu
     assert.ok(compared >= 5, `compared ${compared} related locations`);
   });
 
-  it('gives the preferred suggestion as one small replacement that makes the same text as ESLint\'s suggestion', () => {
+  it("gives the preferred suggestion as one small replacement that makes the same text as ESLint's suggestion", () => {
     let fixes = 0;
     for (const { target, results, json } of linted) {
       for (const result of results) {
         const file = fileOf(result.locations?.[0]);
         const region = regionOf(result.locations?.[0]);
-        const message = json.find((entry) => entry.filePath === file)?.messages.find((candidate) =>
-          candidate.ruleId === `locksmith/${result.ruleId ?? ''}` && candidate.line === region.startLine && (candidate as { column?: number }).column === region.startColumn);
+        const message = json
+          .find((entry) => entry.filePath === file)
+          ?.messages.find(
+            (candidate) =>
+              candidate.ruleId === `locksmith/${result.ruleId ?? ''}` &&
+              candidate.line === region.startLine &&
+              (candidate as { column?: number }).column === region.startColumn,
+          );
         assert.ok(message, `${target}: the JSON report has ${result.ruleId ?? '?'} at ${file}:${region.startLine}`);
-        const suggestion = (message as { suggestions?: { desc: string; fix: { range: [number, number]; text: string } }[] }).suggestions?.[0];
+        const suggestion = (message as { suggestions?: { desc: string; fix: { range: [number, number]; text: string } }[] })
+          .suggestions?.[0];
         if (suggestion === undefined) {
           assert.equal(result.fixes, undefined, `${result.ruleId ?? '?'}: no suggestion, no fix`);
           continue;
@@ -187,8 +235,14 @@ describe('locksmith --format sarif: related locations, race flows and fixes', fu
         const source = fs.readFileSync(file, 'utf8');
         const deleted = replacement!.deletedRegion;
         // Offsets and lines/columns name the same text.
-        assert.equal(textAt(source.split(/\r\n|[\r\n\u2028\u2029]/), deleted), source.slice(deleted.charOffset, deleted.charOffset! + deleted.charLength!));
-        const applied = source.slice(0, deleted.charOffset) + (replacement!.insertedContent?.text ?? '') + source.slice(deleted.charOffset! + deleted.charLength!);
+        assert.equal(
+          textAt(source.split(/\r\n|[\r\n\u2028\u2029]/), deleted),
+          source.slice(deleted.charOffset, deleted.charOffset! + deleted.charLength!),
+        );
+        const applied =
+          source.slice(0, deleted.charOffset) +
+          (replacement!.insertedContent?.text ?? '') +
+          source.slice(deleted.charOffset! + deleted.charLength!);
         const eslint = source.slice(0, suggestion.fix.range[0]) + suggestion.fix.text + source.slice(suggestion.fix.range[1]);
         assert.equal(applied, eslint, `${result.ruleId ?? '?'} in ${file}`);
         assert.ok(deleted.charLength! <= suggestion.fix.range[1] - suggestion.fix.range[0], 'never larger than the suggestion');

@@ -10,7 +10,14 @@ import { recommendedRules } from '../../../eslint-plugin/src/configs';
 import { rules } from '../../../eslint-plugin/src/rules/index';
 import { ruleDocsUrl } from '../../../eslint-plugin/src/rule-support/create-rule';
 import {
-  CLI_SUITE_TIMEOUT_MS, SPLIT_ACQUIRE_EXPIRY_LINE, SPLIT_ACQUIRE_SOURCE, UNSAFE_RELEASE_SOURCE, makeProject, runLocksmith, writeFiles, type CliRun,
+  CLI_SUITE_TIMEOUT_MS,
+  SPLIT_ACQUIRE_EXPIRY_LINE,
+  SPLIT_ACQUIRE_SOURCE,
+  UNSAFE_RELEASE_SOURCE,
+  makeProject,
+  runLocksmith,
+  writeFiles,
+  type CliRun,
 } from './run-cli';
 import { sarifSchemaErrors } from './sarif-schema';
 
@@ -42,7 +49,9 @@ describe('locksmith --format sarif', function () {
       'src/broken.js': 'export function broken( {\n',
     }));
   });
-  after(() => { cleanup(); });
+  after(() => {
+    cleanup();
+  });
 
   it('is valid SARIF 2.1.0 with findings and a parse failure in it', () => {
     const run = runLocksmith(root, ['--format', 'sarif', 'src']);
@@ -68,7 +77,10 @@ describe('locksmith --format sarif', function () {
     assert.match(driver.version ?? '', /^\d+\.\d+\.\d+/);
     const ruleIds = Object.keys(rules).sort();
     assert.ok(ruleIds.length > 0, 'the plugin has rules');
-    assert.deepEqual(driver.rules?.map((rule) => rule.id), ruleIds);
+    assert.deepEqual(
+      driver.rules?.map((rule) => rule.id),
+      ruleIds,
+    );
     for (const descriptor of driver.rules ?? []) {
       assert.equal(descriptor.helpUri, ruleDocsUrl(descriptor.id));
       assert.ok((descriptor.shortDescription?.text ?? '').length > 0, `${descriptor.id} has a description`);
@@ -99,7 +111,8 @@ describe('locksmith --format sarif', function () {
     assert.ok((splitLocation.region.endColumn ?? 0) > (splitLocation.region.startColumn ?? 0));
     assert.equal(unsafeRelease.level, 'error');
     assert.deepEqual(unsafeRelease.locations?.[0]?.physicalLocation?.artifactLocation, {
-      uri: 'src/invoices/charge.ts', uriBaseId: '%SRCROOT%',
+      uri: 'src/invoices/charge.ts',
+      uriBaseId: '%SRCROOT%',
     });
   });
 
@@ -120,11 +133,16 @@ describe('locksmith --format sarif', function () {
       assert.ok(fingerprints.length > 0);
       assert.ok(fingerprints.every((fingerprint) => fingerprint.length > 0));
 
-      const shifted = SPLIT_ACQUIRE_SOURCE.replace("import Redis from 'ioredis';\n", "import Redis from 'ioredis';\n// Runs once a night.\n\n");
+      const shifted = SPLIT_ACQUIRE_SOURCE.replace(
+        "import Redis from 'ioredis';\n",
+        "import Redis from 'ioredis';\n// Runs once a night.\n\n",
+      );
       writeFiles(project.root, { 'job.js': shifted });
       const after = onlyRun(parseSarif(runLocksmith(project.root, ['--format', 'sarif'])));
-      assert.notEqual(after.results?.[0]?.locations?.[0]?.physicalLocation?.region?.startLine,
-        before.results?.[0]?.locations?.[0]?.physicalLocation?.region?.startLine);
+      assert.notEqual(
+        after.results?.[0]?.locations?.[0]?.physicalLocation?.region?.startLine,
+        before.results?.[0]?.locations?.[0]?.physicalLocation?.region?.startLine,
+      );
       assert.deepEqual(fingerprintsOf(after), fingerprints);
 
       // The same buggy function twice: same rule, file and line text, so only the occurrence differs.
@@ -142,7 +160,9 @@ describe('locksmith --format sarif', function () {
     const project = makeProject({ 'job.js': SPLIT_ACQUIRE_SOURCE });
     try {
       const original = fingerprintsOf(onlyRun(parseSarif(runLocksmith(project.root, ['--format', 'sarif']))));
-      writeFiles(project.root, { 'job.js': SPLIT_ACQUIRE_SOURCE.replace('expire(\'lock:nightly-job\', 30)', 'expire(\'lock:nightly-job\', 60)') });
+      writeFiles(project.root, {
+        'job.js': SPLIT_ACQUIRE_SOURCE.replace("expire('lock:nightly-job', 30)", "expire('lock:nightly-job', 60)"),
+      });
       const edited = fingerprintsOf(onlyRun(parseSarif(runLocksmith(project.root, ['--format', 'sarif']))));
       assert.equal(edited.length, original.length);
       assert.notDeepEqual(edited, original);
@@ -161,7 +181,10 @@ describe('locksmith --format sarif', function () {
   it('records --rule changes as configuration overrides of the invocation', () => {
     const sarifRun = onlyRun(parseSarif(runLocksmith(root, ['--format', 'sarif', '--rule', 'no-split-acquire=off', 'src/clean.js'])));
     const overrides = sarifRun.invocations?.[0]?.ruleConfigurationOverrides ?? [];
-    assert.deepEqual(overrides.map((override) => [override.descriptor.id, override.configuration.enabled]), [['no-split-acquire', false]]);
+    assert.deepEqual(
+      overrides.map((override) => [override.descriptor.id, override.configuration.enabled]),
+      [['no-split-acquire', false]],
+    );
   });
 });
 

@@ -9,7 +9,14 @@ import { after, before, describe, it } from 'mocha';
 import { filesOfShard, parseShard, repositoryRoot, shardKey } from '../../../eslint-plugin/src/cli/shard';
 import { UsageError } from '../../../eslint-plugin/src/cli/usage-error';
 import {
-  CLI_SUITE_TIMEOUT_MS, SPLIT_ACQUIRE_SOURCE, UNSAFE_RELEASE_SOURCE, makeProject, parseJsonReport, runLocksmith, stderrLines, type CliRun,
+  CLI_SUITE_TIMEOUT_MS,
+  SPLIT_ACQUIRE_SOURCE,
+  UNSAFE_RELEASE_SOURCE,
+  makeProject,
+  parseJsonReport,
+  runLocksmith,
+  stderrLines,
+  type CliRun,
 } from './run-cli';
 import { sarifSchemaErrors } from './sarif-schema';
 
@@ -31,13 +38,16 @@ function linted(run: CliRun, root: string): { files: string[]; findings: string[
   assert.ok(run.status === 0 || run.status === 1, run.stderr);
   const results = parseJsonReport(run);
   const files = results.map((result) => path.relative(root, result.filePath).split(path.sep).join('/'));
-  const findings = results.flatMap((result, index) => result.messages.map((message) => `${files[index]}:${message.ruleId}:${message.line}`));
+  const findings = results.flatMap((result, index) =>
+    result.messages.map((message) => `${files[index]}:${message.ruleId}:${message.line}`),
+  );
   return { files, findings };
 }
 
 function shardRuns(root: string): { files: string[]; findings: string[] }[] {
   const runs = [];
-  for (let index = 1; index <= SHARDS; index += 1) runs.push(linted(runLocksmith(root, ['--format', 'json', '--shard', `${index}/${SHARDS}`]), root));
+  for (let index = 1; index <= SHARDS; index += 1)
+    runs.push(linted(runLocksmith(root, ['--format', 'json', '--shard', `${index}/${SHARDS}`]), root));
   return runs;
 }
 
@@ -49,9 +59,11 @@ describe('locksmith --shard', function () {
   before(() => {
     ({ root, cleanup } = makeProject(projectFiles()));
   });
-  after(() => { cleanup(); });
+  after(() => {
+    cleanup();
+  });
 
-  it('partitions the files exactly, and the shards\' findings together are the unsharded run\'s', () => {
+  it("partitions the files exactly, and the shards' findings together are the unsharded run's", () => {
     const whole = linted(runLocksmith(root, ['--format', 'json']), root);
     assert.equal(whole.files.length, 12);
     assert.ok(whole.findings.length >= 6, 'the project has findings to split');
@@ -66,7 +78,8 @@ describe('locksmith --shard', function () {
   it('moves none of the old files when 50 files are added', () => {
     const before = shardRuns(root);
     const added: Record<string, string> = {};
-    for (let index = 0; index < 50; index += 1) added[`packages/new-${index % 5}/src/added-${index}.js`] = `export const added${index} = ${index};\n`;
+    for (let index = 0; index < 50; index += 1)
+      added[`packages/new-${index % 5}/src/added-${index}.js`] = `export const added${index} = ${index};\n`;
     const { root: grown, cleanup: removeGrown } = makeProject({ ...projectFiles(), ...added });
     try {
       const after = shardRuns(grown);
@@ -99,7 +112,11 @@ describe('locksmith --shard', function () {
 
   for (const bad of ['0/3', '3', 'a/b', '1/0', '1/3/2', '2/3x', '99999999999999999999/1']) {
     it(`parses --shard ${bad} as a usage error`, () => {
-      assert.throws(() => parseShard(bad), (error: Error) => error instanceof UsageError && error.message === `--shard needs i/n with 1 <= i <= n, e.g. --shard 2/4, got '${bad}'`);
+      assert.throws(
+        () => parseShard(bad),
+        (error: Error) =>
+          error instanceof UsageError && error.message === `--shard needs i/n with 1 <= i <= n, e.g. --shard 2/4, got '${bad}'`,
+      );
     });
   }
 
@@ -126,12 +143,15 @@ describe('shard assignment', () => {
     }
   });
 
-  it('partitions 10,000 paths exactly and keeps each one\'s shard as the set grows', () => {
+  it("partitions 10,000 paths exactly and keeps each one's shard as the set grows", () => {
     const root = path.resolve('/repo');
     const files = Array.from({ length: 10_000 }, (_, index) => path.join(root, `pkg-${index % 37}`, `src/file-${index}.ts`));
     const count = 8;
     const shards = Array.from({ length: count }, (_, index) => filesOfShard(files, parseShard(`${index + 1}/${count}`), root));
-    assert.equal(shards.reduce((sum, shard) => sum + shard.length, 0), files.length);
+    assert.equal(
+      shards.reduce((sum, shard) => sum + shard.length, 0),
+      files.length,
+    );
     assert.equal(new Set(shards.flat()).size, files.length);
     for (const shard of shards) assert.ok(shard.length > files.length / count / 2, 'no shard is starved');
     const grown = [...files, ...Array.from({ length: 50 }, (_, index) => path.join(root, `new/added-${index}.js`))];

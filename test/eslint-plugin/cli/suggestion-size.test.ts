@@ -38,12 +38,17 @@ describe('locksmith --format json on a file with 3,000 lock sites', function () 
   before(() => {
     ({ root, cleanup } = makeProject(Object.fromEntries(shapes.map((shape) => [`${shape}.js`, lockSitesSource(shape, SITES)]))));
   });
-  after(() => { cleanup(); });
+  after(() => {
+    cleanup();
+  });
 
   for (const shape of shapes) {
     it(`stays under 10 MB with every site's suggestion at its call (${shape})`, () => {
       const child = spawnSync(process.execPath, [LOCKSMITH_BIN, '--format', 'json', `${shape}.js`], {
-        cwd: root, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' }, maxBuffer: MAX_BUFFER_BYTES,
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, FORCE_COLOR: '0' },
+        maxBuffer: MAX_BUFFER_BYTES,
       });
       assert.equal(child.error, undefined, `the report did not fit ${MAX_BUFFER_BYTES} bytes: ${String(child.error)}`);
       assert.equal(child.stderr, '');

@@ -5,7 +5,15 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'mocha';
-import { CLI_SUITE_TIMEOUT_MS, REPOSITORY_ROOT, UNSAFE_RELEASE_SOURCE, makeProject, parseJsonReport, runLocksmith, type CliRun } from './run-cli';
+import {
+  CLI_SUITE_TIMEOUT_MS,
+  REPOSITORY_ROOT,
+  UNSAFE_RELEASE_SOURCE,
+  makeProject,
+  parseJsonReport,
+  runLocksmith,
+  type CliRun,
+} from './run-cli';
 
 const TYPED_FIXTURES = path.join(REPOSITORY_ROOT, 'test/eslint-plugin/fixtures/typed');
 
@@ -28,7 +36,9 @@ export function release(redis: LocalLocks) {
 function findingsByFile(run: CliRun, root: string): Record<string, string[]> {
   const byFile: Record<string, string[]> = {};
   for (const result of parseJsonReport(run)) {
-    byFile[path.relative(root, result.filePath)] = result.messages.map((message) => `${message.ruleId ?? `fatal: ${message.message}`}@${message.line}`);
+    byFile[path.relative(root, result.filePath)] = result.messages.map(
+      (message) => `${message.ruleId ?? `fatal: ${message.message}`}@${message.line}`,
+    );
   }
   return byFile;
 }
@@ -43,7 +53,15 @@ describe('locksmith --type-aware', function () {
   before(() => {
     ({ root, cleanup } = makeProject({
       'tsconfig.json': JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, skipLibCheck: true, noEmit: true, types: [] },
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          skipLibCheck: true,
+          noEmit: true,
+          types: [],
+        },
         include: ['src'],
       }),
       'src/store.ts': fs.readFileSync(path.join(TYPED_FIXTURES, 'store.ts'), 'utf8'),
@@ -55,7 +73,9 @@ describe('locksmith --type-aware', function () {
     // The project's dependencies (ioredis and its types), as an installed project has them.
     fs.symlinkSync(path.join(REPOSITORY_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
   });
-  after(() => { cleanup(); });
+  after(() => {
+    cleanup();
+  });
 
   it('finds the ioredis client named store with the flag and misses it without', () => {
     const typed = findingsByFile(runLocksmith(root, ['--format', 'json', '--type-aware', 'src']), root);
@@ -73,12 +93,18 @@ describe('locksmith --type-aware', function () {
     const typed = findingsByFile(typedRun, root);
     assert.deepEqual(typed['scripts/x.ts'], ['locksmith/no-unsafe-release@13']);
     assert.deepEqual(typed['scripts/x.ts'], findingsByFile(untypedRun, root)['scripts/x.ts']);
-    assert.equal(parseJsonReport(typedRun).some((result) => result.messages.some((message) => message.fatal === true)), false);
+    assert.equal(
+      parseJsonReport(typedRun).some((result) => result.messages.some((message) => message.fatal === true)),
+      false,
+    );
     assert.equal(typedRun.stderr, '');
   });
 
   it('lints explicitly named files, inside and outside the tsconfig, the same way', () => {
     const named = findingsByFile(runLocksmith(root, ['--format', 'json', '--type-aware', 'scripts/x.ts', 'src/release-store.ts']), root);
-    assert.deepEqual(named, { 'scripts/x.ts': ['locksmith/no-unsafe-release@13'], 'src/release-store.ts': ['locksmith/no-unsafe-release@4'] });
+    assert.deepEqual(named, {
+      'scripts/x.ts': ['locksmith/no-unsafe-release@13'],
+      'src/release-store.ts': ['locksmith/no-unsafe-release@4'],
+    });
   });
 });

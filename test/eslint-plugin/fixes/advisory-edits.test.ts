@@ -2,7 +2,13 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { advisoryFunctionRange, handleEdits, helperName, prismaExecuteEdits, unlockStatementEdit } from '../../../eslint-plugin/src/fixes/advisory-edits.js';
+import {
+  advisoryFunctionRange,
+  handleEdits,
+  helperName,
+  prismaExecuteEdits,
+  unlockStatementEdit,
+} from '../../../eslint-plugin/src/fixes/advisory-edits.js';
 import { applyEdit, probe, spanBetween, type ProbedFile } from '../support/fix-probe.js';
 
 const pg = (body: string) => `import { Pool } from 'pg';
@@ -26,7 +32,7 @@ function applyEdits(code: string, edits: readonly { readonly range: readonly [nu
 }
 
 describe('fixes/advisory-edits', () => {
-  it('advisoryFunctionRange finds the function\'s name inside the SQL text', () => {
+  it("advisoryFunctionRange finds the function's name inside the SQL text", () => {
     const code = pg(`${LOCK}\n  await work();\n  ${UNLOCK}`);
     const renamed = probe(code, (file) => {
       const range = advisoryFunctionRange(file.sourceCode, items(file).lock);
@@ -38,10 +44,13 @@ describe('fixes/advisory-edits', () => {
   describe('handleEdits', () => {
     it('sends the query through the handle instead of the pool', () => {
       const code = pg(`${LOCK}\n  ${UNLOCK}`);
-      assert.equal(probe(code, (file) => applyEdits(code, handleEdits(items(file).lock, 'client'))), pg(`${LOCK.replace('pool.', 'client.')}\n  ${UNLOCK}`));
+      assert.equal(
+        probe(code, (file) => applyEdits(code, handleEdits(items(file).lock, 'client'))),
+        pg(`${LOCK.replace('pool.', 'client.')}\n  ${UNLOCK}`),
+      );
     });
 
-    it('names the transaction in Sequelize\'s options, adding them when absent', () => {
+    it("names the transaction in Sequelize's options, adding them when absent", () => {
       const sequelize = (lock: string) => `import { Sequelize } from 'sequelize';
 const sequelize = new Sequelize('postgres://localhost/db');
 export async function run(id: number) {
@@ -60,20 +69,24 @@ export async function run(id: number) {
   });
 
   describe('unlockStatementEdit', () => {
-    const unlocked = (code: string) => probe(code, (file) => {
-      const { lock, unlock } = items(file);
-      const span = spanBetween(file.sourceCode, lock.node, unlock.node);
-      assert.ok(span, 'no span');
-      const edit = unlockStatementEdit(file.sourceCode, span, unlock);
-      return edit && applyEdit(code, edit);
-    });
+    const unlocked = (code: string) =>
+      probe(code, (file) => {
+        const { lock, unlock } = items(file);
+        const span = spanBetween(file.sourceCode, lock.node, unlock.node);
+        assert.ok(span, 'no span');
+        const edit = unlockStatementEdit(file.sourceCode, span, unlock);
+        return edit && applyEdit(code, edit);
+      });
 
     it('removes the unlock statement with its line', () => {
       assert.equal(unlocked(pg(`${LOCK}\n  await work();\n  ${UNLOCK}`)), pg(`${LOCK}\n  await work();`));
     });
 
     it('unwraps a try whose finally holds only the unlock', () => {
-      assert.equal(unlocked(pg(`${LOCK}\n  try {\n    await work();\n    await more();\n  } finally {\n    ${UNLOCK}\n  }`)), pg(`${LOCK}\n  await work();\n    await more();`));
+      assert.equal(
+        unlocked(pg(`${LOCK}\n  try {\n    await work();\n    await more();\n  } finally {\n    ${UNLOCK}\n  }`)),
+        pg(`${LOCK}\n  await work();\n    await more();`),
+      );
     });
 
     it('leaves a finally that does more than unlock', () => {
@@ -81,7 +94,7 @@ export async function run(id: number) {
     });
   });
 
-  it('helperName names each library\'s transaction helper', () => {
+  it("helperName names each library's transaction helper", () => {
     assert.equal(helperName('pg', 'pool'), 'BEGIN');
     assert.equal(helperName('postgres', 'sql'), 'sql.begin');
     assert.equal(helperName('prisma', 'prisma'), 'prisma.$transaction');
@@ -96,7 +109,8 @@ export async function run(id: number) {
   await prisma.${method}\`SELECT ${lockFunction}(\${id})\`;
   await prisma.$queryRaw\`SELECT pg_advisory_unlock(\${id})\`;
 }`;
-    const switched = (code: string, functionName: string) => probe(code, (file) => applyEdits(code, prismaExecuteEdits(items(file).lock, functionName)));
+    const switched = (code: string, functionName: string) =>
+      probe(code, (file) => applyEdits(code, prismaExecuteEdits(items(file).lock, functionName)));
 
     it('moves a statement whose lock function returns void to $executeRaw', () => {
       assert.equal(switched(prisma('$queryRaw', 'pg_advisory_lock'), 'pg_advisory_xact_lock'), prisma('$executeRaw', 'pg_advisory_lock'));

@@ -28,16 +28,19 @@ function rewritten(code: string): string | undefined {
 }
 
 describe('fixes/atomic-set', () => {
-  it('turns the test into the SET NX PX and drops the write and the read\'s declaration', () => {
+  it("turns the test into the SET NX PX and drops the write and the read's declaration", () => {
     const code = ioredis.code(`const holder = await redis.get(key);
   if (holder) return;
   await redis.set(key, token);
   await work();`);
-    assert.equal(rewritten(code), ioredis.code(`if (!(await redis.set(key, token, 'PX', 30000, 'NX'))) return;
-  await work();`));
+    assert.equal(
+      rewritten(code),
+      ioredis.code(`if (!(await redis.set(key, token, 'PX', 30000, 'NX'))) return;
+  await work();`),
+    );
   });
 
-  it('keeps the write\'s own TTL, in milliseconds', () => {
+  it("keeps the write's own TTL, in milliseconds", () => {
     const code = nodeRedis.code(`if (await redis.exists(key)) return;
   await redis.set(key, token, { EX: 10 });`);
     assert.equal(rewritten(code), nodeRedis.code(`if (!(await redis.set(key, token, { NX: true, PX: 10000 }))) return;`));
@@ -56,21 +59,30 @@ describe('fixes/atomic-set', () => {
   console.log(holder);
   if (holder) return;
   await redis.set(key, token);`);
-    assert.equal(rewritten(code), ioredis.code(`const holder = await redis.get(key);
+    assert.equal(
+      rewritten(code),
+      ioredis.code(`const holder = await redis.get(key);
   console.log(holder);
-  if (!(await redis.set(key, token, 'PX', 30000, 'NX'))) return;`));
+  if (!(await redis.set(key, token, 'PX', 30000, 'NX'))) return;`),
+    );
   });
 
   it('reports the TTL it writes', () => {
     const code = ioredis.code(`if (await redis.get(key)) return;\n  await redis.set(key, token, 'PX', 5000);`);
-    assert.equal(probe(code, (file) => {
-      const { write, decider } = decided(file);
-      return atomicSetFix(file.sourceCode, write, decider, '30000')?.ttlText;
-    }), '5000');
+    assert.equal(
+      probe(code, (file) => {
+        const { write, decider } = decided(file);
+        return atomicSetFix(file.sourceCode, write, decider, '30000')?.ttlText;
+      }),
+      '5000',
+    );
   });
 
   it('declines an absolute expiry and a value declared after the test', () => {
     assert.equal(rewritten(ioredis.code(`if (await redis.get(key)) return;\n  await redis.set(key, token, 'PXAT', deadline);`)), undefined);
-    assert.equal(rewritten(ioredis.code(`if (await redis.get(key)) return;\n  const mine = token + '1';\n  await redis.set(key, mine);`)), undefined);
+    assert.equal(
+      rewritten(ioredis.code(`if (await redis.get(key)) return;\n  const mine = token + '1';\n  await redis.set(key, mine);`)),
+      undefined,
+    );
   });
 });

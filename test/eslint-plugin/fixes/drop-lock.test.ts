@@ -18,11 +18,12 @@ export async function run(id: number) {
 ${body}
 }`;
 
-const dropped = (code: string) => applyFix(code, (file) => {
-  const lock = file.model.locks.all[0];
-  assert.ok(lock, 'no lock');
-  return dropLockFix(file.sourceCode, lock, file.node(WORK, AST_NODE_TYPES.CallExpression));
-});
+const dropped = (code: string) =>
+  applyFix(code, (file) => {
+    const lock = file.model.locks.all[0];
+    assert.ok(lock, 'no lock');
+    return dropLockFix(file.sourceCode, lock, file.node(WORK, AST_NODE_TYPES.CallExpression));
+  });
 
 describe('fixes/drop-lock', () => {
   it('drops the token, acquisition, guard and try/finally release, keeping the statement', () => {
@@ -50,15 +51,18 @@ describe('fixes/drop-lock', () => {
   if (!ok) return;
   await ${WORK.replace('[id]', '[id, token]')};
   await redis.eval(${RELEASE}, 1, \`lock:\${id}\`, token);`);
-    assert.equal(applyFix(code, (file) => {
-      const lock = file.model.locks.all[0];
-      assert.ok(lock);
-      return dropLockFix(file.sourceCode, lock, file.node(WORK.replace('[id]', '[id, token]'), AST_NODE_TYPES.CallExpression));
-    }), module(`  const token = randomUUID();
-  await ${WORK.replace('[id]', '[id, token]')};`));
+    assert.equal(
+      applyFix(code, (file) => {
+        const lock = file.model.locks.all[0];
+        assert.ok(lock);
+        return dropLockFix(file.sourceCode, lock, file.node(WORK.replace('[id]', '[id, token]'), AST_NODE_TYPES.CallExpression));
+      }),
+      module(`  const token = randomUUID();
+  await ${WORK.replace('[id]', '[id, token]')};`),
+    );
   });
 
-  it('unwraps redlock\'s using() callback of one statement', () => {
+  it("unwraps redlock's using() callback of one statement", () => {
     const code = `import Redlock from 'redlock';
 const redlock = new Redlock([]);
 export async function run(id: number) {
@@ -66,11 +70,14 @@ export async function run(id: number) {
     await ${WORK};
   });
 }`;
-    assert.equal(dropped(code), `import Redlock from 'redlock';
+    assert.equal(
+      dropped(code),
+      `import Redlock from 'redlock';
 const redlock = new Redlock([]);
 export async function run(id: number) {
   await ${WORK};
-}`);
+}`,
+    );
   });
 
   it('declines when anything else runs between the acquisition and the release', () => {

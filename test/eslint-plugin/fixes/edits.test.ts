@@ -4,10 +4,17 @@
 import * as assert from 'node:assert/strict';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
-import { expiryRemoval, freeLocalName, freeName, isExpressionAvailableAt, removeStatement } from '../../../eslint-plugin/src/fixes/edits.js';
+import {
+  expiryRemoval,
+  freeLocalName,
+  freeName,
+  isExpressionAvailableAt,
+  removeStatement,
+} from '../../../eslint-plugin/src/fixes/edits.js';
 import { applyEdit, applyFix, probe } from '../support/fix-probe.js';
 
-const removing = (code: string, statement: string) => applyFix(code, (file) => (fixer) => removeStatement(fixer, file.sourceCode, file.node(statement)));
+const removing = (code: string, statement: string) =>
+  applyFix(code, (file) => (fixer) => removeStatement(fixer, file.sourceCode, file.node(statement)));
 
 describe('fixes/edits', () => {
   describe('removeStatement', () => {
@@ -25,14 +32,24 @@ describe('fixes/edits', () => {
 
   describe('freeName', () => {
     it('keeps the preferred name unless some scope of the file declares or reads it', () => {
-      assert.equal(probe('const a = 1;', (file) => freeName(file.sourceCode, 'client')), 'client');
-      assert.equal(probe('function f() { const client = 1; }', (file) => freeName(file.sourceCode, 'client')), 'client2');
-      assert.equal(probe('use(client, client2);', (file) => freeName(file.sourceCode, 'client')), 'client3');
+      assert.equal(
+        probe('const a = 1;', (file) => freeName(file.sourceCode, 'client')),
+        'client',
+      );
+      assert.equal(
+        probe('function f() { const client = 1; }', (file) => freeName(file.sourceCode, 'client')),
+        'client2',
+      );
+      assert.equal(
+        probe('use(client, client2);', (file) => freeName(file.sourceCode, 'client')),
+        'client3',
+      );
     });
   });
 
   describe('freeLocalName', () => {
-    const nameIn = (code: string) => probe(code, (file) => freeLocalName(file.sourceCode, file.node('run', AST_NODE_TYPES.Identifier).parent, 'token'));
+    const nameIn = (code: string) =>
+      probe(code, (file) => freeLocalName(file.sourceCode, file.node('run', AST_NODE_TYPES.Identifier).parent, 'token'));
 
     it('avoids names inside the function and around it, but not in a sibling function', () => {
       assert.equal(nameIn('function other() { const token = 1; }\nfunction run() { work(); }'), 'token');
@@ -55,11 +72,14 @@ function other() {
 }
 function hoisted() {}`;
     // `expression` as `work(...)` reads it, asked at the call `at`.
-    const available = (expression: string, at: string) => probe(code, (file) => {
-      const read = file.node('work(token, client, key, config.ttl, after, hoisted())', AST_NODE_TYPES.CallExpression).arguments.find((argument) => file.sourceCode.getText(argument) === expression);
-      assert.ok(read);
-      return isExpressionAvailableAt(file.sourceCode, read, file.node(at, AST_NODE_TYPES.CallExpression));
-    });
+    const available = (expression: string, at: string) =>
+      probe(code, (file) => {
+        const read = file
+          .node('work(token, client, key, config.ttl, after, hoisted())', AST_NODE_TYPES.CallExpression)
+          .arguments.find((argument) => file.sourceCode.getText(argument) === expression);
+        assert.ok(read);
+        return isExpressionAvailableAt(file.sourceCode, read, file.node(at, AST_NODE_TYPES.CallExpression));
+      });
 
     it('is true for bindings declared before the place and in scope there, and for globals', () => {
       assert.equal(available('token', 'late()'), true);
@@ -80,20 +100,24 @@ const redis = new Redis();
 export async function run(key: string, token: string) {
   ${body}
 }`;
-    const removed = (code: string) => probe(code, (file) => {
-      const expire = file.model.redis.commands.find((command) => command.name === 'EXPIRE');
-      assert.ok(expire);
-      const removal = expiryRemoval(expire);
-      if (removal?.kind === 'chain-link') return applyEdit(code, { range: [removal.from, removal.to], text: '' });
-      return removal && file.sourceCode.getText(removal.node);
-    });
+    const removed = (code: string) =>
+      probe(code, (file) => {
+        const expire = file.model.redis.commands.find((command) => command.name === 'EXPIRE');
+        assert.ok(expire);
+        const removal = expiryRemoval(expire);
+        if (removal?.kind === 'chain-link') return applyEdit(code, { range: [removal.from, removal.to], text: '' });
+        return removal && file.sourceCode.getText(removal.node);
+      });
 
     it('removes the whole statement of a separate EXPIRE', () => {
       assert.equal(removed(ioredis(`await redis.setnx(key, token);\n  await redis.expire(key, 30);`)), 'await redis.expire(key, 30);');
     });
 
     it('removes only its link from a MULTI chain, last or in the middle', () => {
-      assert.equal(removed(ioredis('await redis.multi().setnx(key, token).expire(key, 30).exec();')), ioredis('await redis.multi().setnx(key, token).exec();'));
+      assert.equal(
+        removed(ioredis('await redis.multi().setnx(key, token).expire(key, 30).exec();')),
+        ioredis('await redis.multi().setnx(key, token).exec();'),
+      );
       assert.equal(removed(ioredis('redis.multi().setnx(key, token).expire(key, 30);')), ioredis('redis.multi().setnx(key, token);'));
     });
 

@@ -15,16 +15,30 @@ const helper = (literal: string) => `async function acquire(redis: Redis, key: s
 }`;
 
 describe('fixes/fail-closed', () => {
-  const cases: [literal: string, closed: string][] = [['true', 'false'], ['1', '0'], [`'OK'`, 'null'], ['"OK"', 'null']];
+  const cases: [literal: string, closed: string][] = [
+    ['true', 'false'],
+    ['1', '0'],
+    [`'OK'`, 'null'],
+    ['"OK"', 'null'],
+  ];
   for (const [literal, closed] of cases) {
     it(`returns ${closed} for ${literal}`, () => {
       const code = helper(literal);
-      assert.equal(probe(code, (file) => failClosedFix(file.node(literal, AST_NODE_TYPES.Literal)).value), closed);
-      assert.equal(applyFix(code, (file) => failClosedFix(file.node(literal, AST_NODE_TYPES.Literal)).fix), helper(closed));
+      assert.equal(
+        probe(code, (file) => failClosedFix(file.node(literal, AST_NODE_TYPES.Literal)).value),
+        closed,
+      );
+      assert.equal(
+        applyFix(code, (file) => failClosedFix(file.node(literal, AST_NODE_TYPES.Literal)).fix),
+        helper(closed),
+      );
     });
   }
 
   it('falls back to false for any other truthy literal', () => {
-    assert.equal(probe(helper(`'acquired'`), (file) => failClosedFix(file.node(`'acquired'`, AST_NODE_TYPES.Literal)).value), 'false');
+    assert.equal(
+      probe(helper(`'acquired'`), (file) => failClosedFix(file.node(`'acquired'`, AST_NODE_TYPES.Literal)).value),
+      'false',
+    );
   });
 });

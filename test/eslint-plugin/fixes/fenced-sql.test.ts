@@ -13,9 +13,12 @@ describe('fixes/fenced-sql', () => {
     assert.equal(parseSql(GUARDED_LOCK_UPSERT_SQL)?.length, 1);
   });
 
-  it('the fenced UPDATE is what renderFencedUpdate writes for the proofs\' table', () => {
+  it("the fenced UPDATE is what renderFencedUpdate writes for the proofs' table", () => {
     const fence = renderPlaceholder('dollar', { number: 1, expression: 'fence' });
-    assert.equal(FENCED_UPDATE_SQL, renderFencedUpdate({ table: 'invoice_state', assignments: [`last_run = 'done'`], where: 'id = $2', fence }));
+    assert.equal(
+      FENCED_UPDATE_SQL,
+      renderFencedUpdate({ table: 'invoice_state', assignments: [`last_run = 'done'`], where: 'id = $2', fence }),
+    );
   });
 
   it('the upsert takes a row over only once its lock has expired, and returns the owner', () => {

@@ -30,10 +30,11 @@ describe('fixes/lua-compare-first', () => {
     });
   });
 
-  it('guards a DEL statement with no else, in the file\'s own indentation', () => {
+  it("guards a DEL statement with no else, in the file's own indentation", () => {
     const script = 'local ttl = ARGV[1]\nif ttl then\n  redis.call("DEL", KEYS[1])\nend\n';
     assert.deepEqual(fixFirst(script), {
-      script: 'local ttl = ARGV[1]\nif ttl then\n  if redis.call("GET", KEYS[1]) == ARGV[2] then\n    redis.call("DEL", KEYS[1])\n  end\nend\n',
+      script:
+        'local ttl = ARGV[1]\nif ttl then\n  if redis.call("GET", KEYS[1]) == ARGV[2] then\n    redis.call("DEL", KEYS[1])\n  end\nend\n',
       tokenArgument: 'ARGV[2]',
     });
   });
@@ -41,7 +42,10 @@ describe('fixes/lua-compare-first', () => {
   it('takes the ARGV after the highest one the script reads', () => {
     const fixed = fixFirst('local a = ARGV[ 3 ]\nredis.call("PEXPIRE", KEYS[1], ARGV[1])\n', 'expiries');
     assert.equal(fixed?.tokenArgument, 'ARGV[4]');
-    assert.equal(fixed.script, 'local a = ARGV[ 3 ]\nif redis.call("GET", KEYS[1]) == ARGV[4] then\n    redis.call("PEXPIRE", KEYS[1], ARGV[1])\nend\n');
+    assert.equal(
+      fixed.script,
+      'local a = ARGV[ 3 ]\nif redis.call("GET", KEYS[1]) == ARGV[4] then\n    redis.call("PEXPIRE", KEYS[1], ARGV[1])\nend\n',
+    );
   });
 
   it('leaves a write inside an expression alone', () => {

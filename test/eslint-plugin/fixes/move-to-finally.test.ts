@@ -31,7 +31,9 @@ describe('fixes/move-to-finally', () => {
   await report();
   await ${RELEASE};
 }`;
-    assert.equal(moved(code), `async function run() {
+    assert.equal(
+      moved(code),
+      `async function run() {
   const ok = await ${ACQUIRE};
   if (!ok) return;
   try {
@@ -40,22 +42,32 @@ describe('fixes/move-to-finally', () => {
   } finally {
     await ${RELEASE};
   }
-}`);
+}`,
+    );
   });
 
-  it('takes the file\'s indentation step, tabs included, and moves the comment above the release', () => {
+  it("takes the file's indentation step, tabs included, and moves the comment above the release", () => {
     const code = `async function run() {\n\tif (!(await ${ACQUIRE})) return;\n\tawait work();\n\t// ours only\n\tawait ${RELEASE};\n}`;
-    assert.equal(moved(code), `async function run() {\n\tif (!(await ${ACQUIRE})) return;\n\ttry {\n\t\tawait work();\n\t} finally {\n\t\t// ours only\n\t\tawait ${RELEASE};\n\t}\n}`);
+    assert.equal(
+      moved(code),
+      `async function run() {\n\tif (!(await ${ACQUIRE})) return;\n\ttry {\n\t\tawait work();\n\t} finally {\n\t\t// ours only\n\t\tawait ${RELEASE};\n\t}\n}`,
+    );
   });
 
   it('wraps the body of an `if` that tests the acquisition', () => {
     const code = `async function run() {\n  if (await ${ACQUIRE}) {\n    await work();\n    await ${RELEASE};\n  }\n}`;
-    assert.equal(moved(code), `async function run() {\n  if (await ${ACQUIRE}) {\n    try {\n      await work();\n    } finally {\n      await ${RELEASE};\n    }\n  }\n}`);
+    assert.equal(
+      moved(code),
+      `async function run() {\n  if (await ${ACQUIRE}) {\n    try {\n      await work();\n    } finally {\n      await ${RELEASE};\n    }\n  }\n}`,
+    );
   });
 
   it('does not re-indent a statement holding a multi-line string', () => {
     const code = `async function run() {\n  await ${ACQUIRE};\n  await work(\`a\nb\`);\n  await ${RELEASE};\n}`;
-    assert.equal(moved(code), `async function run() {\n  await ${ACQUIRE};\n  try {\n    await work(\`a\nb\`);\n  } finally {\n    await ${RELEASE};\n  }\n}`);
+    assert.equal(
+      moved(code),
+      `async function run() {\n  await ${ACQUIRE};\n  try {\n    await work(\`a\nb\`);\n  } finally {\n    await ${RELEASE};\n  }\n}`,
+    );
   });
 
   it('declines when the work declares a binding read after it', () => {

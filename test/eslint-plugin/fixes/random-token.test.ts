@@ -28,7 +28,10 @@ ${body}
 
 describe('fixes/random-token', () => {
   it('mints a token before the acquisition and sends it to the release of the same lock', () => {
-    const body = (value: string, declaration = '') => `${declaration}  if (!(await redis.set('lock:report', ${value}, 'PX', 30000, 'NX'))) return;
+    const body = (
+      value: string,
+      declaration = '',
+    ) => `${declaration}  if (!(await redis.set('lock:report', ${value}, 'PX', 30000, 'NX'))) return;
   await work();
   await redis.eval(${RELEASE}, 1, 'lock:report', ${value});`;
     assert.equal(minted(module(body('WORKER'))), module(body('token', '  const token = crypto.randomUUID();\n')));
@@ -40,14 +43,14 @@ describe('fixes/random-token', () => {
     assert.equal(minted(module(body(`'worker-1'`))), module(body('token', '  const token = crypto.randomUUID();\n')));
   });
 
-  it('mints in place of a local constant\'s initialiser', () => {
+  it("mints in place of a local constant's initialiser", () => {
     const body = (init: string) => `  const value = ${init};
   await redis.set('lock:a', value, 'PX', 30000, 'NX');
   await redis.eval(${RELEASE}, 1, 'lock:a', value);`;
     assert.equal(minted(module(body(`'locked'`))), module(body('crypto.randomUUID()')));
   });
 
-  it('picks a free name and calls randomUUID through the module\'s import', () => {
+  it("picks a free name and calls randomUUID through the module's import", () => {
     const body = (value: string, declaration = '') => `  const token = 1;
 ${declaration}  await redis.set('lock:a', ${value}, 'PX', 30000, 'NX');`;
     const head = `\nimport { randomUUID } from 'node:crypto';`;

@@ -4,7 +4,13 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { DEFAULT_TTL_MS, EXTEND_SCRIPT, FENCED_ACQUIRE_SCRIPT, RELEASE_SCRIPT, SCRIPT_TEXTS } from '../../../eslint-plugin/src/fixes/scripts.js';
+import {
+  DEFAULT_TTL_MS,
+  EXTEND_SCRIPT,
+  FENCED_ACQUIRE_SCRIPT,
+  RELEASE_SCRIPT,
+  SCRIPT_TEXTS,
+} from '../../../eslint-plugin/src/fixes/scripts.js';
 import { parseRedisLua } from '../../../eslint-plugin/src/lua/parse-script.js';
 
 /** The `KEYS[n]` and `ARGV[n]` a script reads, sorted. */

@@ -50,7 +50,7 @@ function bound(code: string, before?: string): { placeholder: string; code: stri
 
 describe('fixes/sql-bindings', () => {
   describe('placeholderStyleOf', () => {
-    it('tells each library\'s dialect', () => {
+    it("tells each library's dialect", () => {
       assert.equal(styleOf(pg(`'SELECT 1 FROM t WHERE a = $1', [a]`)), 'dollar');
       assert.equal(styleOf(postgresJs('SELECT 1 FROM t WHERE a = ${a}')), 'tagged');
       assert.equal(styleOf(knex(`'SELECT 1 FROM t WHERE a = ?', [a]`)), 'question');
@@ -67,7 +67,10 @@ describe('fixes/sql-bindings', () => {
 
   describe('bindParameter', () => {
     it('appends $n+1 and the value to a pg values array', () => {
-      assert.deepEqual(bound(pg(`'DELETE FROM t WHERE a = $1', [a]`)), { placeholder: '$2', code: pg(`'DELETE FROM t WHERE a = $1', [a, b]`) });
+      assert.deepEqual(bound(pg(`'DELETE FROM t WHERE a = $1', [a]`)), {
+        placeholder: '$2',
+        code: pg(`'DELETE FROM t WHERE a = $1', [a, b]`),
+      });
     });
 
     it('adds a values array to a query that has none', () => {
@@ -79,14 +82,17 @@ describe('fixes/sql-bindings', () => {
     });
 
     it('inserts a ? value where its placeholder falls', () => {
-      assert.deepEqual(bound(knex(`'DELETE FROM t WHERE a = ? AND c = ?', [a, c]`), 'a = $1'), { placeholder: '?', code: knex(`'DELETE FROM t WHERE a = ? AND c = ?', [a, b, c]`) });
+      assert.deepEqual(bound(knex(`'DELETE FROM t WHERE a = ? AND c = ?', [a, c]`), 'a = $1'), {
+        placeholder: '?',
+        code: knex(`'DELETE FROM t WHERE a = ? AND c = ?', [a, b, c]`),
+      });
     });
 
     it('interpolates into a tagged template, with nothing else to bind', () => {
       assert.deepEqual(bound(postgresJs('DELETE FROM t WHERE a = ${a}')), { placeholder: '${b}', code: undefined });
     });
 
-    it('declines values that are not a plain array of the text\'s parameters', () => {
+    it("declines values that are not a plain array of the text's parameters", () => {
       assert.equal(bound(pg(`'DELETE FROM t WHERE a = $1', values`)), undefined);
       assert.equal(bound(pg(`'DELETE FROM t WHERE a = $1', [...values]`)), undefined);
       assert.equal(bound(pg(`'DELETE FROM t', [a]`)), undefined);

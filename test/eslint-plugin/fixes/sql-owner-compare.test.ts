@@ -16,11 +16,12 @@ export async function runJob(name: string, owner: string) {
   await ${release};
 }`;
 
-const compared = (code: string) => applyFix(code, (file) => {
-  const release = file.model.sql.lockTableReleases[0];
-  assert.ok(release, 'no lock-table release');
-  return ownerComparisonFix(file.sourceCode, release, file.model.sql.lockTableAcquisitions[0])?.fix;
-});
+const compared = (code: string) =>
+  applyFix(code, (file) => {
+    const release = file.model.sql.lockTableReleases[0];
+    assert.ok(release, 'no lock-table release');
+    return ownerComparisonFix(file.sourceCode, release, file.model.sql.lockTableAcquisitions[0])?.fix;
+  });
 
 describe('fixes/sql-owner-compare', () => {
   it('appends AND owner = $n and binds the owner in the values array', () => {
@@ -59,7 +60,10 @@ export async function runJob(name: string, owner: string) {
   await doJob(name);
   await ${release};
 }`;
-    assert.equal(compared(module('sql`DELETE FROM job_locks WHERE name = ${name}`')), module('sql`DELETE FROM job_locks WHERE name = ${name} AND owner = ${owner}`'));
+    assert.equal(
+      compared(module('sql`DELETE FROM job_locks WHERE name = ${name}`')),
+      module('sql`DELETE FROM job_locks WHERE name = ${name} AND owner = ${owner}`'),
+    );
   });
 
   it('names the column and placeholder it writes', () => {
@@ -71,7 +75,12 @@ export async function runJob(name: string, owner: string) {
   });
 
   it('declines without an acquisition, or when the owner written is not visible at the release', () => {
-    assert.equal(probe(pgModule(`pool.query('DELETE FROM job_locks WHERE name = $1', [name])`), (file) => ownerComparisonFix(file.sourceCode, file.model.sql.lockTableReleases[0]!, undefined)), undefined);
+    assert.equal(
+      probe(pgModule(`pool.query('DELETE FROM job_locks WHERE name = $1', [name])`), (file) =>
+        ownerComparisonFix(file.sourceCode, file.model.sql.lockTableReleases[0]!, undefined),
+      ),
+      undefined,
+    );
     const elsewhere = `import { Pool } from 'pg';
 const pool = new Pool();
 export async function take(name: string) {

@@ -5,8 +5,16 @@ import * as assert from 'node:assert/strict';
 import * as espree from 'espree';
 import { describe, it } from 'mocha';
 import {
-  fenceInsertions, HANDLE_NAMES, renderBeginCommit, renderCheckoutWrap, renderFencedUpdate, renderPlaceholder, renderTakeoverGuard,
-  renderTransactionWrap, transactionLevelName, type TransactionHelperLibrary,
+  fenceInsertions,
+  HANDLE_NAMES,
+  renderBeginCommit,
+  renderCheckoutWrap,
+  renderFencedUpdate,
+  renderPlaceholder,
+  renderTakeoverGuard,
+  renderTransactionWrap,
+  transactionLevelName,
+  type TransactionHelperLibrary,
 } from '../../../eslint-plugin/src/fixes/sql-templates.js';
 import { parseSql } from '../../../eslint-plugin/src/sql-syntax/parse.js';
 
@@ -18,7 +26,7 @@ function assertParsesAsAsyncBody(code: string): void {
 }
 
 describe('fixes/sql-templates', () => {
-  it('renderPlaceholder writes each style\'s placeholder', () => {
+  it("renderPlaceholder writes each style's placeholder", () => {
     const value = { number: 3, expression: 'fence' };
     assert.equal(renderPlaceholder('dollar', value), '$3');
     assert.equal(renderPlaceholder('tagged', value), '${fence}');
@@ -33,14 +41,23 @@ describe('fixes/sql-templates', () => {
     });
 
     it('uses the configured fence column', () => {
-      const sql = renderFencedUpdate({ table: 't', assignments: ['a = 1', 'b = 2'], where: 'id = ?', fence: '?', fenceColumn: 'fencing_token' });
+      const sql = renderFencedUpdate({
+        table: 't',
+        assignments: ['a = 1', 'b = 2'],
+        where: 'id = ?',
+        fence: '?',
+        fenceColumn: 'fencing_token',
+      });
       assert.equal(sql, 'UPDATE t SET a = 1, b = 2, fencing_token = ? WHERE id = ? AND fencing_token < ?');
     });
   });
 
   it('fenceInsertions adds to an existing WHERE, or starts one', () => {
     assert.deepEqual(fenceInsertions('$3', 'fence', true), { afterSet: ', fence = $3', afterWhere: ' AND fence < $3' });
-    assert.deepEqual(fenceInsertions('${fence}', 'fence', false), { afterSet: ', fence = ${fence}', afterWhere: ' WHERE fence < ${fence}' });
+    assert.deepEqual(fenceInsertions('${fence}', 'fence', false), {
+      afterSet: ', fence = ${fence}',
+      afterWhere: ' WHERE fence < ${fence}',
+    });
     const unfenced = 'UPDATE t SET a = 1';
     const { afterSet, afterWhere } = fenceInsertions('$1', 'fence', false);
     assert.ok(parseSql(`${unfenced}${afterSet}${afterWhere}`));
@@ -61,22 +78,30 @@ describe('fixes/sql-templates', () => {
   });
 
   describe('renderTransactionWrap', () => {
-    const parts = (library: TransactionHelperLibrary) => ({ client: 'db', handle: HANDLE_NAMES[library], body: `    await work(${HANDLE_NAMES[library]});`, indent: '  ' });
+    const parts = (library: TransactionHelperLibrary) => ({
+      client: 'db',
+      handle: HANDLE_NAMES[library],
+      body: `    await work(${HANDLE_NAMES[library]});`,
+      indent: '  ',
+    });
 
-    it('gives pg the checkout, BEGIN, COMMIT, ROLLBACK and release of pg\'s documentation', () => {
-      assert.equal(renderTransactionWrap('pg', parts('pg')), [
-        'const client = await db.connect();',
-        '  try {',
-        `    await client.query('BEGIN');`,
-        '    await work(client);',
-        `    await client.query('COMMIT');`,
-        '  } catch (error) {',
-        `    await client.query('ROLLBACK');`,
-        '    throw error;',
-        '  } finally {',
-        '    client.release();',
-        '  }',
-      ].join('\n'));
+    it("gives pg the checkout, BEGIN, COMMIT, ROLLBACK and release of pg's documentation", () => {
+      assert.equal(
+        renderTransactionWrap('pg', parts('pg')),
+        [
+          'const client = await db.connect();',
+          '  try {',
+          `    await client.query('BEGIN');`,
+          '    await work(client);',
+          `    await client.query('COMMIT');`,
+          '  } catch (error) {',
+          `    await client.query('ROLLBACK');`,
+          '    throw error;',
+          '  } finally {',
+          '    client.release();',
+          '  }',
+        ].join('\n'),
+      );
     });
 
     const helpers: Record<Exclude<TransactionHelperLibrary, 'pg'>, string> = {
@@ -100,7 +125,10 @@ describe('fixes/sql-templates', () => {
   it('renderBeginCommit wraps the body on the connection the code holds', () => {
     const code = renderBeginCommit('connection', '    await work();', '  ');
     assert.equal(code.split('\n')[0], `await connection.query('BEGIN');`);
-    assert.match(code, /await connection\.query\('COMMIT'\);\n {2}\} catch \(error\) \{\n {4}await connection\.query\('ROLLBACK'\);\n {4}throw error;\n {2}\}$/u);
+    assert.match(
+      code,
+      /await connection\.query\('COMMIT'\);\n {2}\} catch \(error\) \{\n {4}await connection\.query\('ROLLBACK'\);\n {4}throw error;\n {2}\}$/u,
+    );
     assert.doesNotMatch(code, /release\(\)/u);
     assertParsesAsAsyncBody(code);
   });

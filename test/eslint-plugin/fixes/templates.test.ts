@@ -5,7 +5,12 @@ import * as espree from 'espree';
 import { describe, it } from 'mocha';
 import { EXTEND_SCRIPT, RELEASE_SCRIPT } from '../../../eslint-plugin/src/fixes/scripts.js';
 import {
-  asRedisStringArgument, renderAtomicSet, renderEvalCall, renderScriptLiteral, renderTtlOption, type RedisDialect,
+  asRedisStringArgument,
+  renderAtomicSet,
+  renderEvalCall,
+  renderScriptLiteral,
+  renderTtlOption,
+  type RedisDialect,
 } from '../../../eslint-plugin/src/fixes/templates.js';
 import { parseRedisLua } from '../../../eslint-plugin/src/lua/parse-script.js';
 
@@ -20,11 +25,11 @@ describe('fixes/templates', () => {
   describe('renderEvalCall', () => {
     const parts = { client: 'redis', script: 'RELEASE', keys: ['key'], args: ['token', 'ttl'] };
     const expected: Record<RedisDialect, string> = {
-      'ioredis': 'redis.eval(RELEASE, 1, key, token, ttl)',
+      ioredis: 'redis.eval(RELEASE, 1, key, token, ttl)',
       'node-redis-v3': 'redis.eval(RELEASE, 1, key, token, ttl)',
       'node-redis': 'redis.eval(RELEASE, { keys: [key], arguments: [token, ttl] })',
       'node-redis-v5': 'redis.eval(RELEASE, { keys: [key], arguments: [token, ttl] })',
-      'upstash': 'redis.eval(RELEASE, [key], [token, ttl])',
+      upstash: 'redis.eval(RELEASE, [key], [token, ttl])',
     };
     for (const dialect of DIALECTS) {
       it(`writes ${dialect}'s argument convention`, () => {
@@ -34,12 +39,18 @@ describe('fixes/templates', () => {
     }
 
     it('counts every key in the numkeys argument', () => {
-      assert.equal(renderEvalCall('ioredis', { client: 'this.client', script: 'S', keys: ['a', 'b'], args: [] }), 'this.client.eval(S, 2, a, b)');
+      assert.equal(
+        renderEvalCall('ioredis', { client: 'this.client', script: 'S', keys: ['a', 'b'], args: [] }),
+        'this.client.eval(S, 2, a, b)',
+      );
     });
 
     it('passes a node_redis v3 callback last, and only there', () => {
       const withCallback = { ...parts, callback: '(error, reply) => done(error, reply)' };
-      assert.equal(renderEvalCall('node-redis-v3', withCallback), 'redis.eval(RELEASE, 1, key, token, ttl, (error, reply) => done(error, reply))');
+      assert.equal(
+        renderEvalCall('node-redis-v3', withCallback),
+        'redis.eval(RELEASE, 1, key, token, ttl, (error, reply) => done(error, reply))',
+      );
       assert.equal(renderEvalCall('ioredis', withCallback), expected.ioredis);
     });
   });
@@ -47,11 +58,11 @@ describe('fixes/templates', () => {
   describe('renderAtomicSet', () => {
     const parts = { client: 'redis', key: `'lock:invoice'`, value: 'token', ttlMs: '10000' };
     const expected: Record<RedisDialect, string> = {
-      'ioredis': `redis.set('lock:invoice', token, 'PX', 10000, 'NX')`,
+      ioredis: `redis.set('lock:invoice', token, 'PX', 10000, 'NX')`,
       'node-redis-v3': `redis.set('lock:invoice', token, 'NX', 'PX', 10000)`,
       'node-redis': `redis.set('lock:invoice', token, { NX: true, PX: 10000 })`,
       'node-redis-v5': `redis.set('lock:invoice', token, { condition: 'NX', expiration: { type: 'PX', value: 10000 } })`,
-      'upstash': `redis.set('lock:invoice', token, { nx: true, px: 10000 })`,
+      upstash: `redis.set('lock:invoice', token, { nx: true, px: 10000 })`,
     };
     for (const dialect of DIALECTS) {
       it(`spells SET NX PX for ${dialect}`, () => {
@@ -65,17 +76,20 @@ describe('fixes/templates', () => {
     });
 
     it('keeps a node_redis v3 callback last', () => {
-      assert.equal(renderAtomicSet('node-redis-v3', { ...parts, callback: 'done' }), `redis.set('lock:invoice', token, 'NX', 'PX', 10000, done)`);
+      assert.equal(
+        renderAtomicSet('node-redis-v3', { ...parts, callback: 'done' }),
+        `redis.set('lock:invoice', token, 'NX', 'PX', 10000, done)`,
+      );
     });
   });
 
   describe('renderTtlOption', () => {
     const expected: Record<RedisDialect, string> = {
-      'ioredis': `'PX', ttl`,
+      ioredis: `'PX', ttl`,
       'node-redis-v3': `'PX', ttl`,
       'node-redis': 'PX: ttl',
       'node-redis-v5': `expiration: { type: 'PX', value: ttl }`,
-      'upstash': 'px: ttl',
+      upstash: 'px: ttl',
     };
     for (const dialect of DIALECTS) {
       it(`spells the expiry option for ${dialect}`, () => {
@@ -89,8 +103,15 @@ describe('fixes/templates', () => {
       for (const script of [RELEASE_SCRIPT, EXTEND_SCRIPT]) {
         const literal = renderScriptLiteral(script);
         assert.match(literal, /^'[^\n]*'$/u);
-        const value = (espree.parse(literal, { ecmaVersion: 'latest' }).body[0] as unknown as { expression: { value: string } }).expression.value;
-        assert.equal(value, script.split('\n').map((line) => line.trim()).join(' '));
+        const value = (espree.parse(literal, { ecmaVersion: 'latest' }).body[0] as unknown as { expression: { value: string } }).expression
+          .value;
+        assert.equal(
+          value,
+          script
+            .split('\n')
+            .map((line) => line.trim())
+            .join(' '),
+        );
         assert.ok(parseRedisLua(value), `not Lua: ${value}`);
       }
     });

@@ -20,7 +20,12 @@ describe('fixes/token-by-name', () => {
   }
 
   it('finds a local declared before the call, in an enclosing function too', () => {
-    assert.equal(tokenAtRelease('async function run(redis, key) {\n  const token = mint();\n  return async () => {\n    await redis.del(key);\n  };\n}'), 'token');
+    assert.equal(
+      tokenAtRelease(
+        'async function run(redis, key) {\n  const token = mint();\n  return async () => {\n    await redis.del(key);\n  };\n}',
+      ),
+      'token',
+    );
   });
 
   it('ignores `value` alone, names that only contain a token word, and a token declared after the call', () => {
@@ -28,18 +33,35 @@ describe('fixes/token-by-name', () => {
     assert.equal(tokenAtRelease('async function release(redis, key) {\n  await redis.del(key);\n  const token = 1;\n}'), undefined);
   });
 
-  it('searches a module\'s top-level bindings, never a script\'s globals', () => {
+  it("searches a module's top-level bindings, never a script's globals", () => {
     const code = 'const token = mint();\nasync function release(redis, key) {\n  await redis.del(key);\n}';
     assert.equal(tokenAtRelease(code), 'token');
-    assert.equal(probe(code, (file) => tokenByName(file.sourceCode, file.node('redis.del(key)', AST_NODE_TYPES.CallExpression)), { filename: 'file.js', sourceType: 'script' }), undefined);
+    assert.equal(
+      probe(code, (file) => tokenByName(file.sourceCode, file.node('redis.del(key)', AST_NODE_TYPES.CallExpression)), {
+        filename: 'file.js',
+        sourceType: 'script',
+      }),
+      undefined,
+    );
   });
 
   it('finds an instance field, and a field the constructor assigns', () => {
-    assert.equal(tokenAtRelease('class Lock {\n  owner = mint();\n  async release(redis, key) {\n    await redis.del(key);\n  }\n}'), 'this.owner');
-    assert.equal(tokenAtRelease('class Lock {\n  constructor() {\n    this.lockToken = mint();\n  }\n  async release(redis, key) {\n    await redis.del(key);\n  }\n}'), 'this.lockToken');
+    assert.equal(
+      tokenAtRelease('class Lock {\n  owner = mint();\n  async release(redis, key) {\n    await redis.del(key);\n  }\n}'),
+      'this.owner',
+    );
+    assert.equal(
+      tokenAtRelease(
+        'class Lock {\n  constructor() {\n    this.lockToken = mint();\n  }\n  async release(redis, key) {\n    await redis.del(key);\n  }\n}',
+      ),
+      'this.lockToken',
+    );
   });
 
   it('ignores a static field: all instances share it', () => {
-    assert.equal(tokenAtRelease('class Lock {\n  static token = mint();\n  async release(redis, key) {\n    await redis.del(key);\n  }\n}'), undefined);
+    assert.equal(
+      tokenAtRelease('class Lock {\n  static token = mint();\n  async release(redis, key) {\n    await redis.del(key);\n  }\n}'),
+      undefined,
+    );
   });
 });

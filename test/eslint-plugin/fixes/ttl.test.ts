@@ -3,7 +3,13 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { scriptTtlInMilliseconds, secondsAsMilliseconds, setTtlInMilliseconds, ttlAddition, ttlInMilliseconds } from '../../../eslint-plugin/src/fixes/ttl.js';
+import {
+  scriptTtlInMilliseconds,
+  secondsAsMilliseconds,
+  setTtlInMilliseconds,
+  ttlAddition,
+  ttlInMilliseconds,
+} from '../../../eslint-plugin/src/fixes/ttl.js';
 import { probe, type ProbedFile } from '../support/fix-probe.js';
 
 const ioredis = (body: string) => `import Redis from 'ioredis';
@@ -32,23 +38,40 @@ describe('fixes/ttl', () => {
     for (const [seconds, milliseconds] of cases) {
       it(`${seconds} seconds → ${milliseconds}`, () => {
         const code = ioredis(`await redis.expire(key, ${seconds});`);
-        assert.equal(probe(code, (file) => secondsAsMilliseconds(file.sourceCode, command(file, 'EXPIRE').args[1]!)), milliseconds);
+        assert.equal(
+          probe(code, (file) => secondsAsMilliseconds(file.sourceCode, command(file, 'EXPIRE').args[1]!)),
+          milliseconds,
+        );
       });
     }
   });
 
   describe('ttlInMilliseconds', () => {
-    it('converts EXPIRE\'s seconds and keeps PEXPIRE\'s milliseconds', () => {
-      assert.equal(probe(ioredis('await redis.expire(key, 30);'), (file) => ttlInMilliseconds(file.sourceCode, command(file, 'EXPIRE'))), '30000');
-      assert.equal(probe(ioredis('await redis.pexpire(key, ttl);'), (file) => ttlInMilliseconds(file.sourceCode, command(file, 'PEXPIRE'))), 'ttl');
+    it("converts EXPIRE's seconds and keeps PEXPIRE's milliseconds", () => {
+      assert.equal(
+        probe(ioredis('await redis.expire(key, 30);'), (file) => ttlInMilliseconds(file.sourceCode, command(file, 'EXPIRE'))),
+        '30000',
+      );
+      assert.equal(
+        probe(ioredis('await redis.pexpire(key, ttl);'), (file) => ttlInMilliseconds(file.sourceCode, command(file, 'PEXPIRE'))),
+        'ttl',
+      );
     });
 
     it('has no relative TTL for an absolute expiry', () => {
-      assert.equal(probe(ioredis('await redis.pexpireat(key, Date.now() + 30000);'), (file) => ttlInMilliseconds(file.sourceCode, command(file, 'PEXPIREAT'))), undefined);
+      assert.equal(
+        probe(ioredis('await redis.pexpireat(key, Date.now() + 30000);'), (file) =>
+          ttlInMilliseconds(file.sourceCode, command(file, 'PEXPIREAT')),
+        ),
+        undefined,
+      );
     });
 
     it('falls back to the default TTL when the call gives none', () => {
-      assert.equal(probe(ioredis('await redis.expire(key);'), (file) => ttlInMilliseconds(file.sourceCode, command(file, 'EXPIRE'))), '30000');
+      assert.equal(
+        probe(ioredis('await redis.expire(key);'), (file) => ttlInMilliseconds(file.sourceCode, command(file, 'EXPIRE'))),
+        '30000',
+      );
     });
   });
 
@@ -61,18 +84,22 @@ describe('fixes/ttl', () => {
     ];
     for (const [set, milliseconds] of cases) {
       it(`${set} → ${String(milliseconds)}`, () => {
-        assert.equal(probe(ioredis(set), (file) => setTtlInMilliseconds(file.sourceCode, command(file, 'SET'))), milliseconds);
+        assert.equal(
+          probe(ioredis(set), (file) => setTtlInMilliseconds(file.sourceCode, command(file, 'SET'))),
+          milliseconds,
+        );
       });
     }
   });
 
   describe('scriptTtlInMilliseconds', () => {
     const renewal = (script: string, args: string) => ioredis(`await redis.eval('${script}', 1, key, ${args});`);
-    const ttlOf = (code: string) => probe(code, (file) => {
-      const expiry = file.model.redis.expiries.find((candidate) => candidate.kind === 'script');
-      assert.ok(expiry, 'no script renewal');
-      return scriptTtlInMilliseconds(file.sourceCode, expiry, 'token');
-    });
+    const ttlOf = (code: string) =>
+      probe(code, (file) => {
+        const expiry = file.model.redis.expiries.find((candidate) => candidate.kind === 'script');
+        assert.ok(expiry, 'no script renewal');
+        return scriptTtlInMilliseconds(file.sourceCode, expiry, 'token');
+      });
 
     it('takes the argument beside the token, converted from seconds for EXPIRE', () => {
       assert.equal(ttlOf(renewal('return redis.call("PEXPIRE", KEYS[1], ARGV[2])', 'token, ttl')), 'ttl');
@@ -85,10 +112,11 @@ describe('fixes/ttl', () => {
   });
 
   describe('ttlAddition', () => {
-    const additionAfter = (code: string) => probe(code, (file) => {
-      const addition = ttlAddition(command(file, 'SET'), '30000');
-      return addition && { after: file.sourceCode.getText(addition.after), option: addition.option };
-    });
+    const additionAfter = (code: string) =>
+      probe(code, (file) => {
+        const addition = ttlAddition(command(file, 'SET'), '30000');
+        return addition && { after: file.sourceCode.getText(addition.after), option: addition.option };
+      });
 
     it('appends positional options after the last argument', () => {
       assert.deepEqual(additionAfter(ioredis(`await redis.set(key, token, 'NX');`)), { after: `'NX'`, option: `'PX', 30000` });
@@ -101,7 +129,10 @@ export async function run(key: string, token: string) {
   await redis.set(key, token, ${options});
 }`;
       assert.deepEqual(additionAfter(nodeRedis('{ NX: true }')), { after: 'NX: true', option: 'PX: 30000' });
-      assert.deepEqual(additionAfter(nodeRedis(`{ condition: 'NX' }`)), { after: `condition: 'NX'`, option: `expiration: { type: 'PX', value: 30000 }` });
+      assert.deepEqual(additionAfter(nodeRedis(`{ condition: 'NX' }`)), {
+        after: `condition: 'NX'`,
+        option: `expiration: { type: 'PX', value: 30000 }`,
+      });
     });
 
     it('passes a string to sendCommand, which takes strings only', () => {

@@ -14,20 +14,29 @@ describe('analyzeLuaScript', () => {
     assert.equal(isCompareAndDelete(summary(RELEASE_SCRIPT)), true);
     assert.equal(isCompareAndExpire(summary(EXTEND_SCRIPT)), true);
     const acquire = summary(FENCED_ACQUIRE_SCRIPT);
-    assert.deepEqual(acquire.sets.map((set) => [set.keyRef, set.nx, set.hasExpiry]), [['KEYS[1]', true, true]]);
-    assert.deepEqual(acquire.increments.map((write) => write.keyRef), ['KEYS[2]']);
+    assert.deepEqual(
+      acquire.sets.map((set) => [set.keyRef, set.nx, set.hasExpiry]),
+      [['KEYS[1]', true, true]],
+    );
+    assert.deepEqual(
+      acquire.increments.map((write) => write.keyRef),
+      ['KEYS[2]'],
+    );
   });
 
   const safeReleases: Record<string, string> = {
     'redis.pcall': 'if redis.pcall("get", KEYS[1]) == ARGV[1] then return redis.pcall("del", KEYS[1]) end return 0',
     'a local alias': 'local rcall = redis.call\nif rcall("GET", KEYS[1]) == ARGV[1] then return rcall("DEL", KEYS[1]) end\nreturn 0',
-    'an early return on ~=': 'local v = redis.call("GET", KEYS[1])\nif v ~= ARGV[1] then return 0 end\nredis.call("UNLINK", KEYS[1])\nreturn 1',
+    'an early return on ~=':
+      'local v = redis.call("GET", KEYS[1])\nif v ~= ARGV[1] then return 0 end\nredis.call("UNLINK", KEYS[1])\nreturn 1',
     'the token on the left': 'if ARGV[1] == redis.call("GET", KEYS[1]) then return redis.call("DEL", KEYS[1]) else return 0 end',
-    'a cjson owner field': 'local lock = cjson.decode(redis.call("GET", KEYS[1]))\nif lock.owner ~= ARGV[1] then return 0 end\nreturn redis.call("DEL", KEYS[1])',
+    'a cjson owner field':
+      'local lock = cjson.decode(redis.call("GET", KEYS[1]))\nif lock.owner ~= ARGV[1] then return 0 end\nreturn redis.call("DEL", KEYS[1])',
     'a token passed in KEYS': 'if redis.call("GET", KEYS[1]) == KEYS[2] then return redis.call("DEL", KEYS[1]) end return 0',
     'an else branch of a mismatch': 'if redis.call("GET", KEYS[1]) ~= ARGV[1] then return 0 else return redis.call("DEL", KEYS[1]) end',
     'a not-equal inside not': 'if not (redis.call("GET", KEYS[1]) ~= ARGV[1]) then return redis.call("DEL", KEYS[1]) end return 0',
-    'a missing-or-foreign early error': 'local v = redis.call("GET", KEYS[1])\nif not v or v ~= ARGV[1] then error("not owner") end\nredis.call("DEL", KEYS[1])',
+    'a missing-or-foreign early error':
+      'local v = redis.call("GET", KEYS[1])\nif not v or v ~= ARGV[1] then error("not owner") end\nredis.call("DEL", KEYS[1])',
     'a hash owner field': 'if redis.call("HGET", KEYS[1], "owner") == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0',
   };
   for (const [form, script] of Object.entries(safeReleases)) {
@@ -42,7 +51,8 @@ describe('analyzeLuaScript', () => {
     'a comparison with a constant': 'if redis.call("GET", KEYS[1]) == "locked" then return redis.call("DEL", KEYS[1]) end return 0',
     'a delete before the check': 'redis.call("DEL", KEYS[1])\nif redis.call("GET", KEYS[1]) == ARGV[1] then return 1 end\nreturn 0',
     'a delete in the mismatch branch': 'if redis.call("GET", KEYS[1]) ~= ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0',
-    'an early return that does not return': 'if redis.call("GET", KEYS[1]) ~= ARGV[1] then redis.log(redis.LOG_WARNING, "x") end\nreturn redis.call("DEL", KEYS[1])',
+    'an early return that does not return':
+      'if redis.call("GET", KEYS[1]) ~= ARGV[1] then redis.log(redis.LOG_WARNING, "x") end\nreturn redis.call("DEL", KEYS[1])',
     'an or-ed match': 'if redis.call("GET", KEYS[1]) == ARGV[1] or ARGV[2] == "force" then return redis.call("DEL", KEYS[1]) end return 0',
   };
   for (const [form, script] of Object.entries(unsafeReleases)) {
@@ -63,13 +73,14 @@ describe('analyzeLuaScript', () => {
   });
 });
 
-describe('analyzeLuaScript: the servers\' compare-first commands', () => {
+describe("analyzeLuaScript: the servers' compare-first commands", () => {
   it('counts DELEX IFEQ/IFDEQ and DELIFEQ as owner-checked deletes', () => {
     for (const source of [
       'return redis.call("DELEX", KEYS[1], "IFEQ", ARGV[1])',
       'return redis.call("delex", KEYS[1], "ifdeq", ARGV[1])',
       'return redis.pcall("DELIFEQ", KEYS[1], ARGV[1])',
-    ]) assert.equal(isCompareAndDelete(summary(source)), true, source);
+    ])
+      assert.equal(isCompareAndDelete(summary(source)), true, source);
   });
 
   it('counts a bare DELEX and the IFNE forms as unchecked deletes', () => {

@@ -25,19 +25,38 @@ describe('fileMayHoldLocks', () => {
   });
 
   it('lets SQL locks through: advisory locks, lock tables by name or by expiry column, lock helpers', () => {
-    assert.equal(screen("import { Pool } from 'pg';\nconst pool = new Pool();\nawait pool.query('SELECT pg_advisory_lock($1)', [42]);"), true);
-    assert.equal(screen("import { Pool } from 'pg';\nconst pool = new Pool();\nawait pool.query('INSERT INTO job_leases (name, owner) VALUES ($1, $2)', [n, o]);"), true);
-    assert.equal(screen("import { Pool } from 'pg';\nconst pool = new Pool();\nawait pool.query('UPDATE cron_runs SET owner = $1, valid_until = now() WHERE name = $2', [o, n]);"), true);
+    assert.equal(
+      screen("import { Pool } from 'pg';\nconst pool = new Pool();\nawait pool.query('SELECT pg_advisory_lock($1)', [42]);"),
+      true,
+    );
+    assert.equal(
+      screen(
+        "import { Pool } from 'pg';\nconst pool = new Pool();\nawait pool.query('INSERT INTO job_leases (name, owner) VALUES ($1, $2)', [n, o]);",
+      ),
+      true,
+    );
+    assert.equal(
+      screen(
+        "import { Pool } from 'pg';\nconst pool = new Pool();\nawait pool.query('UPDATE cron_runs SET owner = $1, valid_until = now() WHERE name = $2', [o, n]);",
+      ),
+      true,
+    );
     assert.equal(screen("import knex from 'knex';\nconst db = knex({});\nawait db('locks').insert({ name: 'sync' });"), true);
   });
 
   it('turns away a file that sends SQL but names no lock', () => {
-    assert.equal(screen("import { Pool } from 'pg';\nconst pool = new Pool();\nexport const byId = (id) => pool.query('SELECT * FROM invoices WHERE id = $1', [id]);\nexport const rename = (id, name) => pool.query('UPDATE invoices SET name = $2 WHERE id = $1', [id, name]);"), false);
+    assert.equal(
+      screen(
+        "import { Pool } from 'pg';\nconst pool = new Pool();\nexport const byId = (id) => pool.query('SELECT * FROM invoices WHERE id = $1', [id]);\nexport const rename = (id, name) => pool.query('UPDATE invoices SET name = $2 WHERE id = $1', [id, name]);",
+      ),
+      false,
+    );
   });
 
   it('turns away a file whose only lock words are in long comments, and lets the same words through in code', () => {
     const header = '/*\n * Acquires a lease on the connection, and releases it by deleting its row FROM job_locks.\n */\n';
-    const orm = "import { Pool } from 'pg';\nconst pool = new Pool();\nexport const byId = (id) => pool.query('SELECT * FROM invoices WHERE id = $1', [id]);\n";
+    const orm =
+      "import { Pool } from 'pg';\nconst pool = new Pool();\nexport const byId = (id) => pool.query('SELECT * FROM invoices WHERE id = $1', [id]);\n";
     assert.equal(screen(`${header}${orm}`), false);
     assert.equal(screen(`${orm}export const rows = (id) => pool.query('DELETE FROM job_locks WHERE id = $1', [id]);`), true);
   });

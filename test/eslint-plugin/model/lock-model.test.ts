@@ -13,7 +13,11 @@ function modelsSeenBy(code: string, ruleCount: number, settings: Record<string, 
     defaultOptions: [],
     meta: { type: 'problem', messages: {}, schema: [] },
     create(context) {
-      return { 'Program:exit'() { seen.push(getLockModel(context)); } };
+      return {
+        'Program:exit'() {
+          seen.push(getLockModel(context));
+        },
+      };
     },
   };
   const rules: Record<string, unknown> = {};
@@ -53,8 +57,14 @@ describe('getLockModel', () => {
   it('ties an acquisition and a release to the same key through a const', () => {
     const [model] = modelsSeenBy(LOCK_CODE, 1);
     const redis = model!.redis;
-    assert.deepEqual(redis.acquisitions.map((acquisition) => [acquisition.kind, acquisition.hasTtl, acquisition.keySignature]), [['set-nx', true, 's:lock:invoice']]);
-    assert.deepEqual(redis.releases.map((release) => [release.kind, release.safe, release.keySignature]), [['del', false, 's:lock:invoice']]);
+    assert.deepEqual(
+      redis.acquisitions.map((acquisition) => [acquisition.kind, acquisition.hasTtl, acquisition.keySignature]),
+      [['set-nx', true, 's:lock:invoice']],
+    );
+    assert.deepEqual(
+      redis.releases.map((release) => [release.kind, release.safe, release.keySignature]),
+      [['del', false, 's:lock:invoice']],
+    );
     assert.equal(redis.fileDialect, 'ioredis');
   });
 

@@ -55,9 +55,11 @@ type Preset = 'recommended' | 'strict';
 export function presetRules(preset: Preset): Record<string, string> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const locksmith = require(PLUGIN_ENTRY) as { configs: Record<Preset, { rules: Record<string, string> }> };
-  return Object.fromEntries(Object.entries(locksmith.configs[preset].rules)
-    .filter(([, severity]) => severity !== 'off')
-    .sort(([left], [right]) => left.localeCompare(right)));
+  return Object.fromEntries(
+    Object.entries(locksmith.configs[preset].rules)
+      .filter(([, severity]) => severity !== 'off')
+      .sort(([left], [right]) => left.localeCompare(right)),
+  );
 }
 
 /** The strict preset's rule ids, prefixed. */
@@ -79,7 +81,9 @@ export function readmeOxlintConfig(): Record<string, unknown> {
 
 /** The oxlint version the repository tests with (the exact devDependency). */
 export function testedOxlintVersion(): string {
-  const manifest = JSON.parse(fs.readFileSync(path.join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as {
+    devDependencies: Record<string, string>;
+  };
   return manifest.devDependencies['oxlint']!;
 }
 
@@ -94,7 +98,11 @@ export function oxlintConfig(settings: Record<string, unknown> = {}, ruleOverrid
   };
 }
 
-interface Spawned { code: number | null; stdout: string; stderr: string }
+interface Spawned {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 function run(command: string, args: readonly string[], cwd: string): Promise<Spawned> {
   return new Promise((resolve, reject) => {
@@ -104,7 +112,9 @@ function run(command: string, args: readonly string[], cwd: string): Promise<Spa
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     child.on('error', reject);
-    child.on('close', (code) => { resolve({ code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') }); });
+    child.on('close', (code) => {
+      resolve({ code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
+    });
   });
 }
 
@@ -142,7 +152,10 @@ export async function eslintFindings(cwd: string, paths: readonly string[], pres
       if (message.ruleId === null || !message.ruleId.startsWith(RULE_PREFIX)) continue;
       const finding = { rule: message.ruleId.slice(RULE_PREFIX.length), file, line: message.line };
       findings.push(finding);
-      suggestions.set(key(finding), [...(suggestions.get(key(finding)) ?? []), ...(message.suggestions ?? []).map((suggestion) => suggestion.desc)]);
+      suggestions.set(key(finding), [
+        ...(suggestions.get(key(finding)) ?? []),
+        ...(message.suggestions ?? []).map((suggestion) => suggestion.desc),
+      ]);
     }
   }
   return { findings, parseErrors, suggestions };
@@ -172,8 +185,11 @@ export async function oxlintFindings(
     const configFile = path.join(directory, '.oxlintrc.json');
     fs.writeFileSync(configFile, JSON.stringify(options.config ?? oxlintConfig(settings, ruleOverrides)));
     const result = await run(process.execPath, [OXLINT_BIN, '-c', configFile, '--format', 'json', '--no-ignore', ...paths], cwd);
-    if (result.code !== 0 && result.code !== 1) throw new Error(`oxlint exited ${result.code}: ${result.stderr}${result.stdout.slice(0, 2000)}`);
-    const report = JSON.parse(result.stdout) as { diagnostics: Array<{ code?: string; message: string; filename: string; labels: Array<{ span: { line: number } }> }> };
+    if (result.code !== 0 && result.code !== 1)
+      throw new Error(`oxlint exited ${result.code}: ${result.stderr}${result.stdout.slice(0, 2000)}`);
+    const report = JSON.parse(result.stdout) as {
+      diagnostics: Array<{ code?: string; message: string; filename: string; labels: Array<{ span: { line: number } }> }>;
+    };
     const findings: Finding[] = [];
     const errors: OxlintRun['errors'] = [];
     for (const diagnostic of report.diagnostics) {
@@ -212,10 +228,12 @@ export function differences(eslint: readonly Finding[], oxlint: readonly Finding
 }
 
 export function isAccepted(difference: Difference, accepted: AcceptedDifference): boolean {
-  return accepted.only === difference.only
-    && accepted.rule === difference.rule
-    && accepted.file === difference.file
-    && accepted.line === difference.line;
+  return (
+    accepted.only === difference.only &&
+    accepted.rule === difference.rule &&
+    accepted.file === difference.file &&
+    accepted.line === difference.line
+  );
 }
 
 /**
@@ -253,9 +271,14 @@ export function oxlintLanguageServer(directory: string, file: string, timeoutMs 
     const text = JSON.stringify({ jsonrpc: '2.0', ...message });
     child.stdin.write(`Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
   };
-  interface Diagnostic { code?: string; range: { start: { line: number } } }
+  interface Diagnostic {
+    code?: string;
+    range: { start: { line: number } };
+  }
   return new Promise<LanguageServerFindings>((resolve, reject) => {
-    const timer = setTimeout(() => { finish(new Error(`oxlint --lsp gave no diagnostics for ${file} in ${timeoutMs} ms`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      finish(new Error(`oxlint --lsp gave no diagnostics for ${file} in ${timeoutMs} ms`));
+    }, timeoutMs);
     let finished = false;
     const finish = (error: Error | undefined, result?: LanguageServerFindings): void => {
       if (finished) return;
@@ -265,15 +288,32 @@ export function oxlintLanguageServer(directory: string, file: string, timeoutMs 
       if (error) reject(error);
       else resolve(result!);
     };
-    child.on('error', (error) => { finish(error); });
+    child.on('error', (error) => {
+      finish(error);
+    });
     const result: LanguageServerFindings = { findings: [], actions: new Map() };
     const pending = new Map<number, string>();
     let buffer = Buffer.alloc(0);
-    const handle = (message: { id?: number; method?: string; params?: { uri?: string; diagnostics?: Diagnostic[]; items?: unknown[] }; result?: Array<{ title: string }> | null }): void => {
+    const handle = (message: {
+      id?: number;
+      method?: string;
+      params?: { uri?: string; diagnostics?: Diagnostic[]; items?: unknown[] };
+      result?: Array<{ title: string }> | null;
+    }): void => {
       if (message.id === 1 && message.method === undefined) {
         send({ method: 'initialized', params: {} });
-        send({ method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'javascript', version: 1, text: fs.readFileSync(path.join(directory, file), 'utf8') } } });
-      } else if (message.method === 'textDocument/publishDiagnostics' && message.params?.uri === uri && pending.size === 0 && result.findings.length === 0) {
+        send({
+          method: 'textDocument/didOpen',
+          params: {
+            textDocument: { uri, languageId: 'javascript', version: 1, text: fs.readFileSync(path.join(directory, file), 'utf8') },
+          },
+        });
+      } else if (
+        message.method === 'textDocument/publishDiagnostics' &&
+        message.params?.uri === uri &&
+        pending.size === 0 &&
+        result.findings.length === 0
+      ) {
         const diagnostics = (message.params.diagnostics ?? []).filter((diagnostic) => /^locksmith\(.+\)$/.test(diagnostic.code ?? ''));
         if (diagnostics.length === 0) return;
         diagnostics.forEach((diagnostic, index) => {
@@ -281,7 +321,11 @@ export function oxlintLanguageServer(directory: string, file: string, timeoutMs 
           const line = diagnostic.range.start.line + 1;
           result.findings.push({ rule, file, line });
           pending.set(100 + index, `${rule}|${line}`);
-          send({ id: 100 + index, method: 'textDocument/codeAction', params: { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } } });
+          send({
+            id: 100 + index,
+            method: 'textDocument/codeAction',
+            params: { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } },
+          });
         });
       } else if (message.id !== undefined && pending.has(message.id) && message.method === undefined) {
         const key = pending.get(message.id)!;
@@ -290,7 +334,10 @@ export function oxlintLanguageServer(directory: string, file: string, timeoutMs 
         if (pending.size === 0) finish(undefined, result);
       } else if (message.id !== undefined && message.method !== undefined) {
         // A request from the server (its configuration, say): answer with defaults.
-        send({ id: message.id, result: message.method === 'workspace/configuration' ? (message.params?.items ?? []).map(() => null) : null });
+        send({
+          id: message.id,
+          result: message.method === 'workspace/configuration' ? (message.params?.items ?? []).map(() => null) : null,
+        });
       }
     };
     child.stdout.on('data', (chunk: Buffer) => {
@@ -305,6 +352,10 @@ export function oxlintLanguageServer(directory: string, file: string, timeoutMs 
         handle(JSON.parse(body) as Parameters<typeof handle>[0]);
       }
     });
-    send({ id: 1, method: 'initialize', params: { processId: process.pid, rootUri, capabilities: {}, workspaceFolders: [{ uri: rootUri, name: 'workspace' }] } });
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { processId: process.pid, rootUri, capabilities: {}, workspaceFolders: [{ uri: rootUri, name: 'workspace' }] },
+    });
   });
 }

@@ -10,7 +10,19 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'mocha';
 import {
-  type Difference, type EslintRun, type OxlintRun, REPOSITORY_ROOT, differences, eslintFindings, isAccepted, key, oxlintApplySuggestions, oxlintFindings, oxlintLanguageServer, readDifferences, readmeOxlintConfig,
+  type Difference,
+  type EslintRun,
+  type OxlintRun,
+  REPOSITORY_ROOT,
+  differences,
+  eslintFindings,
+  isAccepted,
+  key,
+  oxlintApplySuggestions,
+  oxlintFindings,
+  oxlintLanguageServer,
+  readDifferences,
+  readmeOxlintConfig,
 } from './compare';
 
 const SETTINGS_PROJECT = path.join(REPOSITORY_ROOT, 'test/eslint-plugin/fixtures/oxlint-settings');
@@ -56,10 +68,16 @@ describe('oxlint JS plugins', function () {
     this.timeout(300_000);
     const paths = ['examples', 'test/fixtures/projects'];
     const eslint = await eslintFindings(REPOSITORY_ROOT, paths, 'recommended');
-    const oxlint = await oxlintFindings(REPOSITORY_ROOT, paths, {}, {}, {
-      config: readmeOxlintConfig(),
-      configDirectory: path.join(REPOSITORY_ROOT, 'test-output', 'oxlint'),
-    });
+    const oxlint = await oxlintFindings(
+      REPOSITORY_ROOT,
+      paths,
+      {},
+      {},
+      {
+        config: readmeOxlintConfig(),
+        configDirectory: path.join(REPOSITORY_ROOT, 'test-output', 'oxlint'),
+      },
+    );
     assert.ok(oxlint.findings.length > 30, `oxlint found only ${oxlint.findings.length}`);
     check(eslint, oxlint);
   });
@@ -69,14 +87,19 @@ describe('oxlint JS plugins', function () {
     this.timeout(900_000);
     const corpus = (await import(path.join(REPOSITORY_ROOT, 'corpus/files.mjs'))) as CorpusFiles;
     corpus.ensureCorpusInstalled();
-    const files = corpus.collectCorpusFiles({ extensions: [...corpus.CORPUS_EXTENSIONS, '.lua'] })
+    const files = corpus
+      .collectCorpusFiles({ extensions: [...corpus.CORPUS_EXTENSIONS, '.lua'] })
       .map((file) => path.relative(corpus.corpusModules, file));
     assert.ok(files.length > 1000, `only ${files.length} corpus files`);
     const eslint = await eslintFindings(corpus.corpusModules, files);
     const oxlint = await oxlintFindings(corpus.corpusModules, files);
     const prefix = <T extends { file: string }>(item: T): T => ({ ...item, file: CORPUS_PREFIX + item.file });
     check(
-      { findings: eslint.findings.map(prefix), parseErrors: eslint.parseErrors.map((file) => CORPUS_PREFIX + file), suggestions: new Map() },
+      {
+        findings: eslint.findings.map(prefix),
+        parseErrors: eslint.parseErrors.map((file) => CORPUS_PREFIX + file),
+        suggestions: new Map(),
+      },
       { findings: oxlint.findings.map(prefix), errors: oxlint.errors.map(prefix) },
     );
   });
@@ -135,7 +158,10 @@ describe('oxlint JS plugins', function () {
       for (const finding of eslint.findings) {
         const offered = server.actions.get(`${finding.rule}|${finding.line}`) ?? [];
         for (const suggestion of eslint.suggestions.get(key(finding)) ?? []) {
-          assert.ok(offered.includes(suggestion), `${finding.rule} line ${finding.line}: "${suggestion}" not among ${JSON.stringify(offered)}`);
+          assert.ok(
+            offered.includes(suggestion),
+            `${finding.rule} line ${finding.line}: "${suggestion}" not among ${JSON.stringify(offered)}`,
+          );
         }
       }
     } finally {

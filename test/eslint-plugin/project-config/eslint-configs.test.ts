@@ -37,18 +37,30 @@ function makeTree(files: Record<string, string>): string {
 type Finding = string;
 
 function findings(results: readonly ESLint.LintResult[], root: string): Finding[] {
-  return results.flatMap((result) => result.messages.map((message) => `${path.relative(root, result.filePath)}:${message.line} ${message.ruleId ?? 'fatal'} ${message.severity}`)).sort();
+  return results
+    .flatMap((result) =>
+      result.messages.map(
+        (message) => `${path.relative(root, result.filePath)}:${message.line} ${message.ruleId ?? 'fatal'} ${message.severity}`,
+      ),
+    )
+    .sort();
 }
 
 async function lintWithProject(root: string, after: Linter.Config[] = []): Promise<Finding[]> {
-  const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: [...locksmith.configs.project({ cwd: root }), ...after] as Linter.Config[] });
+  const eslint = new ESLint({
+    cwd: root,
+    overrideConfigFile: true,
+    overrideConfig: [...locksmith.configs.project({ cwd: root }), ...after] as Linter.Config[],
+  });
   return findings(await eslint.lintFiles(['.']), root);
 }
 
 describe('project config: locksmith.configs.project() in ESLint', function () {
   this.timeout(60_000);
   let root = '';
-  afterEach(() => { if (root !== '') fs.rmSync(root, { recursive: true, force: true }); });
+  afterEach(() => {
+    if (root !== '') fs.rmSync(root, { recursive: true, force: true });
+  });
 
   it('is a function beside the configs, not one of them', () => {
     assert.equal(typeof locksmith.configs.project, 'function');
@@ -60,11 +72,14 @@ describe('project config: locksmith.configs.project() in ESLint', function () {
     assert.deepEqual(await lintWithProject(root), ['src/a.js:3 locksmith/no-unsafe-release 2']);
     fs.writeFileSync(path.join(root, 'locksmith.json'), JSON.stringify({ rules: { 'no-unsafe-release': 'off' } }));
     assert.deepEqual(await lintWithProject(root), []);
-    fs.writeFileSync(path.join(root, 'locksmith.json'), JSON.stringify({ rules: { 'locksmith/no-unsafe-release': 1 }, settings: { lockKeyPattern: '^mutex:' } }));
+    fs.writeFileSync(
+      path.join(root, 'locksmith.json'),
+      JSON.stringify({ rules: { 'locksmith/no-unsafe-release': 1 }, settings: { lockKeyPattern: '^mutex:' } }),
+    );
     assert.deepEqual(await lintWithProject(root), ['src/a.js:4 locksmith/no-unsafe-release 1']);
   });
 
-  it('gives a nested folder its own configuration in full, never merged with its ancestor\'s', async () => {
+  it("gives a nested folder its own configuration in full, never merged with its ancestor's", async () => {
     root = makeTree({
       'locksmith.json': JSON.stringify({ rules: { 'no-unsafe-release': 'warn' }, settings: { lockKeyPattern: '^mutex:' } }),
       'app.js': RELEASES,
@@ -98,35 +113,60 @@ describe('project config: locksmith.configs.project() in ESLint', function () {
     ]);
   });
 
-  it('lets the user\'s own objects, placed after it, win', async () => {
-    root = makeTree({ 'locksmith.json': JSON.stringify({ rules: { 'no-unsafe-release': 'off' }, settings: { lockKeyPattern: '^mutex:' } }), 'a.js': RELEASES });
-    assert.deepEqual(await lintWithProject(root, [{ rules: { 'locksmith/no-unsafe-release': 'warn' } }]), ['a.js:4 locksmith/no-unsafe-release 1']);
+  it("lets the user's own objects, placed after it, win", async () => {
+    root = makeTree({
+      'locksmith.json': JSON.stringify({ rules: { 'no-unsafe-release': 'off' }, settings: { lockKeyPattern: '^mutex:' } }),
+      'a.js': RELEASES,
+    });
+    assert.deepEqual(await lintWithProject(root, [{ rules: { 'locksmith/no-unsafe-release': 'warn' } }]), [
+      'a.js:4 locksmith/no-unsafe-release 1',
+    ]);
     assert.deepEqual(
-      await lintWithProject(root, [{ rules: { 'locksmith/no-unsafe-release': 'warn' }, settings: { locksmith: { lockKeyPattern: '^lock:' } } }]),
+      await lintWithProject(root, [
+        { rules: { 'locksmith/no-unsafe-release': 'warn' }, settings: { locksmith: { lockKeyPattern: '^lock:' } } },
+      ]),
       ['a.js:3 locksmith/no-unsafe-release 1'],
     );
   });
 
   it('uses the nearest configuration above the working directory too', async () => {
     root = makeTree({ 'locksmith.json': JSON.stringify({ rules: { 'no-unsafe-release': 'off' } }), 'sub/a.js': RELEASES });
-    const eslint = new ESLint({ cwd: path.join(root, 'sub'), overrideConfigFile: true, overrideConfig: locksmith.configs.project({ cwd: path.join(root, 'sub') }) as Linter.Config[] });
+    const eslint = new ESLint({
+      cwd: path.join(root, 'sub'),
+      overrideConfigFile: true,
+      overrideConfig: locksmith.configs.project({ cwd: path.join(root, 'sub') }) as Linter.Config[],
+    });
     assert.deepEqual(findings(await eslint.lintFiles(['.']), root), []);
   });
 
   it('does not make ESLint lint files its own configuration would not', async () => {
     root = makeTree({ 'locksmith.json': '{}', 'a.ts': 'const x: number = 1;\n', 'b.js': RELEASES });
-    const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: locksmith.configs.project({ cwd: root }) as Linter.Config[] });
-    assert.deepEqual((await eslint.lintFiles(['.'])).map((result) => path.basename(result.filePath)), ['b.js']);
+    const eslint = new ESLint({
+      cwd: root,
+      overrideConfigFile: true,
+      overrideConfig: locksmith.configs.project({ cwd: root }) as Linter.Config[],
+    });
+    assert.deepEqual(
+      (await eslint.lintFiles(['.'])).map((result) => path.basename(result.filePath)),
+      ['b.js'],
+    );
   });
 
   it('fails at config-load time with one line naming the bad file and key', () => {
     root = makeTree({ 'sub/locksmith.json': JSON.stringify({ rules: { 'no-unsafe-releas': 'off' } }) });
-    assert.throws(() => locksmith.configs.project({ cwd: root }), (error: Error) => error.message === `${path.join(root, 'sub/locksmith.json')}: rules.no-unsafe-releas: unknown rule`);
+    assert.throws(
+      () => locksmith.configs.project({ cwd: root }),
+      (error: Error) => error.message === `${path.join(root, 'sub/locksmith.json')}: rules.no-unsafe-releas: unknown rule`,
+    );
   });
 
-  it('gives the CLI\'s plan the same findings as configs.project()', async () => {
+  it("gives the CLI's plan the same findings as configs.project()", async () => {
     root = makeTree({
-      'locksmith.json': JSON.stringify({ rules: { 'no-unsafe-release': 'warn' }, settings: { lockKeyPattern: '^mutex:' }, ignores: ['skip/'] }),
+      'locksmith.json': JSON.stringify({
+        rules: { 'no-unsafe-release': 'warn' },
+        settings: { lockKeyPattern: '^mutex:' },
+        ignores: ['skip/'],
+      }),
       'a.js': RELEASES,
       'skip/b.js': RELEASES,
       'nested/locksmith.json': JSON.stringify({ rules: { 'no-unsafe-release': 'error' } }),
@@ -136,7 +176,11 @@ describe('project config: locksmith.configs.project() in ESLint', function () {
     const plan = planCliProjectConfig(locksmith, files, { cwd: root });
     assert.deepEqual(plan.ignored, [path.join(root, 'skip/b.js')]);
     assert.deepEqual(plan.sources, [path.join(root, 'locksmith.json'), path.join(root, 'nested/locksmith.json')]);
-    const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: [locksmith.configs.recommended, ...plan.configs] as Linter.Config[] });
+    const eslint = new ESLint({
+      cwd: root,
+      overrideConfigFile: true,
+      overrideConfig: [locksmith.configs.recommended, ...plan.configs] as Linter.Config[],
+    });
     const viaPlan = findings(await eslint.lintFiles(plan.files), root);
     assert.deepEqual(viaPlan, ['a.js:4 locksmith/no-unsafe-release 1', 'nested/c.js:3 locksmith/no-unsafe-release 2']);
     assert.deepEqual(await lintWithProject(root), viaPlan);
@@ -151,26 +195,44 @@ describe('project config: locksmith.configs.project() in ESLint', function () {
 describe('project config: configs.project() in every ESLint of the peer range', function () {
   this.timeout(60_000);
   let root = '';
-  afterEach(() => { if (root !== '') fs.rmSync(root, { recursive: true, force: true }); });
+  afterEach(() => {
+    if (root !== '') fs.rmSync(root, { recursive: true, force: true });
+  });
 
   // Installed by scripts/install-eslint-compat.sh (npm run test:unit runs it), as for eslint-versions.test.ts.
   const compatModules = path.join(REPOSITORY_ROOT, 'test/eslint-compat/node_modules');
-  interface FlatESLintLike { lintFiles(patterns: string[]): Promise<ESLint.LintResult[]> }
+  interface FlatESLintLike {
+    lintFiles(patterns: string[]): Promise<ESLint.LintResult[]>;
+  }
   type FlatESLintClass = new (options: Record<string, unknown>) => FlatESLintLike;
-  for (const [label, moduleName] of [['ESLint 8.57', path.join(compatModules, 'eslint8')], ['ESLint 9', path.join(compatModules, 'eslint9')], ['ESLint 10', 'eslint']] as const) {
+  for (const [label, moduleName] of [
+    ['ESLint 8.57', path.join(compatModules, 'eslint8')],
+    ['ESLint 9', path.join(compatModules, 'eslint9')],
+    ['ESLint 10', 'eslint'],
+  ] as const) {
     it(`${label}: nearest configuration, settings and ignores alike`, async () => {
       root = makeTree({
-        'locksmith.json': JSON.stringify({ rules: { 'no-unsafe-release': 'warn' }, settings: { lockKeyPattern: '^mutex:' }, ignores: ['ignored/'] }),
+        'locksmith.json': JSON.stringify({
+          rules: { 'no-unsafe-release': 'warn' },
+          settings: { lockKeyPattern: '^mutex:' },
+          ignores: ['ignored/'],
+        }),
         'a.js': RELEASES,
         'sub/locksmith.json': JSON.stringify({ rules: {} }),
         'sub/b.js': RELEASES,
         'ignored/c.js': RELEASES,
       });
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const module = require(moduleName) as { loadESLint?: (options: { useFlatConfig: true }) => Promise<FlatESLintClass>; FlatESLint?: FlatESLintClass };
+      const module = require(moduleName) as {
+        loadESLint?: (options: { useFlatConfig: true }) => Promise<FlatESLintClass>;
+        FlatESLint?: FlatESLintClass;
+      };
       const FlatESLint = module.loadESLint === undefined ? module.FlatESLint! : await module.loadESLint({ useFlatConfig: true });
       const eslint = new FlatESLint({ cwd: root, overrideConfigFile: true, overrideConfig: locksmith.configs.project({ cwd: root }) });
-      assert.deepEqual(findings(await eslint.lintFiles(['.']), root), ['a.js:4 locksmith/no-unsafe-release 1', 'sub/b.js:3 locksmith/no-unsafe-release 2']);
+      assert.deepEqual(findings(await eslint.lintFiles(['.']), root), [
+        'a.js:4 locksmith/no-unsafe-release 1',
+        'sub/b.js:3 locksmith/no-unsafe-release 2',
+      ]);
     });
   }
 });
@@ -179,7 +241,9 @@ describe('project config: eslint --cache sees locksmith.json', function () {
   // Real `eslint` processes, as a user runs them; each loads the config afresh.
   this.timeout(120_000);
   let root = '';
-  afterEach(() => { if (root !== '') fs.rmSync(root, { recursive: true, force: true }); });
+  afterEach(() => {
+    if (root !== '') fs.rmSync(root, { recursive: true, force: true });
+  });
 
   function runEslint(): { linted: string[]; skipped: string[]; output: string } {
     const child = spawnSync(process.execPath, [ESLINT_BIN, '--cache', '--cache-location', '.eslintcache', '--format', 'json', 'a', 'b'], {

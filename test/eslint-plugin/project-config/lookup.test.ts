@@ -6,7 +6,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, it } from 'mocha';
-import { ProjectConfigError, ProjectConfigLookup, loadProjectConfigFile, toEslintRules } from '../../../eslint-plugin/src/project-config/index.js';
+import {
+  ProjectConfigError,
+  ProjectConfigLookup,
+  loadProjectConfigFile,
+  toEslintRules,
+} from '../../../eslint-plugin/src/project-config/index.js';
 
 function makeTree(files: Record<string, string>): string {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-config-')));
@@ -24,7 +29,9 @@ const rulesOf = (lookup: ProjectConfigLookup, file: string) => {
 
 describe('project config: lookup', () => {
   let root = '';
-  afterEach(() => { if (root !== '') fs.rmSync(root, { recursive: true, force: true }); });
+  afterEach(() => {
+    if (root !== '') fs.rmSync(root, { recursive: true, force: true });
+  });
 
   it('finds the nearest configuration and never merges its ancestors', () => {
     root = makeTree({
@@ -34,7 +41,10 @@ describe('project config: lookup', () => {
       'src/x.js': '',
     });
     const lookup = new ProjectConfigLookup();
-    assert.deepEqual(rulesOf(lookup, path.join(root, 'src/x.js')), { 'locksmith/no-unsafe-release': 'off', 'locksmith/require-lock-ttl': 'warn' });
+    assert.deepEqual(rulesOf(lookup, path.join(root, 'src/x.js')), {
+      'locksmith/no-unsafe-release': 'off',
+      'locksmith/require-lock-ttl': 'warn',
+    });
     assert.deepEqual(rulesOf(lookup, path.join(root, 'packages/api/src/deep/x.js')), { 'locksmith/no-lock-takeover': 'off' });
   });
 
@@ -58,15 +68,19 @@ describe('project config: lookup', () => {
     assert.equal(lookup.forFile(path.join(root, 'x.js'))?.filePath, path.join(root, 'locksmith.json'));
   });
 
-  it('throws the nearest file\'s error, naming it, for every file it governs', () => {
+  it("throws the nearest file's error, naming it, for every file it governs", () => {
     root = makeTree({
       'locksmith.json': JSON.stringify({ rules: {} }),
       'sub/locksmith.json': JSON.stringify({ rules: { 'no-unsafe-releas': 'off' } }),
     });
     const lookup = new ProjectConfigLookup();
     for (const file of ['sub/x.js', 'sub/y/z.js']) {
-      assert.throws(() => lookup.forFile(path.join(root, file)), (error: unknown) =>
-        error instanceof ProjectConfigError && error.describe(root) === path.join('sub', 'locksmith.json') + ': rules.no-unsafe-releas: unknown rule');
+      assert.throws(
+        () => lookup.forFile(path.join(root, file)),
+        (error: unknown) =>
+          error instanceof ProjectConfigError &&
+          error.describe(root) === path.join('sub', 'locksmith.json') + ': rules.no-unsafe-releas: unknown rule',
+      );
     }
     assert.ok(lookup.forFile(path.join(root, 'x.js')));
   });
@@ -93,7 +107,7 @@ describe('project config: lookup', () => {
     assert.equal(reads.length, depth * 2 + 2);
   });
 
-  it('answers from text given by the caller (an editor\'s unsaved buffer)', () => {
+  it("answers from text given by the caller (an editor's unsaved buffer)", () => {
     const lookup = new ProjectConfigLookup({
       readFile: (file) => (file === path.resolve('/virtual/locksmith.json') ? '{"rules":{"no-unsafe-release":"off"}}' : undefined),
     });

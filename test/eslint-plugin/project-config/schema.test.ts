@@ -17,7 +17,10 @@ const PACKAGE_JSON = path.resolve(__dirname, '../../../eslint-plugin/package.jso
 const EXTENSION_MANIFEST = path.resolve(__dirname, '../../../package.json');
 
 function fixtures(folder: string): string[] {
-  return fs.readdirSync(path.join(FIXTURES, folder)).sort().map((name) => path.join(FIXTURES, folder, name));
+  return fs
+    .readdirSync(path.join(FIXTURES, folder))
+    .sort()
+    .map((name) => path.join(FIXTURES, folder, name));
 }
 
 function compileShipped(): { config: (data: unknown) => boolean; packageJson: (data: unknown) => boolean } {
@@ -47,15 +50,22 @@ describe('project config: the shipped JSON schema', () => {
 
   it('names every rule, with and without the prefix, and every shared setting', () => {
     const schema = projectConfigSchema() as { properties: { rules: { properties: object }; settings: { properties: object } } };
-    const expectedRules = Object.keys(locksmith.rules).flatMap((id) => [id, `locksmith/${id}`]).sort();
+    const expectedRules = Object.keys(locksmith.rules)
+      .flatMap((id) => [id, `locksmith/${id}`])
+      .sort();
     assert.deepEqual(Object.keys(schema.properties.rules.properties).sort(), expectedRules);
     assert.deepEqual(Object.keys(schema.properties.settings.properties).sort(), Object.keys(sharedSettingsSchema).sort());
   });
 
-  it('uses only keywords the loader\'s checker understands', () => {
+  it("uses only keywords the loader's checker understands", () => {
     const unsupported = new Set<string>();
     const walk = (node: unknown, inProperties: boolean): void => {
-      if (Array.isArray(node)) { node.forEach((item) => { walk(item, false); }); return; }
+      if (Array.isArray(node)) {
+        node.forEach((item) => {
+          walk(item, false);
+        });
+        return;
+      }
       if (typeof node !== 'object' || node === null) return;
       for (const [key, value] of Object.entries(node)) {
         if (!inProperties && !SUPPORTED_KEYWORDS.has(key)) unsupported.add(key);
@@ -69,7 +79,9 @@ describe('project config: the shipped JSON schema', () => {
   it('is shipped in the package and registered in the extension manifest', () => {
     const files = (JSON.parse(fs.readFileSync(PACKAGE_JSON, 'utf8')) as { files: string[] }).files;
     assert.ok(files.includes('schemas'), 'eslint-plugin/package.json files lists schemas');
-    const manifest = JSON.parse(fs.readFileSync(EXTENSION_MANIFEST, 'utf8')) as { contributes: { jsonValidation: { fileMatch: string; url: string }[] } };
+    const manifest = JSON.parse(fs.readFileSync(EXTENSION_MANIFEST, 'utf8')) as {
+      contributes: { jsonValidation: { fileMatch: string; url: string }[] };
+    };
     assert.deepEqual(manifest.contributes.jsonValidation, [
       { fileMatch: 'locksmith.json', url: './eslint-plugin/schemas/locksmith.schema.json' },
       { fileMatch: 'package.json', url: './eslint-plugin/schemas/package.schema.json' },
@@ -93,7 +105,11 @@ describe('project config: the shipped JSON schema', () => {
     for (const file of fixtures('invalid')) {
       it(`rejects ${path.relative(FIXTURES, file)}`, () => {
         assert.equal(schemaAccepts(file), false, 'schema');
-        assert.match(loaderError(file) ?? 'accepted', new RegExp(`^invalid/${path.basename(file).replace('.', '\\.')}: [^\\n]+: [^\\n]+$`), 'loader');
+        assert.match(
+          loaderError(file) ?? 'accepted',
+          new RegExp(`^invalid/${path.basename(file).replace('.', '\\.')}: [^\\n]+: [^\\n]+$`),
+          'loader',
+        );
       });
     }
     // A JSON schema cannot say "compiles as a regular expression"; the loader can, and does.

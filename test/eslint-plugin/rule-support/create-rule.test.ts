@@ -25,12 +25,21 @@ export async function run(job) {
 const strictRules = plugin.configs.strict.rules as Linter.RulesRecord;
 
 function findingsOf(linter: Linter, code: string): string[] {
-  const messages = linter.verify(code, [{
-    files: ['**/*.js'],
-    plugins: { locksmith: plugin as never },
-    rules: strictRules,
-  }], { filename: 'file.js' });
-  assert.deepEqual(messages.filter((message) => message.fatal), []);
+  const messages = linter.verify(
+    code,
+    [
+      {
+        files: ['**/*.js'],
+        plugins: { locksmith: plugin as never },
+        rules: strictRules,
+      },
+    ],
+    { filename: 'file.js' },
+  );
+  assert.deepEqual(
+    messages.filter((message) => message.fatal),
+    [],
+  );
   return messages.map((message) => message.ruleId ?? '').sort();
 }
 
@@ -50,17 +59,30 @@ describe('createRule', () => {
     const seen: LocksmithRuleContext<'seen', []>[] = [];
     const probe = createRule<[], 'seen'>({
       name: 'probe',
-      meta: { type: 'problem', docs: { description: 'probe', recommended: false }, messages: { seen: 'seen {{file}}' }, schema: [], defaultOptions: [] },
+      meta: {
+        type: 'problem',
+        docs: { description: 'probe', recommended: false },
+        messages: { seen: 'seen {{file}}' },
+        schema: [],
+        defaultOptions: [],
+      },
       create(context) {
         seen.push(context);
-        return { Program(node) { context.report({ node, messageId: 'seen', data: { file: context.filename } }); } };
+        return {
+          Program(node) {
+            context.report({ node, messageId: 'seen', data: { file: context.filename } });
+          },
+        };
       },
     });
     const linter = new Linter();
     const config = [{ files: ['**/*.js'], plugins: { test: { rules: { probe } } as never }, rules: { 'test/probe': 'error' as const } }];
     const first = linter.verify(LOCK_CODE, config, { filename: 'first.js' });
     const second = linter.verify(LOCK_CODE.replace('lock:job', 'lock:other'), config, { filename: 'second.js' });
-    assert.deepEqual([...first, ...second].map((message) => message.message), ['seen first.js', 'seen second.js']);
+    assert.deepEqual(
+      [...first, ...second].map((message) => message.message),
+      ['seen first.js', 'seen second.js'],
+    );
     assert.equal(seen.length, 2);
     for (const context of seen) {
       assert.equal(Object.getPrototypeOf(context), Object.prototype);

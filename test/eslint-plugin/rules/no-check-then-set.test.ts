@@ -22,11 +22,17 @@ async function runInvoicing(token) {
     await redis.del('lock:invoice');
   }
 }`,
-    errors: [{
-      messageId: 'checkThenSet', data: { read: 'GET', write: 'SET' }, line: 5, column: 11,
-      suggestions: [{
-        messageId: 'useAtomicSet', data: { ttl: '30000' },
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'checkThenSet',
+        data: { read: 'GET', write: 'SET' },
+        line: 5,
+        column: 11,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            data: { ttl: '30000' },
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 async function runInvoicing(token) {
   if (await redis.set('lock:invoice', token, 'PX', 30000, 'NX')) {
@@ -34,8 +40,10 @@ async function runInvoicing(token) {
     await redis.del('lock:invoice');
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis: an early return on the held value; the write's own EX becomes PX; defaultTtlMs unused.
@@ -52,11 +60,15 @@ export async function acquire(jobId: string, token: string) {
   return true;
 }`,
     options: [{ defaultTtlMs: 5000 }],
-    errors: [{
-      messageId: 'checkThenSet', line: 10,
-      suggestions: [{
-        messageId: 'useAtomicSet', data: { ttl: '60000' },
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'checkThenSet',
+        line: 10,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            data: { ttl: '60000' },
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function acquire(jobId: string, token: string) {
   const key = \`lock:job:\${jobId}\`;
@@ -67,8 +79,10 @@ export async function acquire(jobId: string, token: string) {
   }
   return true;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis EXISTS inline, early return, SETEX with a constant TTL.
@@ -81,11 +95,16 @@ async function run(token) {
   await redis.setex(LOCK_KEY, TTL, token);
   await work();
 }`,
-    errors: [{
-      messageId: 'checkThenSet', data: { read: 'EXISTS', write: 'SETEX' }, line: 7,
-      suggestions: [{
-        messageId: 'useAtomicSet', data: { ttl: 'TTL * 1000' },
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'checkThenSet',
+        data: { read: 'EXISTS', write: 'SETEX' },
+        line: 7,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            data: { ttl: 'TTL * 1000' },
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 const LOCK_KEY = 'lock:report';
 const TTL = 30;
@@ -93,8 +112,10 @@ async function run(token) {
   if (!(await redis.set(LOCK_KEY, token, 'PX', TTL * 1000, 'NX'))) return;
   await work();
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis: wait until the key is gone, then write it.
@@ -104,17 +125,22 @@ async function lock(token) {
   while (await redis.get('lock:a')) await sleep(100);
   await redis.set('lock:a', token, 'PX', 5000);
 }`,
-    errors: [{
-      messageId: 'checkThenSet', line: 5,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'checkThenSet',
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 async function lock(token) {
   while (!(await redis.set('lock:a', token, 'PX', 5000, 'NX'))) await sleep(100);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis generic call() forms, the write as the branch's only statement.
@@ -124,17 +150,22 @@ async function f(token) {
   const held = await redis.call('EXISTS', 'lock:a');
   if (held === 0) await redis.call('SET', 'lock:a', token);
 }`,
-    errors: [{
-      messageId: 'checkThenSet', line: 5,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'checkThenSet',
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 async function f(token) {
   await redis.set('lock:a', token, 'PX', 30000, 'NX');
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis v4 options object.
@@ -146,18 +177,23 @@ export async function acquire(token: string) {
   await client.set('lock:report', token, { EX: 30 });
   return true;
 }`,
-    errors: [{
-      messageId: 'checkThenSet', line: 6,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'checkThenSet',
+        line: 6,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function acquire(token: string) {
   if (!(await client.set('lock:report', token, { NX: true, PX: 30000 }))) return false;
   return true;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis v5 spelling and camelCase setEx.
@@ -169,19 +205,24 @@ export async function acquire(token: string) {
     await client.setEx('lock:sync', 10, token);
   }
 }`,
-    errors: [{
-      messageId: 'checkThenSet', line: 6,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'checkThenSet',
+        line: 6,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            output: `import { createClient } from 'redis';
 const client = createClient();
 async function other(t) { await client.set('cache:x', t, { condition: 'NX', expiration: { type: 'EX', value: 5 } }); }
 export async function acquire(token: string) {
   if (await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 10000 } })) {
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis sendCommand.
@@ -191,17 +232,22 @@ async function f(token) {
   if (await client.sendCommand(['GET', 'lock:a'])) return;
   await client.sendCommand(['SET', 'lock:a', token]);
 }`,
-    errors: [{
-      messageId: 'checkThenSet', line: 5,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'checkThenSet',
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            output: `import { createClient } from 'redis';
 const client = createClient();
 async function f(token) {
   if (!(await client.set('lock:a', token, { NX: true, PX: 30000 }))) return;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node_redis v3: the write inside the read's callback, decided by an early return.
@@ -224,17 +270,22 @@ export async function acquire(token: string) {
   if (await redis.exists('lock:sync')) throw new Error('busy');
   await redis.set('lock:sync', token, { px: 20000 });
 }`,
-    errors: [{
-      messageId: 'checkThenSet', line: 5,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `import { Redis } from '@upstash/redis';
+    errors: [
+      {
+        messageId: 'checkThenSet',
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            output: `import { Redis } from '@upstash/redis';
 const redis = Redis.fromEnv();
 export async function acquire(token: string) {
   if (!(await redis.set('lock:sync', token, { nx: true, px: 20000 }))) throw new Error('busy');
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // A small lock class: key and token in fields.
@@ -251,11 +302,14 @@ export class JobLock {
     await this.redis.del(this.key);
   }
 }`,
-    errors: [{
-      messageId: 'checkThenSet', line: 7,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'checkThenSet',
+        line: 7,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            output: `import Redis from 'ioredis';
 export class JobLock {
   private readonly redis = new Redis();
   constructor(private readonly key: string, private readonly token: string) {}
@@ -267,8 +321,10 @@ export class JobLock {
     await this.redis.del(this.key);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // A key that does not say "lock", taken and freed in the same function: a lock.
@@ -279,18 +335,23 @@ async function exclusive(name, token, work) {
   await redis.set('mutex:' + name, token, 'EX', 10);
   try { await work(); } finally { await redis.del('mutex:' + name); }
 }`,
-    errors: [{
-      messageId: 'checkThenSet', line: 5,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'checkThenSet',
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 async function exclusive(name, token, work) {
   if (!(await redis.set('mutex:' + name, token, 'PX', 10000, 'NX'))) return;
   try { await work(); } finally { await redis.del('mutex:' + name); }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // A lock helper whose key is a parameter: the function's name says "lock".
@@ -301,18 +362,23 @@ export async function acquireLock(key: string, token: string) {
   await redis.set(key, token, 'EX', 10);
   return true;
 }`,
-    errors: [{
-      messageId: 'checkThenSet', line: 5,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'checkThenSet',
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function acquireLock(key: string, token: string) {
   if (!(await redis.set(key, token, 'PX', 10000, 'NX'))) return false;
   return true;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // MULTI does not make the earlier GET part of the transaction: reported, no in-place rewrite.
@@ -395,29 +461,44 @@ ruleTester.run('no-check-then-set', rule, {
 suggestionsClearFindings('no-check-then-set', rule, invalid);
 
 typed.run('no-check-then-set (type-aware)', rule, {
-  valid: [{
-    code: `import { LocalLocks } from './local-locks';
+  valid: [
+    {
+      code: `import { LocalLocks } from './local-locks';
 export function acquire(redis: LocalLocks, token: string) {
   if (redis.get('lock:invoice')) return false;
   redis.set('lock:invoice', token);
   return true;
 }`,
-    filename: 'file.ts',
-  }],
-  invalid: [{
-    code: `import { getStore } from './store';
+      filename: 'file.ts',
+    },
+  ],
+  invalid: [
+    {
+      code: `import { getStore } from './store';
 const store = getStore();
 export async function acquire(token: string) {
   if (await store.get('lock:invoice')) return false;
   await store.set('lock:invoice', token);
   return true;
 }`,
-    filename: 'file.ts',
-    errors: [{ messageId: 'checkThenSet', line: 5, suggestions: [{ messageId: 'useAtomicSet', output: `import { getStore } from './store';
+      filename: 'file.ts',
+      errors: [
+        {
+          messageId: 'checkThenSet',
+          line: 5,
+          suggestions: [
+            {
+              messageId: 'useAtomicSet',
+              output: `import { getStore } from './store';
 const store = getStore();
 export async function acquire(token: string) {
   if (!(await store.set('lock:invoice', token, 'PX', 30000, 'NX'))) return false;
   return true;
-}` }] }],
-  }],
+}`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
 });

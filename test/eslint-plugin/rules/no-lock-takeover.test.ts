@@ -23,11 +23,15 @@ async function acquire(name: string, me: string) {
   );
   return rows[0]?.owner === me;
 }`,
-    errors: [{
-      messageId: 'unguardedTakeover', line: 4, column: 26,
-      suggestions: [{
-        messageId: 'addExpiryGuard',
-        output: `import { Pool } from 'pg';
+    errors: [
+      {
+        messageId: 'unguardedTakeover',
+        line: 4,
+        column: 26,
+        suggestions: [
+          {
+            messageId: 'addExpiryGuard',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 async function acquire(name: string, me: string) {
   const { rows } = await pool.query(
@@ -39,8 +43,10 @@ async function acquire(name: string, me: string) {
   );
   return rows[0]?.owner === me;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // pg PoolClient, SQL in a module constant, ShedLock's column names.
@@ -50,18 +56,24 @@ export async function take(client: PoolClient, name: string, until: Date, me: st
   const result = await client.query(TAKE, [name, until, me]);
   return result.rowCount === 1;
 }`,
-    errors: [{
-      messageId: 'unguardedTakeover', line: 4, column: 24,
-      suggestions: [{
-        messageId: 'addExpiryGuard',
-        output: `import type { PoolClient } from 'pg';
+    errors: [
+      {
+        messageId: 'unguardedTakeover',
+        line: 4,
+        column: 24,
+        suggestions: [
+          {
+            messageId: 'addExpiryGuard',
+            output: `import type { PoolClient } from 'pg';
 const TAKE = 'INSERT INTO shedlock (name, lock_until, locked_at, locked_by) VALUES ($1, $2, now(), $3) ON CONFLICT (name) DO UPDATE SET lock_until = $2, locked_at = now(), locked_by = $3 WHERE shedlock.lock_until < now()';
 export async function take(client: PoolClient, name: string, until: Date, me: string) {
   const result = await client.query(TAKE, [name, until, me]);
   return result.rowCount === 1;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // postgres.js tagged template: interpolations are parameters.
@@ -71,18 +83,24 @@ async function acquire(name: string, me: string) {
   const [row] = await sql\`INSERT INTO job_locks (name, owner, expires_at) VALUES (\${name}, \${me}, now() + interval '30 seconds') ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at RETURNING owner\`;
   return row?.owner === me;
 }`,
-    errors: [{
-      messageId: 'unguardedTakeover', line: 4, column: 23,
-      suggestions: [{
-        messageId: 'addExpiryGuard',
-        output: `import postgres from 'postgres';
+    errors: [
+      {
+        messageId: 'unguardedTakeover',
+        line: 4,
+        column: 23,
+        suggestions: [
+          {
+            messageId: 'addExpiryGuard',
+            output: `import postgres from 'postgres';
 const sql = postgres();
 async function acquire(name: string, me: string) {
   const [row] = await sql\`INSERT INTO job_locks (name, owner, expires_at) VALUES (\${name}, \${me}, now() + interval '30 seconds') ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at WHERE job_locks.expires_at < now() RETURNING owner\`;
   return row?.owner === me;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // knex raw with ? bindings.
@@ -91,17 +109,23 @@ const db = knex({ client: 'pg' });
 async function acquire(name: string, me: string) {
   return db.raw("INSERT INTO locks (name, owner, expires_at) VALUES (?, ?, now() + interval '30 seconds') ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at RETURNING owner", [name, me]);
 }`,
-    errors: [{
-      messageId: 'unguardedTakeover', line: 4, column: 10,
-      suggestions: [{
-        messageId: 'addExpiryGuard',
-        output: `import knex from 'knex';
+    errors: [
+      {
+        messageId: 'unguardedTakeover',
+        line: 4,
+        column: 10,
+        suggestions: [
+          {
+            messageId: 'addExpiryGuard',
+            output: `import knex from 'knex';
 const db = knex({ client: 'pg' });
 async function acquire(name: string, me: string) {
   return db.raw("INSERT INTO locks (name, owner, expires_at) VALUES (?, ?, now() + interval '30 seconds') ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at WHERE locks.expires_at < now() RETURNING owner", [name, me]);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Prisma $queryRaw, a table alias.
@@ -110,76 +134,106 @@ const prisma = new PrismaClient();
 async function acquire(name: string, me: string) {
   return prisma.$queryRaw\`INSERT INTO app_lock AS l (name, owner, expires_at) VALUES (\${name}, \${me}, now() + interval '1 minute') ON CONFLICT (name) DO UPDATE SET owner = \${me}, expires_at = now() + interval '1 minute' RETURNING owner\`;
 }`,
-    errors: [{
-      messageId: 'unguardedTakeover', line: 4, column: 10,
-      suggestions: [{
-        messageId: 'addExpiryGuard',
-        output: `import { PrismaClient } from '@prisma/client';
+    errors: [
+      {
+        messageId: 'unguardedTakeover',
+        line: 4,
+        column: 10,
+        suggestions: [
+          {
+            messageId: 'addExpiryGuard',
+            output: `import { PrismaClient } from '@prisma/client';
 const prisma = new PrismaClient();
 async function acquire(name: string, me: string) {
   return prisma.$queryRaw\`INSERT INTO app_lock AS l (name, owner, expires_at) VALUES (\${name}, \${me}, now() + interval '1 minute') ON CONFLICT (name) DO UPDATE SET owner = \${me}, expires_at = now() + interval '1 minute' WHERE l.expires_at < now() RETURNING owner\`;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // TypeORM, Sequelize, kysely, drizzle: the same upsert.
     code: `import { DataSource } from 'typeorm';
 const dataSource = new DataSource({ type: 'postgres' });
 export const take = (name: string, me: string) => dataSource.query("${UPSERT} RETURNING owner", [name, me]);`,
-    errors: [{
-      messageId: 'unguardedTakeover', line: 3, column: 51,
-      suggestions: [{
-        messageId: 'addExpiryGuard',
-        output: `import { DataSource } from 'typeorm';
+    errors: [
+      {
+        messageId: 'unguardedTakeover',
+        line: 3,
+        column: 51,
+        suggestions: [
+          {
+            messageId: 'addExpiryGuard',
+            output: `import { DataSource } from 'typeorm';
 const dataSource = new DataSource({ type: 'postgres' });
 export const take = (name: string, me: string) => dataSource.query("${GUARDED} RETURNING owner", [name, me]);`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     code: `import { Sequelize } from 'sequelize';
 const sequelize = new Sequelize('postgres://');
 export const take = (name: string, me: string) => sequelize.query("INSERT INTO locks (name, owner, expires_at) VALUES (:name, :me, now() + interval '30 seconds') ON CONFLICT (name) DO UPDATE SET owner = :me, expires_at = EXCLUDED.expires_at RETURNING owner", { replacements: { name, me } });`,
-    errors: [{
-      messageId: 'unguardedTakeover', line: 3, column: 51,
-      suggestions: [{
-        messageId: 'addExpiryGuard',
-        output: `import { Sequelize } from 'sequelize';
+    errors: [
+      {
+        messageId: 'unguardedTakeover',
+        line: 3,
+        column: 51,
+        suggestions: [
+          {
+            messageId: 'addExpiryGuard',
+            output: `import { Sequelize } from 'sequelize';
 const sequelize = new Sequelize('postgres://');
 export const take = (name: string, me: string) => sequelize.query("INSERT INTO locks (name, owner, expires_at) VALUES (:name, :me, now() + interval '30 seconds') ON CONFLICT (name) DO UPDATE SET owner = :me, expires_at = EXCLUDED.expires_at WHERE locks.expires_at < now() RETURNING owner", { replacements: { name, me } });`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     code: `import { Kysely, sql } from 'kysely';
 const db = new Kysely<Database>({ dialect });
 export const take = (name: string, me: string) => sql\`INSERT INTO locks (name, owner, expires_at) VALUES (\${name}, \${me}, now()) ON CONFLICT (name) DO UPDATE SET owner = \${me}, expires_at = now() + interval '30 seconds' RETURNING owner\`.execute(db);`,
-    errors: [{
-      messageId: 'unguardedTakeover', line: 3, column: 51,
-      suggestions: [{
-        messageId: 'addExpiryGuard',
-        output: `import { Kysely, sql } from 'kysely';
+    errors: [
+      {
+        messageId: 'unguardedTakeover',
+        line: 3,
+        column: 51,
+        suggestions: [
+          {
+            messageId: 'addExpiryGuard',
+            output: `import { Kysely, sql } from 'kysely';
 const db = new Kysely<Database>({ dialect });
 export const take = (name: string, me: string) => sql\`INSERT INTO locks (name, owner, expires_at) VALUES (\${name}, \${me}, now()) ON CONFLICT (name) DO UPDATE SET owner = \${me}, expires_at = now() + interval '30 seconds' WHERE locks.expires_at < now() RETURNING owner\`.execute(db);`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     code: `import { drizzle } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
 const db = drizzle(process.env.DATABASE_URL!);
 export const take = (name: string, me: string) => db.execute(sql\`INSERT INTO locks (name, owner, expires_at) VALUES (\${name}, \${me}, now()) ON CONFLICT (name) DO UPDATE SET owner = \${me}, expires_at = now() RETURNING owner\`);`,
-    errors: [{
-      messageId: 'unguardedTakeover', line: 4, column: 51,
-      suggestions: [{
-        messageId: 'addExpiryGuard',
-        output: `import { drizzle } from 'drizzle-orm/node-postgres';
+    errors: [
+      {
+        messageId: 'unguardedTakeover',
+        line: 4,
+        column: 51,
+        suggestions: [
+          {
+            messageId: 'addExpiryGuard',
+            output: `import { drizzle } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
 const db = drizzle(process.env.DATABASE_URL!);
 export const take = (name: string, me: string) => db.execute(sql\`INSERT INTO locks (name, owner, expires_at) VALUES (\${name}, \${me}, now()) ON CONFLICT (name) DO UPDATE SET owner = \${me}, expires_at = now() WHERE locks.expires_at < now() RETURNING owner\`);`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // No expiry column in sight: reported, no guard to suggest.
@@ -272,14 +326,16 @@ ruleTester.run('no-lock-takeover (knex query builder)', rule, {
     `import knex from 'knex'; const db = knex({ client: 'pg' });
      async function put(key: string, value: string) { await db('cache').insert({ key, value, expires_at: new Date() }).onConflict('key').merge(); }`,
   ],
-  invalid: [{
-    code: `import knex from 'knex';
+  invalid: [
+    {
+      code: `import knex from 'knex';
 const db = knex({ client: 'pg' });
 async function acquire(name: string, owner: string) {
   await db('job_locks').insert({ name, owner, expires_at: new Date(Date.now() + 30000) }).onConflict('name').merge();
 }`,
-    errors: [{ messageId: 'unguardedTakeover', line: 4, column: 9, suggestions: [] }],
-  }],
+      errors: [{ messageId: 'unguardedTakeover', line: 4, column: 9, suggestions: [] }],
+    },
+  ],
 });
 
 proveSuggestions('no-lock-takeover', rule, invalid);

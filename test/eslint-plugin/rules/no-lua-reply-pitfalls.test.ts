@@ -9,15 +9,18 @@ const ruleTester = new RuleTester();
 
 // A folder with `.lua` files the JavaScript below reads with readFileSync.
 const luaDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-lua-reply-'));
-fs.writeFileSync(path.join(luaDirectory, 'acquire.lua'), [
-  '-- KEYS[1] lock key, ARGV[1] token, ARGV[2] ttl ms',
-  'if redis.call("SETNX", KEYS[1], ARGV[1]) then',
-  '  redis.call("PEXPIRE", KEYS[1], ARGV[2])',
-  '  return 1',
-  'end',
-  'return 0',
-  '',
-].join('\n'));
+fs.writeFileSync(
+  path.join(luaDirectory, 'acquire.lua'),
+  [
+    '-- KEYS[1] lock key, ARGV[1] token, ARGV[2] ttl ms',
+    'if redis.call("SETNX", KEYS[1], ARGV[1]) then',
+    '  redis.call("PEXPIRE", KEYS[1], ARGV[2])',
+    '  return 1',
+    'end',
+    'return 0',
+    '',
+  ].join('\n'),
+);
 fs.writeFileSync(path.join(luaDirectory, 'release.lua'), RELEASE_SCRIPT);
 const inLuaDirectory = path.join(luaDirectory, 'locks.js');
 
@@ -68,14 +71,20 @@ module.exports = (k, t) => redis.eval(SCRIPT, { keys: [k], arguments: [t, '30'] 
     `const TEXT = 'Call redis.call("EXISTS", key) then check the reply';`,
     `const DOC = "-- in Lua: if redis.call('EXISTS', k) then -- is always true";`,
     // A loaded compare-and-delete file.
-    { code: `import * as fs from 'node:fs';\nimport Redis from 'ioredis';\nconst redis = new Redis();\nredis.defineCommand('release', { numberOfKeys: 1, lua: fs.readFileSync(__dirname + '/release.lua', 'utf8') });`, filename: inLuaDirectory },
+    {
+      code: `import * as fs from 'node:fs';\nimport Redis from 'ioredis';\nconst redis = new Redis();\nredis.defineCommand('release', { numberOfKeys: 1, lua: fs.readFileSync(__dirname + '/release.lua', 'utf8') });`,
+      filename: inLuaDirectory,
+    },
     // Cluster: keys with one hash tag, or keys the source cannot read, or a standalone client.
     `import { Cluster } from 'ioredis';\nconst cluster = new Cluster([{ host: 'a', port: 6379 }]);\nconst S = ${json(FENCED_ACQUIRE_SCRIPT)};\nexport const take = (id, t) => cluster.eval(S, 2, \`{lock:\${id}}\`, \`{lock:\${id}}:fence\`, t, 30000);`,
     `import { Cluster } from 'ioredis';\nconst cluster = new Cluster([]);\nconst S = ${json(FENCED_ACQUIRE_SCRIPT)};\nexport const take = (a, b, t) => cluster.eval(S, 2, a, b, t, 30000);`,
     `import { Cluster } from 'ioredis';\nconst cluster = new Cluster([]);\nconst S = ${json(FENCED_ACQUIRE_SCRIPT)};\nexport const take = (prefix, t) => cluster.eval(S, 2, \`\${prefix}:lock\`, \`\${prefix}:fence\`, t, 30000);`,
     `import Redis from 'ioredis';\nconst redis = new Redis();\nconst S = ${json(FENCED_ACQUIRE_SCRIPT)};\nexport const take = (id, t) => redis.eval(S, 2, \`lock:\${id}\`, \`fence:\${id}\`, t, 30000);`,
     // Two literal keys that hash to the same slot ({a} tags).
-    { code: `import Redis from 'ioredis';\nconst redis = new Redis();\nconst S = ${json(FENCED_ACQUIRE_SCRIPT)};\nexport const take = (t) => redis.eval(S, 2, '{a}lock', '{a}fence', t, 30000);`, settings: { locksmith: { redis: { cluster: true } } } },
+    {
+      code: `import Redis from 'ioredis';\nconst redis = new Redis();\nconst S = ${json(FENCED_ACQUIRE_SCRIPT)};\nexport const take = (t) => redis.eval(S, 2, '{a}lock', '{a}fence', t, 30000);`,
+      settings: { locksmith: { redis: { cluster: true } } },
+    },
   ],
   invalid: [
     {

@@ -17,10 +17,13 @@ async function run(jobId: number) {
 }`,
     errors: [
       {
-        messageId: 'pooledLock', line: 4, column: 9,
-        suggestions: [{
-          messageId: 'useDedicatedConnection',
-          output: `import { Pool } from 'pg';
+        messageId: 'pooledLock',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useDedicatedConnection',
+            output: `import { Pool } from 'pg';
 const pool = new Pool({ max: 1 });
 async function run(jobId: number) {
   const client = await pool.connect();
@@ -31,7 +34,8 @@ async function run(jobId: number) {
     client.release();
   }
 }`,
-        }],
+          },
+        ],
       },
       { messageId: 'pooledUnlock', line: 5, column: 9 },
     ],
@@ -51,10 +55,13 @@ async function run() {
 }`,
     errors: [
       {
-        messageId: 'pooledLock', line: 4, column: 9,
-        suggestions: [{
-          messageId: 'useDedicatedConnection',
-          output: `import { Pool } from 'pg';
+        messageId: 'pooledLock',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useDedicatedConnection',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 async function run() {
   const client = await pool.connect();
@@ -69,13 +76,17 @@ async function run() {
     client.release();
   }
 }`,
-        }],
+          },
+        ],
       },
       {
-        messageId: 'pooledLock', line: 5, column: 9,
-        suggestions: [{
-          messageId: 'useDedicatedConnection',
-          output: `import { Pool } from 'pg';
+        messageId: 'pooledLock',
+        line: 5,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useDedicatedConnection',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 async function run() {
   await pool.query('SELECT pg_advisory_lock(1)');
@@ -90,7 +101,8 @@ async function run() {
   await audit();
   await pool.query('SELECT pg_advisory_unlock(1)');
 }`,
-        }],
+          },
+        ],
       },
       { messageId: 'pooledUnlock', line: 7, column: 9 },
       { messageId: 'pooledUnlock', line: 9, column: 9 },
@@ -107,10 +119,13 @@ async function run(jobId: number) {
 }`,
     errors: [
       {
-        messageId: 'pooledLock', line: 4, column: 9,
-        suggestions: [{
-          messageId: 'useDedicatedConnection',
-          output: `import { Pool } from 'pg';
+        messageId: 'pooledLock',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useDedicatedConnection',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 async function run(jobId: number) {
   const client = await pool.connect();
@@ -122,7 +137,8 @@ async function run(jobId: number) {
     client.release();
   }
 }`,
-        }],
+          },
+        ],
       },
       { messageId: 'pooledUnlock', line: 6, column: 9 },
     ],
@@ -142,10 +158,13 @@ async function run(jobId: number) {
 }`,
     errors: [
       {
-        messageId: 'pooledLock', line: 4, column: 26,
-        suggestions: [{
-          messageId: 'useDedicatedConnection',
-          output: `import { Pool } from 'pg';
+        messageId: 'pooledLock',
+        line: 4,
+        column: 26,
+        suggestions: [
+          {
+            messageId: 'useDedicatedConnection',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 async function run(jobId: number) {
   const client = await pool.connect();
@@ -161,7 +180,8 @@ async function run(jobId: number) {
     client.release();
   }
 }`,
-        }],
+          },
+        ],
       },
       { messageId: 'pooledUnlock', line: 9, column: 11 },
     ],
@@ -185,10 +205,13 @@ async function run(id: number) {
 }`,
     errors: [
       {
-        messageId: 'pooledLock', line: 4, column: 9,
-        suggestions: [{
-          messageId: 'useDedicatedConnection',
-          output: `import postgres from 'postgres';
+        messageId: 'pooledLock',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useDedicatedConnection',
+            output: `import postgres from 'postgres';
 const sql = postgres();
 async function run(id: number) {
   const reserved = await sql.reserve();
@@ -200,7 +223,8 @@ async function run(id: number) {
     reserved.release();
   }
 }`,
-        }],
+          },
+        ],
       },
       { messageId: 'pooledUnlock', line: 6, column: 9 },
     ],
@@ -219,10 +243,13 @@ async function run(id: number) {
 }`,
     errors: [
       {
-        messageId: 'pooledLock', line: 4, column: 9,
-        suggestions: [{
-          messageId: 'useTransactionLock',
-          output: `import { PrismaClient } from '@prisma/client';
+        messageId: 'pooledLock',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useTransactionLock',
+            output: `import { PrismaClient } from '@prisma/client';
 const prisma = new PrismaClient();
 async function run(id: number) {
   await prisma.$transaction(async (tx) => {
@@ -230,7 +257,8 @@ async function run(id: number) {
     await doWork(id);
   });
 }`,
-        }],
+          },
+        ],
       },
       { messageId: 'pooledUnlock', line: 8, column: 11 },
     ],
@@ -250,10 +278,13 @@ async function run(id: number) {
 }`,
     errors: [
       {
-        messageId: 'pooledLock', line: 4, column: 9,
-        suggestions: [{
-          messageId: 'useTransactionLock',
-          output: `import { PrismaClient } from '@prisma/client';
+        messageId: 'pooledLock',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useTransactionLock',
+            output: `import { PrismaClient } from '@prisma/client';
 const prisma = new PrismaClient();
 async function run(id: number) {
   await prisma.$transaction(async (tx) => {
@@ -261,7 +292,8 @@ async function run(id: number) {
     await doWork(id);
   });
 }`,
-        }],
+          },
+        ],
       },
       { messageId: 'pooledUnlock', line: 8, column: 11 },
     ],
@@ -277,10 +309,13 @@ async function run(id: number) {
 }`,
     errors: [
       {
-        messageId: 'pooledLock', line: 4, column: 9,
-        suggestions: [{
-          messageId: 'useTransactionLock',
-          output: `import knex from 'knex';
+        messageId: 'pooledLock',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useTransactionLock',
+            output: `import knex from 'knex';
 const db = knex({ client: 'pg' });
 async function run(id: number) {
   await db.transaction(async (trx) => {
@@ -288,7 +323,8 @@ async function run(id: number) {
     await doWork(id);
   });
 }`,
-        }],
+          },
+        ],
       },
       { messageId: 'pooledUnlock', line: 6, column: 9 },
     ],
@@ -304,10 +340,13 @@ async function run(id: number) {
 }`,
     errors: [
       {
-        messageId: 'pooledLock', line: 4, column: 9,
-        suggestions: [{
-          messageId: 'useTransactionLock',
-          output: `import { Sequelize } from 'sequelize';
+        messageId: 'pooledLock',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useTransactionLock',
+            output: `import { Sequelize } from 'sequelize';
 const sequelize = new Sequelize('postgres://');
 async function run(id: number) {
   await sequelize.transaction(async (transaction) => {
@@ -315,7 +354,8 @@ async function run(id: number) {
     await doWork(id);
   });
 }`,
-        }],
+          },
+        ],
       },
       { messageId: 'pooledUnlock', line: 6, column: 9 },
     ],
@@ -331,10 +371,13 @@ async function run(id: number) {
 }`,
     errors: [
       {
-        messageId: 'pooledLock', line: 4, column: 9,
-        suggestions: [{
-          messageId: 'useTransactionLock',
-          output: `import { DataSource } from 'typeorm';
+        messageId: 'pooledLock',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useTransactionLock',
+            output: `import { DataSource } from 'typeorm';
 const dataSource = new DataSource({ type: 'postgres' });
 async function run(id: number) {
   await dataSource.transaction(async (manager) => {
@@ -342,7 +385,8 @@ async function run(id: number) {
     await doWork(id);
   });
 }`,
-        }],
+          },
+        ],
       },
       { messageId: 'pooledUnlock', line: 6, column: 9 },
     ],
@@ -358,10 +402,13 @@ async function run(id: number) {
 }`,
     errors: [
       {
-        messageId: 'pooledLock', line: 4, column: 9,
-        suggestions: [{
-          messageId: 'useTransactionLock',
-          output: `import { Kysely, sql } from 'kysely';
+        messageId: 'pooledLock',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useTransactionLock',
+            output: `import { Kysely, sql } from 'kysely';
 const db = new Kysely<Database>({ dialect });
 async function run(id: number) {
   await db.transaction().execute(async (trx) => {
@@ -369,7 +416,8 @@ async function run(id: number) {
     await doWork(id);
   });
 }`,
-        }],
+          },
+        ],
       },
       { messageId: 'pooledUnlock', line: 6, column: 9 },
     ],
@@ -386,10 +434,13 @@ async function run(id: number) {
 }`,
     errors: [
       {
-        messageId: 'pooledLock', line: 5, column: 9,
-        suggestions: [{
-          messageId: 'useTransactionLock',
-          output: `import { drizzle } from 'drizzle-orm/node-postgres';
+        messageId: 'pooledLock',
+        line: 5,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useTransactionLock',
+            output: `import { drizzle } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
 const db = drizzle(process.env.DATABASE_URL!);
 async function run(id: number) {
@@ -398,7 +449,8 @@ async function run(id: number) {
     await doWork(id);
   });
 }`,
-        }],
+          },
+        ],
       },
       { messageId: 'pooledUnlock', line: 7, column: 9 },
     ],
@@ -421,7 +473,10 @@ async function run(id: number) {
   if (await done(id)) return;
   await db.raw('SELECT pg_advisory_unlock(?)', [id]);
 }`,
-    errors: [{ messageId: 'pooledLock', line: 4, column: 9, suggestions: [] }, { messageId: 'pooledUnlock', line: 6, column: 9 }],
+    errors: [
+      { messageId: 'pooledLock', line: 4, column: 9, suggestions: [] },
+      { messageId: 'pooledUnlock', line: 6, column: 9 },
+    ],
   },
 ];
 

@@ -25,11 +25,15 @@ async function markSent(id: number) {
     await redis.eval(${RELEASE}, 1, \`lock:invoice:\${id}\`, token);
   }
 }`,
-    errors: [{
-      messageId: 'unneededLock', line: 8, column: 20,
-      suggestions: [{
-        messageId: 'dropLock',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'unneededLock',
+        line: 8,
+        column: 20,
+        suggestions: [
+          {
+            messageId: 'dropLock',
+            output: `import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { randomUUID } from 'node:crypto';
 const redis = new Redis();
@@ -37,8 +41,10 @@ const pool = new Pool();
 async function markSent(id: number) {
   await pool.query("UPDATE invoices SET state = 'sent' WHERE id = $1", [id]);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Redlock using() around one Prisma update.
@@ -51,19 +57,25 @@ async function run(id: number) {
     await prisma.invoice.update({ where: { id }, data: { state: 'sent' } });
   });
 }`,
-    errors: [{
-      messageId: 'unneededLock', line: 6, column: 9,
-      suggestions: [{
-        messageId: 'dropLock',
-        output: `import Redlock from 'redlock';
+    errors: [
+      {
+        messageId: 'unneededLock',
+        line: 6,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'dropLock',
+            output: `import Redlock from 'redlock';
 import { PrismaClient } from '@prisma/client';
 const redlock = new Redlock([]);
 const prisma = new PrismaClient();
 async function run(id: number) {
   await prisma.invoice.update({ where: { id }, data: { state: 'sent' } });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // An advisory lock around one statement on a dedicated client.
@@ -79,11 +91,15 @@ async function run(id: number) {
     client.release();
   }
 }`,
-    errors: [{
-      messageId: 'unneededLock', line: 6, column: 11,
-      suggestions: [{
-        messageId: 'dropLock',
-        output: `import { Pool } from 'pg';
+    errors: [
+      {
+        messageId: 'unneededLock',
+        line: 6,
+        column: 11,
+        suggestions: [
+          {
+            messageId: 'dropLock',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 async function run(id: number) {
   const client = await pool.connect();
@@ -93,8 +109,10 @@ async function run(id: number) {
     client.release();
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // redis-semaphore around one knex update; a fenced statement is still one statement.
@@ -112,11 +130,15 @@ async function run(id: number, fence: number) {
     await mutex.release();
   }
 }`,
-    errors: [{
-      messageId: 'unneededLock', line: 8, column: 9,
-      suggestions: [{
-        messageId: 'dropLock',
-        output: `import { Mutex } from 'redis-semaphore';
+    errors: [
+      {
+        messageId: 'unneededLock',
+        line: 8,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'dropLock',
+            output: `import { Mutex } from 'redis-semaphore';
 import Redis from 'ioredis';
 import knex from 'knex';
 const redis = new Redis();
@@ -124,8 +146,10 @@ const db = knex({ client: 'pg' });
 async function run(id: number, fence: number) {
   await db.raw('UPDATE accounts SET balance = 0, fence = ? WHERE id = ? AND fence < ?', [fence, id, fence]);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // postgres.js, the efficiency marker does not exempt; no release in sight: no suggestion.

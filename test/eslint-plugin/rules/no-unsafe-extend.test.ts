@@ -87,11 +87,15 @@ export async function runExclusive(work: () => Promise<void>) {
     clearInterval(heartbeat);
   }
 }`,
-    errors: [{
-      messageId: 'plainExtend' as const, line: 7, column: 10,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'plainExtend' as const,
+        line: 7,
+        column: 10,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function runExclusive(work: () => Promise<void>) {
   const token = crypto.randomUUID();
@@ -105,8 +109,10 @@ export async function runExclusive(work: () => Promise<void>) {
     clearInterval(heartbeat);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis: EXPIRE in seconds in a lock class; the token is a field, the TTL becomes milliseconds.
@@ -122,11 +128,14 @@ export class InvoiceLock {
     await this.redis.expire(this.key, 30);
   }
 }`,
-    errors: [{
-      messageId: 'plainExtend' as const, line: 10,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'plainExtend' as const,
+        line: 10,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import Redis from 'ioredis';
 export class InvoiceLock {
   private readonly redis = new Redis();
   private readonly key = 'lock:invoice';
@@ -138,8 +147,10 @@ export class InvoiceLock {
     await this.redis.eval(${EXTEND_LITERAL}, 1, this.key, this.token, 30000);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis: check-then-extend in JavaScript; a compare-and-pexpire constant exists and is reused.
@@ -151,11 +162,14 @@ export async function renew(key: string, owner: string, ttlMs: number) {
     await redis.pexpire(key, ttlMs);
   }
 }`,
-    errors: [{
-      messageId: 'checkThenExtend' as const, line: 6,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'checkThenExtend' as const,
+        line: 6,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 const EXTEND = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end';
 export async function renew(key: string, owner: string, ttlMs: number) {
@@ -163,8 +177,10 @@ export async function renew(key: string, owner: string, ttlMs: number) {
     await redis.eval(EXTEND, 1, key, owner, ttlMs);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis: the owner read in a pipeline, the renewal a later command.
@@ -175,19 +191,24 @@ export async function renew(key: string, owner: string, ttlMs: number) {
   const [[, holder]] = (await redis.pipeline().get(key).exec())!;
   if (holder === owner) await redis.pexpire(key, ttlMs);
 }`,
-    errors: [{
-      messageId: 'checkThenExtend' as const, line: 6,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'checkThenExtend' as const,
+        line: 6,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 const EXTEND = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end';
 export async function renew(key: string, owner: string, ttlMs: number) {
   const [[, holder]] = (await redis.pipeline().get(key).exec())!;
   if (holder === owner) await redis.eval(EXTEND, 1, key, owner, ttlMs);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis: a registered compare-and-pexpire command is called instead of inserting a script.
@@ -197,18 +218,23 @@ redis.defineCommand('extendLock', { numberOfKeys: 1, lua: 'if redis.call("get", 
 export async function renew(lockToken: string) {
   await redis.call('PEXPIRE', 'lock:a', 10000);
 }`,
-    errors: [{
-      messageId: 'plainExtend' as const, line: 5,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'plainExtend' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 redis.defineCommand('extendLock', { numberOfKeys: 1, lua: 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) end return 0' });
 export async function renew(lockToken: string) {
   await redis.extendLock('lock:a', lockToken, 10000);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis v4: pExpire in a timer, key in a constant; node-redis takes string arguments only.
@@ -220,11 +246,14 @@ export async function run(token: string, work: () => Promise<void>) {
   const timer = setInterval(() => { void client.pExpire(LOCK_KEY, 30000); }, 10000);
   try { await work(); } finally { clearInterval(timer); }
 }`,
-    errors: [{
-      messageId: 'plainExtend' as const, line: 6,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'plainExtend' as const,
+        line: 6,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 const LOCK_KEY = 'report:lock';
 export async function run(token: string, work: () => Promise<void>) {
@@ -232,8 +261,10 @@ export async function run(token: string, work: () => Promise<void>) {
   const timer = setInterval(() => { void client.eval(${EXTEND_LITERAL}, { keys: [LOCK_KEY], arguments: [token, '30000'] }); }, 10000);
   try { await work(); } finally { clearInterval(timer); }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis v5 spelling; EXPIRE with a seconds variable.
@@ -243,18 +274,23 @@ export async function renew(token: string, ttlSeconds: number) {
   await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
   await client.expire('lock:sync', ttlSeconds);
 }`,
-    errors: [{
-      messageId: 'plainExtend' as const, line: 5,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'plainExtend' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function renew(token: string, ttlSeconds: number) {
   await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
   await client.eval(${EXTEND_LITERAL}, { keys: ['lock:sync'], arguments: [token, String(ttlSeconds * 1000)] });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis sendCommand form.
@@ -263,17 +299,22 @@ const client = createClient();
 export async function renew(lockToken: string) {
   await client.sendCommand(['PEXPIRE', 'lock:sync', '30000']);
 }`,
-    errors: [{
-      messageId: 'plainExtend' as const, line: 4,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'plainExtend' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function renew(lockToken: string) {
   await client.eval(${EXTEND_LITERAL}, { keys: ['lock:sync'], arguments: [lockToken, '30000'] });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node_redis v3 callbacks: the callback is kept last.
@@ -282,17 +323,22 @@ const client = redis.createClient();
 function renew(lockToken, cb) {
   client.pexpire('lock:cron', 30000, cb);
 }`,
-    errors: [{
-      messageId: 'plainExtend' as const, line: 4,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `const redis = require('redis');
+    errors: [
+      {
+        messageId: 'plainExtend' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `const redis = require('redis');
 const client = redis.createClient();
 function renew(lockToken, cb) {
   client.eval(${EXTEND_LITERAL}, 1, 'lock:cron', lockToken, 30000, cb);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Upstash, key in a template literal.
@@ -301,17 +347,22 @@ const redis = Redis.fromEnv();
 export async function renew(id: string, token: string) {
   await redis.pexpire(\`locks:\${id}\`, 30_000);
 }`,
-    errors: [{
-      messageId: 'plainExtend' as const, line: 4,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import { Redis } from '@upstash/redis';
+    errors: [
+      {
+        messageId: 'plainExtend' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import { Redis } from '@upstash/redis';
 const redis = Redis.fromEnv();
 export async function renew(id: string, token: string) {
   await redis.eval(${EXTEND_LITERAL}, [\`locks:\${id}\`], [token, 30_000]);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // A Lua script that renews without comparing the token; its TTL argument is kept.
@@ -321,18 +372,23 @@ const RENEW = 'return redis.call("PEXPIRE", KEYS[1], ARGV[1])';
 export async function renew(token: string, ttlMs: number) {
   await redis.eval(RENEW, 1, 'lock:a', ttlMs);
 }`,
-    errors: [{
-      messageId: 'uncheckedScript' as const, line: 5,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'uncheckedScript' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 const RENEW = 'return redis.call("PEXPIRE", KEYS[1], ARGV[1])';
 export async function renew(token: string, ttlMs: number) {
   await redis.eval(${EXTEND_LITERAL}, 1, 'lock:a', token, ttlMs);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // After a split acquire, only the expiry completing it is no-split-acquire's; the renewal in the timer is this rule's.
@@ -343,19 +399,24 @@ export async function run(token: string) {
   await redis.expire('lock:a', 30);
   setInterval(() => { void redis.expire('lock:a', 30); }, 10000);
 }`,
-    errors: [{
-      messageId: 'plainExtend' as const, line: 6,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'plainExtend' as const,
+        line: 6,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function run(token: string) {
   if (!(await redis.setnx('lock:a', token))) return;
   await redis.expire('lock:a', 30);
   setInterval(() => { void redis.eval(${EXTEND_LITERAL}, 1, 'lock:a', token, 30000); }, 10000);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // PEXPIRE queued in multi(): no in-place fix (the exec() reply shape would change).
@@ -403,34 +464,43 @@ suggestionsClearFindings('no-unsafe-extend', rule, invalid);
 const typedRuleTester = createTypedRuleTester();
 
 typedRuleTester.run('no-unsafe-extend (type-aware)', rule, {
-  valid: [{
-    // A Map subclass with Redis-like names, held in a variable named \`redis\`: not Redis.
-    code: `import { LocalLocks } from './local-locks';
+  valid: [
+    {
+      // A Map subclass with Redis-like names, held in a variable named \`redis\`: not Redis.
+      code: `import { LocalLocks } from './local-locks';
 export function renew(redis: LocalLocks) {
   redis.expire('lock:invoice', 30);
 }`,
-    filename: 'file.ts',
-  }],
-  invalid: [{
-    // A real ioredis client whose name and origin say nothing: only its type does.
-    code: `import { getStore } from './store';
+      filename: 'file.ts',
+    },
+  ],
+  invalid: [
+    {
+      // A real ioredis client whose name and origin say nothing: only its type does.
+      code: `import { getStore } from './store';
 const store = getStore();
 export async function renew(token: string) {
   await store.pexpire('lock:invoice', 30000);
 }`,
-    filename: 'file.ts',
-    errors: [{
-      messageId: 'plainExtend', line: 4,
-      suggestions: [{
-        messageId: 'useCompareAndExpire',
-        output: `import { getStore } from './store';
+      filename: 'file.ts',
+      errors: [
+        {
+          messageId: 'plainExtend',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'useCompareAndExpire',
+              output: `import { getStore } from './store';
 const store = getStore();
 export async function renew(token: string) {
   await store.eval(${EXTEND_LITERAL}, 1, 'lock:invoice', token, 30000);
 }`,
-      }],
-    }],
-  }],
+            },
+          ],
+        },
+      ],
+    },
+  ],
 });
 
 // A plain write followed by an expiry, and test code: an expiry that renews nobody's lock.
@@ -474,13 +544,24 @@ it('renews', async () => {
   await redis.set('lock:renew', token, 'NX', 'PX', 1000);
   await redis.pexpire('lock:renew', 5000);
 });`,
-      errors: [{ messageId: 'plainExtend' as const, line: 6, suggestions: [{ messageId: 'useCompareAndExpire', output: `import Redis from 'ioredis';
+      errors: [
+        {
+          messageId: 'plainExtend' as const,
+          line: 6,
+          suggestions: [
+            {
+              messageId: 'useCompareAndExpire',
+              output: `import Redis from 'ioredis';
 const redis = new Redis();
 it('renews', async () => {
   const token = crypto.randomUUID();
   await redis.set('lock:renew', token, 'NX', 'PX', 1000);
   await redis.eval(${EXTEND_LITERAL}, 1, 'lock:renew', token, 5000);
-});` }] }],
+});`,
+            },
+          ],
+        },
+      ],
     },
   ],
 });
@@ -502,12 +583,16 @@ export async function runExclusive(work: () => Promise<void>) {
   }, 10000);
   try { await work(); } finally { clearInterval(heartbeat); }
 }`,
-    errors: [{
-      messageId: 'existsOnlyExtend' as const, line: 7, column: 10,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        data: { command: 'SET … XX' },
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'existsOnlyExtend' as const,
+        line: 7,
+        column: 10,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            data: { command: 'SET … XX' },
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function runExclusive(work: () => Promise<void>) {
   const token = crypto.randomUUID();
@@ -517,8 +602,10 @@ export async function runExclusive(work: () => Promise<void>) {
   }, 10000);
   try { await work(); } finally { clearInterval(heartbeat); }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis on Redis 8.4: the server's SET … IFEQ … PX first, which keeps SET's OK/null reply.
@@ -529,26 +616,32 @@ export async function renew(token: string, ttlMs: number) {
 }
 export async function take(token: string) { return redis.set('lock:invoice', token, 'PX', 30000, 'NX'); }`,
     settings: REDIS_84,
-    errors: [{
-      messageId: 'existsOnlyExtend' as const, line: 4,
-      suggestions: [{
-        messageId: 'useCompareAndSet' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'existsOnlyExtend' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useCompareAndSet' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function renew(token: string, ttlMs: number) {
   return (await redis.call('SET', 'lock:invoice', token, 'IFEQ', token, 'PX', ttlMs)) === 'OK';
 }
 export async function take(token: string) { return redis.set('lock:invoice', token, 'PX', 30000, 'NX'); }`,
-      }, {
-        messageId: 'useCompareAndExpire' as const,
-        output: `import Redis from 'ioredis';
+          },
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function renew(token: string, ttlMs: number) {
   return (await redis.eval(${EXTEND_LITERAL}, 1, 'lock:invoice', token, ttlMs)) === 'OK';
 }
 export async function take(token: string) { return redis.set('lock:invoice', token, 'PX', 30000, 'NX'); }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis raw call with EX seconds: the TTL becomes milliseconds.
@@ -557,17 +650,22 @@ const redis = new Redis();
 export async function extendLock(lockToken: string) {
   await redis.call('SET', 'lock:nightly', lockToken, 'XX', 'EX', 60);
 }`,
-    errors: [{
-      messageId: 'existsOnlyExtend' as const, line: 4,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'existsOnlyExtend' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function extendLock(lockToken: string) {
   await redis.eval(${EXTEND_LITERAL}, 1, 'lock:nightly', lockToken, 60000);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis v4: options object; node-redis takes string arguments only.
@@ -579,11 +677,14 @@ export async function run(token: string, work: () => Promise<void>) {
   const timer = setInterval(() => { void client.set(LOCK_KEY, token, { XX: true, PX: 30000 }); }, 10000);
   try { await work(); } finally { clearInterval(timer); }
 }`,
-    errors: [{
-      messageId: 'existsOnlyExtend' as const, line: 6,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'existsOnlyExtend' as const,
+        line: 6,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 const LOCK_KEY = 'report:lock';
 export async function run(token: string, work: () => Promise<void>) {
@@ -591,8 +692,10 @@ export async function run(token: string, work: () => Promise<void>) {
   const timer = setInterval(() => { void client.eval(${EXTEND_LITERAL}, { keys: [LOCK_KEY], arguments: [token, '30000'] }); }, 10000);
   try { await work(); } finally { clearInterval(timer); }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis v4 sendCommand array.
@@ -601,17 +704,22 @@ const client = createClient();
 export async function renew(token: string) {
   await client.sendCommand(['SET', 'lock:sync', token, 'XX', 'PX', '5000']);
 }`,
-    errors: [{
-      messageId: 'existsOnlyExtend' as const, line: 4,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'existsOnlyExtend' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function renew(token: string) {
   await client.eval(${EXTEND_LITERAL}, { keys: ['lock:sync'], arguments: [token, '5000'] });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis v5: condition and expiration.
@@ -621,18 +729,23 @@ export async function run(token: string) {
   await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
   await client.set('lock:sync', token, { condition: 'XX', expiration: { type: 'EX', value: 5 } });
 }`,
-    errors: [{
-      messageId: 'existsOnlyExtend' as const, line: 5,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'existsOnlyExtend' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function run(token: string) {
   await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
   await client.eval(${EXTEND_LITERAL}, { keys: ['lock:sync'], arguments: [token, '5000'] });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node_redis v3 with a callback.
@@ -641,17 +754,22 @@ const client = redis.createClient();
 function renew(lockToken, cb) {
   client.set('lock:cron', lockToken, 'XX', 'PX', 30000, cb);
 }`,
-    errors: [{
-      messageId: 'existsOnlyExtend' as const, line: 4,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `const redis = require('redis');
+    errors: [
+      {
+        messageId: 'existsOnlyExtend' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `const redis = require('redis');
 const client = redis.createClient();
 function renew(lockToken, cb) {
   client.eval(${EXTEND_LITERAL}, 1, 'lock:cron', lockToken, 30000, cb);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Upstash: lower-case options.
@@ -660,17 +778,22 @@ const redis = Redis.fromEnv();
 export async function renew(id: string, token: string) {
   await redis.set(\`locks:\${id}\`, token, { xx: true, px: 30_000 });
 }`,
-    errors: [{
-      messageId: 'existsOnlyExtend' as const, line: 4,
-      suggestions: [{
-        messageId: 'useCompareAndExpire' as const,
-        output: `import { Redis } from '@upstash/redis';
+    errors: [
+      {
+        messageId: 'existsOnlyExtend' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire' as const,
+            output: `import { Redis } from '@upstash/redis';
 const redis = Redis.fromEnv();
 export async function renew(id: string, token: string) {
   await redis.eval(${EXTEND_LITERAL}, [\`locks:\${id}\`], [token, 30_000]);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // An absolute PXAT has no TTL to pass on, and a queued link's reply comes through exec(): reported, no suggestion.
@@ -735,11 +858,15 @@ export async function runJob(name: string, owner: string) {
   }, 10000);
   try { await doJob(name); } finally { clearInterval(heartbeat); await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]); }
 }`,
-    errors: [{
-      messageId: 'unownedRowRenewal' as const, line: 6, column: 10,
-      suggestions: [{
-        messageId: 'compareOwner' as const,
-        output: `import { Pool } from 'pg';
+    errors: [
+      {
+        messageId: 'unownedRowRenewal' as const,
+        line: 6,
+        column: 10,
+        suggestions: [
+          {
+            messageId: 'compareOwner' as const,
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 export async function runJob(name: string, owner: string) {
   await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval \\'30 seconds\\')', [name, owner]);
@@ -748,8 +875,10 @@ export async function runJob(name: string, owner: string) {
   }, 10000);
   try { await doJob(name); } finally { clearInterval(heartbeat); await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]); }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // pg: PrivateCaptcha's lock table has no owner column: reported, nothing to compare with.
@@ -774,11 +903,15 @@ export async function acquire(name: string, owner: string) {
 export async function heartbeat(name: string, owner: string) {
   await sql\`UPDATE app_lock SET lock_until = now() + interval '1 minute' WHERE name = \${name}\`;
 }`,
-    errors: [{
-      messageId: 'unownedRowRenewal' as const, line: 7, column: 9,
-      suggestions: [{
-        messageId: 'compareOwner' as const,
-        output: `import postgres from 'postgres';
+    errors: [
+      {
+        messageId: 'unownedRowRenewal' as const,
+        line: 7,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'compareOwner' as const,
+            output: `import postgres from 'postgres';
 const sql = postgres();
 export async function acquire(name: string, owner: string) {
   await sql\`INSERT INTO app_lock (name, owner, lock_until) VALUES (\${name}, \${owner}, now() + interval '1 minute') ON CONFLICT DO NOTHING\`;
@@ -786,8 +919,10 @@ export async function acquire(name: string, owner: string) {
 export async function heartbeat(name: string, owner: string) {
   await sql\`UPDATE app_lock SET lock_until = now() + interval '1 minute' WHERE name = \${name} AND owner = \${owner}\`;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // knex raw: \`?\` placeholders, the owner bound where its placeholder falls.
@@ -799,11 +934,15 @@ export async function runJob(name: string, workerId: string) {
   await db.raw('UPDATE job_locks SET expires_at = ? WHERE name = ?', [new Date(Date.now() + 30000), name]);
   await doMore(name);
 }`,
-    errors: [{
-      messageId: 'unownedRowRenewal' as const, line: 6, column: 9,
-      suggestions: [{
-        messageId: 'compareOwner' as const,
-        output: `import knex from 'knex';
+    errors: [
+      {
+        messageId: 'unownedRowRenewal' as const,
+        line: 6,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'compareOwner' as const,
+            output: `import knex from 'knex';
 const db = knex({ client: 'pg' });
 export async function runJob(name: string, workerId: string) {
   await db.raw('INSERT INTO job_locks (name, locked_by, expires_at) VALUES (?, ?, ?)', [name, workerId, new Date(Date.now() + 30000)]);
@@ -811,8 +950,10 @@ export async function runJob(name: string, workerId: string) {
   await db.raw('UPDATE job_locks SET expires_at = ? WHERE name = ? AND locked_by = ?', [new Date(Date.now() + 30000), name, workerId]);
   await doMore(name);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Prisma raw: an interpolated heartbeat.
@@ -823,19 +964,25 @@ export async function runJob(name: string, owner: string) {
   await doJob(name);
   await prisma.$executeRaw\`UPDATE job_locks SET expires_at = now() + interval '1 minute' WHERE name = \${name}\`;
 }`,
-    errors: [{
-      messageId: 'unownedRowRenewal' as const, line: 6, column: 9,
-      suggestions: [{
-        messageId: 'compareOwner' as const,
-        output: `import { PrismaClient } from '@prisma/client';
+    errors: [
+      {
+        messageId: 'unownedRowRenewal' as const,
+        line: 6,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'compareOwner' as const,
+            output: `import { PrismaClient } from '@prisma/client';
 const prisma = new PrismaClient();
 export async function runJob(name: string, owner: string) {
   await prisma.$executeRaw\`INSERT INTO job_locks (name, owner, expires_at) VALUES (\${name}, \${owner}, now() + interval '1 minute')\`;
   await doJob(name);
   await prisma.$executeRaw\`UPDATE job_locks SET expires_at = now() + interval '1 minute' WHERE name = \${name} AND owner = \${owner}\`;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
 ];
 
@@ -884,12 +1031,14 @@ ruleTester.run('no-unsafe-extend (knex query builder)', rule, {
      export async function login(id) { await db('sessions').insert({ id, expires_at: new Date() }); }
      export async function touch(id) { await db('sessions').where({ id }).update({ expires_at: new Date(Date.now() + 30000) }); }`,
   ],
-  invalid: [{
-    code: `import knex from 'knex';
+  invalid: [
+    {
+      code: `import knex from 'knex';
 const db = knex({ client: 'pg' });
 export async function take(name, owner) { await db('job_locks').insert({ name, owner, expires_at: new Date() }); }
 export async function heartbeat(name) { await db('job_locks').where('name', name).update({ expires_at: new Date(Date.now() + 30000) }); }`,
-    errors: [{ messageId: 'unownedRowRenewal', line: 4, column: 47, suggestions: [] }],
-  }],
+      errors: [{ messageId: 'unownedRowRenewal', line: 4, column: 47, suggestions: [] }],
+    },
+  ],
 });
 suggestionsClearFindings('no-unsafe-extend (lock-table heartbeat)', rule, rowRenewalInvalid);

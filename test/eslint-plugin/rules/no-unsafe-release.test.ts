@@ -75,11 +75,15 @@ async function runExclusive(work, token) {
     await store.del('lock:invoice');
   }
 }`,
-      errors: [{
-        messageId: 'plainDelete', line: 8, column: 11,
-        suggestions: [{
-          messageId: 'useCompareAndDelete',
-          output: `import Valkey from 'iovalkey';
+      errors: [
+        {
+          messageId: 'plainDelete',
+          line: 8,
+          column: 11,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `import Valkey from 'iovalkey';
 const store = new Valkey();
 async function runExclusive(work, token) {
   if (!(await store.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
@@ -89,8 +93,10 @@ async function runExclusive(work, token) {
     await store.eval(${RELEASE_LITERAL}, 1, 'lock:invoice', token);
   }
 }`,
-        }],
-      }],
+            },
+          ],
+        },
+      ],
     },
     {
       // ioredis: the article's plain DEL, token from the acquisition.
@@ -105,11 +111,15 @@ async function runExclusive(work) {
     await redis.del('lock:invoice');
   }
 }`,
-      errors: [{
-        messageId: 'plainDelete', line: 9, column: 11,
-        suggestions: [{
-          messageId: 'useCompareAndDelete',
-          output: `import Redis from 'ioredis';
+      errors: [
+        {
+          messageId: 'plainDelete',
+          line: 9,
+          column: 11,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `import Redis from 'ioredis';
 const redis = new Redis();
 async function runExclusive(work) {
   const token = crypto.randomUUID();
@@ -120,8 +130,10 @@ async function runExclusive(work) {
     await redis.eval(${RELEASE_LITERAL}, 1, 'lock:invoice', token);
   }
 }`,
-        }],
-      }],
+            },
+          ],
+        },
+      ],
     },
     {
       // ioredis: check-then-delete in JavaScript; the script already exists and is reused.
@@ -134,11 +146,14 @@ export async function release(key: string, token: string) {
   }
 }
 export async function acquire(key: string, token: string) { return redis.set(key, token, 'PX', 10000, 'NX'); }`,
-      errors: [{
-        messageId: 'checkThenDelete', line: 6,
-        suggestions: [{
-          messageId: 'useCompareAndDelete',
-          output: `import Redis from 'ioredis';
+      errors: [
+        {
+          messageId: 'checkThenDelete',
+          line: 6,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `import Redis from 'ioredis';
 const redis = new Redis();
 const RELEASE = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end';
 export async function release(key: string, token: string) {
@@ -147,8 +162,10 @@ export async function release(key: string, token: string) {
   }
 }
 export async function acquire(key: string, token: string) { return redis.set(key, token, 'PX', 10000, 'NX'); }`,
-        }],
-      }],
+            },
+          ],
+        },
+      ],
     },
     {
       // node-redis v4: options object acquisition, DEL in a lock class.
@@ -165,11 +182,14 @@ class ReportLock {
     await this.client.del(this.key);
   }
 }`,
-      errors: [{
-        messageId: 'plainDelete', line: 11,
-        suggestions: [{
-          messageId: 'useCompareAndDelete',
-          output: `import { createClient } from 'redis';
+      errors: [
+        {
+          messageId: 'plainDelete',
+          line: 11,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `import { createClient } from 'redis';
 class ReportLock {
   private readonly client = createClient();
   private readonly key = 'lock:report';
@@ -182,8 +202,10 @@ class ReportLock {
     await this.client.eval(${RELEASE_LITERAL}, { keys: [this.key], arguments: [this.token] });
   }
 }`,
-        }],
-      }],
+            },
+          ],
+        },
+      ],
     },
     {
       // node-redis v5 spelling, DEL via sendCommand.
@@ -195,14 +217,25 @@ export async function withLock(token: string, work: () => Promise<void>) {
   await work();
   await client.sendCommand(['DEL', 'lock:sync']);
 }`,
-      errors: [{ messageId: 'plainDelete', line: 7, suggestions: [{ messageId: 'useCompareAndDelete', output: `import { createClient } from 'redis';
+      errors: [
+        {
+          messageId: 'plainDelete',
+          line: 7,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `import { createClient } from 'redis';
 const client = createClient();
 export async function withLock(token: string, work: () => Promise<void>) {
   const ok = await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
   if (!ok) return;
   await work();
   await client.eval(${RELEASE_LITERAL}, { keys: ['lock:sync'], arguments: [token] });
-}` }] }],
+}`,
+            },
+          ],
+        },
+      ],
     },
     {
       // node_redis v3 callbacks.
@@ -211,11 +244,22 @@ const client = redis.createClient();
 function release(lockToken, cb) {
   client.del('lock:cron', cb);
 }`,
-      errors: [{ messageId: 'plainDelete', line: 4, suggestions: [{ messageId: 'useCompareAndDelete', output: `const redis = require('redis');
+      errors: [
+        {
+          messageId: 'plainDelete',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `const redis = require('redis');
 const client = redis.createClient();
 function release(lockToken, cb) {
   client.eval(${RELEASE_LITERAL}, 1, 'lock:cron', lockToken, cb);
-}` }] }],
+}`,
+            },
+          ],
+        },
+      ],
     },
     {
       // Upstash.
@@ -224,11 +268,22 @@ const redis = Redis.fromEnv();
 export async function release(id: string, token: string) {
   await redis.del(\`locks:\${id}\`);
 }`,
-      errors: [{ messageId: 'plainDelete', line: 4, suggestions: [{ messageId: 'useCompareAndDelete', output: `import { Redis } from '@upstash/redis';
+      errors: [
+        {
+          messageId: 'plainDelete',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `import { Redis } from '@upstash/redis';
 const redis = Redis.fromEnv();
 export async function release(id: string, token: string) {
   await redis.eval(${RELEASE_LITERAL}, [\`locks:\${id}\`], [token]);
-}` }] }],
+}`,
+            },
+          ],
+        },
+      ],
     },
     {
       // A Lua script that deletes without comparing the token.
@@ -238,12 +293,23 @@ const FORCE = 'redis.call("DEL", KEYS[1]) return 1';
 export async function release(token: string) {
   await redis.eval(FORCE, 1, 'lock:a', token);
 }`,
-      errors: [{ messageId: 'uncheckedScript', line: 5, suggestions: [{ messageId: 'useCompareAndDelete', output: `import Redis from 'ioredis';
+      errors: [
+        {
+          messageId: 'uncheckedScript',
+          line: 5,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `import Redis from 'ioredis';
 const redis = new Redis();
 const FORCE = 'redis.call("DEL", KEYS[1]) return 1';
 export async function release(token: string) {
   await redis.eval(${RELEASE_LITERAL}, 1, 'lock:a', token);
-}` }] }],
+}`,
+            },
+          ],
+        },
+      ],
     },
     {
       // The same unchecked script, loaded from a .lua file.
@@ -303,11 +369,15 @@ export async function runJob(name: string, owner: string) {
     await pool.query('DELETE FROM job_locks WHERE name = $1', [name]);
   }
 }`,
-    errors: [{
-      messageId: 'unownedRowRelease', line: 8, column: 11,
-      suggestions: [{
-        messageId: 'compareOwner',
-        output: `import { Pool } from 'pg';
+    errors: [
+      {
+        messageId: 'unownedRowRelease',
+        line: 8,
+        column: 11,
+        suggestions: [
+          {
+            messageId: 'compareOwner',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 export async function runJob(name: string, owner: string) {
   await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval \\'30 seconds\\')', [name, owner]);
@@ -317,8 +387,10 @@ export async function runJob(name: string, owner: string) {
     await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // pg PoolClient, an owner check in JavaScript first: still two statements.
@@ -339,11 +411,15 @@ export class JobLock {
     }
   }
 }`,
-    errors: [{
-      messageId: 'unownedRowRelease', line: 12, column: 48,
-      suggestions: [{
-        messageId: 'compareOwner',
-        output: `import { Pool } from 'pg';
+    errors: [
+      {
+        messageId: 'unownedRowRelease',
+        line: 12,
+        column: 48,
+        suggestions: [
+          {
+            messageId: 'compareOwner',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 export class JobLock {
   constructor(private readonly name: string, private readonly owner: string) {}
@@ -360,8 +436,10 @@ export class JobLock {
     }
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // postgres.js: the owner interpolated; acquire and release in two functions with a parameter of the same name.
@@ -373,11 +451,15 @@ export async function acquire(name: string, owner: string) {
 export async function release(name: string, owner: string) {
   await sql\`DELETE FROM app_lock WHERE name = \${name}\`;
 }`,
-    errors: [{
-      messageId: 'unownedRowRelease', line: 7, column: 9,
-      suggestions: [{
-        messageId: 'compareOwner',
-        output: `import postgres from 'postgres';
+    errors: [
+      {
+        messageId: 'unownedRowRelease',
+        line: 7,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'compareOwner',
+            output: `import postgres from 'postgres';
 const sql = postgres();
 export async function acquire(name: string, owner: string) {
   await sql\`INSERT INTO app_lock (name, owner) VALUES (\${name}, \${owner}) ON CONFLICT DO NOTHING\`;
@@ -385,8 +467,10 @@ export async function acquire(name: string, owner: string) {
 export async function release(name: string, owner: string) {
   await sql\`DELETE FROM app_lock WHERE name = \${name} AND owner = \${owner}\`;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // knex raw: `?` placeholders, the owner bound where its placeholder falls.
@@ -397,19 +481,25 @@ export async function runJob(name: string, workerId: string) {
   await doJob(name);
   await db.raw('DELETE FROM job_locks WHERE name = ?', [name]);
 }`,
-    errors: [{
-      messageId: 'unownedRowRelease', line: 6, column: 9,
-      suggestions: [{
-        messageId: 'compareOwner',
-        output: `import knex from 'knex';
+    errors: [
+      {
+        messageId: 'unownedRowRelease',
+        line: 6,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'compareOwner',
+            output: `import knex from 'knex';
 const db = knex({ client: 'pg' });
 export async function runJob(name: string, workerId: string) {
   await db.raw('INSERT INTO job_locks (name, locked_by) VALUES (?, ?)', [name, workerId]);
   await doJob(name);
   await db.raw('DELETE FROM job_locks WHERE name = ? AND locked_by = ?', [name, workerId]);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Prisma: an UPDATE that clears the owner.
@@ -420,19 +510,25 @@ export async function runJob(name: string, owner: string) {
   await doJob(name);
   await prisma.$executeRaw\`UPDATE job_locks SET owner = NULL, expires_at = NULL WHERE name = \${name}\`;
 }`,
-    errors: [{
-      messageId: 'unownedRowRelease', line: 6, column: 9,
-      suggestions: [{
-        messageId: 'compareOwner',
-        output: `import { PrismaClient } from '@prisma/client';
+    errors: [
+      {
+        messageId: 'unownedRowRelease',
+        line: 6,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'compareOwner',
+            output: `import { PrismaClient } from '@prisma/client';
 const prisma = new PrismaClient();
 export async function runJob(name: string, owner: string) {
   await prisma.$executeRaw\`INSERT INTO job_locks (name, owner, expires_at) VALUES (\${name}, \${owner}, now() + interval '1 minute')\`;
   await doJob(name);
   await prisma.$executeRaw\`UPDATE job_locks SET owner = NULL, expires_at = NULL WHERE name = \${name} AND owner = \${owner}\`;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // The owner is not a bound value: reported without a suggestion.
@@ -684,7 +780,14 @@ describe('report lock', () => {
     await redis.del('lock:report');
   });
 });`,
-      errors: [{ messageId: 'plainDelete', line: 7, suggestions: [{ messageId: 'useCompareAndDelete', output: `import Redis from 'ioredis';
+      errors: [
+        {
+          messageId: 'plainDelete',
+          line: 7,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `import Redis from 'ioredis';
 const redis = new Redis();
 describe('report lock', () => {
   it('runs once', async () => {
@@ -692,7 +795,11 @@ describe('report lock', () => {
     await redis.set('lock:report', token, 'NX', 'PX', 1000);
     await redis.eval(${RELEASE_LITERAL}, 1, 'lock:report', token);
   });
-});` }] }],
+});`,
+            },
+          ],
+        },
+      ],
     },
     {
       // lodash's after(n, fn) is not a test hook: the release in it is production code.
@@ -704,14 +811,25 @@ export async function runBatch(jobs, token) {
   const done = after(jobs.length, async () => { await redis.del('lock:batch'); });
   for (const job of jobs) job.run().then(done);
 }`,
-      errors: [{ messageId: 'plainDelete', line: 6, suggestions: [{ messageId: 'useCompareAndDelete', output: `import Redis from 'ioredis';
+      errors: [
+        {
+          messageId: 'plainDelete',
+          line: 6,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `import Redis from 'ioredis';
 import { after } from 'lodash';
 const redis = new Redis();
 export async function runBatch(jobs, token) {
   if (!(await redis.set('lock:batch', token, 'NX', 'PX', 30000))) return;
   const done = after(jobs.length, async () => { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:batch', token); });
   for (const job of jobs) job.run().then(done);
-}` }] }],
+}`,
+            },
+          ],
+        },
+      ],
     },
     {
       // The naive lock: a GET decides the plain SET, so the SET takes the lock (however badly),
@@ -753,18 +871,23 @@ export async function release(token: string) {
   await redis.watch('lock:invoice');
   if ((await redis.get('lock:invoice')) === token) await redis.del('lock:invoice');
 }`,
-    errors: [{
-      messageId: 'watchOnSharedClient' as const, line: 5,
-      suggestions: [{
-        messageId: 'useCompareAndDelete' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'watchOnSharedClient' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useCompareAndDelete' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function release(token: string) {
   await redis.watch('lock:invoice');
   if ((await redis.get('lock:invoice')) === token) await redis.eval(${RELEASE_LITERAL}, 1, 'lock:invoice', token);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis: the shared client; its commands from concurrent callers share one connection.
@@ -852,15 +975,23 @@ export async function release(key: string, token: string) {
   const results = await redis.pipeline().get(key).pttl(key).exec();
   if (results?.[0]?.[1] === token) await redis.del(key);
 }`,
-    errors: [{
-      messageId: 'checkThenDelete' as const, line: 5,
-      suggestions: [{ messageId: 'useCompareAndDelete' as const, output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'checkThenDelete' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useCompareAndDelete' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function release(key: string, token: string) {
   const results = await redis.pipeline().get(key).pttl(key).exec();
   if (results?.[0]?.[1] === token) await redis.eval(${RELEASE_LITERAL}, 1, key, token);
-}` }],
-    }],
+}`,
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis: the reply destructured from a MULTI's `[error, reply]` pairs.
@@ -870,15 +1001,23 @@ export async function release(key: string, token: string) {
   const [[, owner]] = (await redis.multi().get(key).exec())!;
   if (owner === token) await redis.unlink(key);
 }`,
-    errors: [{
-      messageId: 'checkThenDelete' as const, line: 5,
-      suggestions: [{ messageId: 'useCompareAndDelete' as const, output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'checkThenDelete' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useCompareAndDelete' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function release(key: string, token: string) {
   const [[, owner]] = (await redis.multi().get(key).exec())!;
   if (owner === token) await redis.eval(${RELEASE_LITERAL}, 1, key, token);
-}` }],
-    }],
+}`,
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis: exec() resolves to the replies themselves, the GET's is \`replies[0]\`.
@@ -888,15 +1027,23 @@ export async function release(key: string, token: string) {
   const replies = await client.multi().get(key).pTTL(key).exec();
   if (replies[0] === token) await client.del(key);
 }`,
-    errors: [{
-      messageId: 'checkThenDelete' as const, line: 5,
-      suggestions: [{ messageId: 'useCompareAndDelete' as const, output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'checkThenDelete' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useCompareAndDelete' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function release(key: string, token: string) {
   const replies = await client.multi().get(key).pTTL(key).exec();
   if (replies[0] === token) await client.eval(${RELEASE_LITERAL}, { keys: [key], arguments: [token] });
-}` }],
-    }],
+}`,
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis: the transaction in a variable, the reply destructured.
@@ -908,17 +1055,25 @@ export async function release(key: string, token: string) {
   const [owner] = await transaction.exec();
   if (owner === token) await client.del(key);
 }`,
-    errors: [{
-      messageId: 'checkThenDelete' as const, line: 7,
-      suggestions: [{ messageId: 'useCompareAndDelete' as const, output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'checkThenDelete' as const,
+        line: 7,
+        suggestions: [
+          {
+            messageId: 'useCompareAndDelete' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function release(key: string, token: string) {
   const transaction = client.multi();
   transaction.get(key);
   const [owner] = await transaction.exec();
   if (owner === token) await client.eval(${RELEASE_LITERAL}, { keys: [key], arguments: [token] });
-}` }],
-    }],
+}`,
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis: every owner read in one pipeline, the matching keys unlinked in another.
@@ -948,9 +1103,14 @@ export async function releaseAll(keys: string[], ownerId: string) {
     if (owners[i] === ownerId) await client.del(keys[i]);
   }
 }`,
-    errors: [{
-      messageId: 'checkThenDelete' as const, line: 8,
-      suggestions: [{ messageId: 'useCompareAndDelete' as const, output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'checkThenDelete' as const,
+        line: 8,
+        suggestions: [
+          {
+            messageId: 'useCompareAndDelete' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function releaseAll(keys: string[], ownerId: string) {
   const reads = client.multi();
@@ -959,8 +1119,11 @@ export async function releaseAll(keys: string[], ownerId: string) {
   for (let i = 0; i < keys.length; i++) {
     if (owners[i] === ownerId) await client.eval(${RELEASE_LITERAL}, { keys: [keys[i]], arguments: [ownerId] });
   }
-}` }],
-    }],
+}`,
+          },
+        ],
+      },
+    ],
   },
 ];
 

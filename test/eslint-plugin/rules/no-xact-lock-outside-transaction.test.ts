@@ -15,11 +15,15 @@ async function run(id: number) {
   await pool.query('SELECT pg_advisory_xact_lock($1)', [id]);
   await pool.query('UPDATE jobs SET state = $2 WHERE id = $1', [id, 'running']);
 }`,
-    errors: [{
-      messageId: 'xactLockOutsideTransaction', line: 4, column: 9,
-      suggestions: [{
-        messageId: 'wrapInTransaction',
-        output: `import { Pool } from 'pg';
+    errors: [
+      {
+        messageId: 'xactLockOutsideTransaction',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'wrapInTransaction',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 async function run(id: number) {
   const client = await pool.connect();
@@ -35,8 +39,10 @@ async function run(id: number) {
     client.release();
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // `END` (like `COMMIT WORK` and `ABORT`) ends the transaction as `COMMIT` does: the lock after it autocommits.
@@ -54,11 +60,15 @@ async function run(id: number) {
     client.release();
   }
 }`,
-    errors: [{
-      messageId: 'xactLockOutsideTransaction', line: 9, column: 11,
-      suggestions: [{
-        messageId: 'wrapInTransaction',
-        output: `import { Pool } from 'pg';
+    errors: [
+      {
+        messageId: 'xactLockOutsideTransaction',
+        line: 9,
+        column: 11,
+        suggestions: [
+          {
+            messageId: 'wrapInTransaction',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 async function run(id: number) {
   const client = await pool.connect();
@@ -79,8 +89,10 @@ async function run(id: number) {
     client.release();
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // pg PoolClient checked out here, but no BEGIN: autocommit still ends the lock at once.
@@ -95,11 +107,15 @@ async function run(id: number) {
     client.release();
   }
 }`,
-    errors: [{
-      messageId: 'xactLockOutsideTransaction', line: 6, column: 11,
-      suggestions: [{
-        messageId: 'wrapInTransaction',
-        output: `import { Pool } from 'pg';
+    errors: [
+      {
+        messageId: 'xactLockOutsideTransaction',
+        line: 6,
+        column: 11,
+        suggestions: [
+          {
+            messageId: 'wrapInTransaction',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 async function run(id: number) {
   const client = await pool.connect();
@@ -117,8 +133,10 @@ async function run(id: number) {
     client.release();
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // pg: BEGIN through the pool lands on another connection, so it opens no transaction here.
@@ -139,11 +157,15 @@ async function run(id: number) {
   await sql\`SELECT pg_advisory_xact_lock(\${id})\`;
   await sql\`UPDATE jobs SET state = 1 WHERE id = \${id}\`;
 }`,
-    errors: [{
-      messageId: 'xactLockOutsideTransaction', line: 4, column: 9,
-      suggestions: [{
-        messageId: 'wrapInTransaction',
-        output: `import postgres from 'postgres';
+    errors: [
+      {
+        messageId: 'xactLockOutsideTransaction',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'wrapInTransaction',
+            output: `import postgres from 'postgres';
 const sql = postgres();
 async function run(id: number) {
   await sql.begin(async (tx) => {
@@ -151,8 +173,10 @@ async function run(id: number) {
     await tx\`UPDATE jobs SET state = 1 WHERE id = \${id}\`;
   });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Prisma: the void lock function was sent with $queryRaw, which cannot deserialise `void`; the
@@ -163,11 +187,15 @@ async function run(id: number) {
   await prisma.$queryRaw\`SELECT pg_advisory_xact_lock(\${id})\`;
   await prisma.job.update({ where: { id }, data: { state: 'running' } });
 }`,
-    errors: [{
-      messageId: 'xactLockOutsideTransaction', line: 4, column: 9,
-      suggestions: [{
-        messageId: 'wrapInTransaction',
-        output: `import { PrismaClient } from '@prisma/client';
+    errors: [
+      {
+        messageId: 'xactLockOutsideTransaction',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'wrapInTransaction',
+            output: `import { PrismaClient } from '@prisma/client';
 const prisma = new PrismaClient();
 async function run(id: number) {
   await prisma.$transaction(async (tx) => {
@@ -175,8 +203,10 @@ async function run(id: number) {
     await tx.job.update({ where: { id }, data: { state: 'running' } });
   });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Prisma: the try form, result checked.
@@ -188,11 +218,15 @@ async function run(id: number) {
     await prisma.job.update({ where: { id }, data: { state: 'running' } });
   }
 }`,
-    errors: [{
-      messageId: 'xactLockOutsideTransaction', line: 4, column: 30,
-      suggestions: [{
-        messageId: 'wrapInTransaction',
-        output: `import { PrismaClient } from '@prisma/client';
+    errors: [
+      {
+        messageId: 'xactLockOutsideTransaction',
+        line: 4,
+        column: 30,
+        suggestions: [
+          {
+            messageId: 'wrapInTransaction',
+            output: `import { PrismaClient } from '@prisma/client';
 const prisma = new PrismaClient();
 async function run(id: number) {
   await prisma.$transaction(async (tx) => {
@@ -202,8 +236,10 @@ async function run(id: number) {
     }
   });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // knex
@@ -213,11 +249,15 @@ async function run(id: number) {
   await db.raw('SELECT pg_advisory_xact_lock(?)', [id]);
   await db('jobs').where({ id }).update({ state: 'running' });
 }`,
-    errors: [{
-      messageId: 'xactLockOutsideTransaction', line: 4, column: 9,
-      suggestions: [{
-        messageId: 'wrapInTransaction',
-        output: `import knex from 'knex';
+    errors: [
+      {
+        messageId: 'xactLockOutsideTransaction',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'wrapInTransaction',
+            output: `import knex from 'knex';
 const db = knex({ client: 'pg' });
 async function run(id: number) {
   await db.transaction(async (trx) => {
@@ -225,8 +265,10 @@ async function run(id: number) {
     await trx('jobs').where({ id }).update({ state: 'running' });
   });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Sequelize: the transaction is named in the query's options.
@@ -236,11 +278,15 @@ async function run(id: number) {
   await sequelize.query('SELECT pg_advisory_xact_lock(?)', { replacements: [id] });
   await work(id);
 }`,
-    errors: [{
-      messageId: 'xactLockOutsideTransaction', line: 4, column: 9,
-      suggestions: [{
-        messageId: 'wrapInTransaction',
-        output: `import { Sequelize } from 'sequelize';
+    errors: [
+      {
+        messageId: 'xactLockOutsideTransaction',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'wrapInTransaction',
+            output: `import { Sequelize } from 'sequelize';
 const sequelize = new Sequelize('postgres://');
 async function run(id: number) {
   await sequelize.transaction(async (transaction) => {
@@ -248,8 +294,10 @@ async function run(id: number) {
     await work(id);
   });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // TypeORM
@@ -259,11 +307,15 @@ async function run(id: number) {
   await dataSource.query('SELECT pg_advisory_xact_lock($1)', [id]);
   await work(id);
 }`,
-    errors: [{
-      messageId: 'xactLockOutsideTransaction', line: 4, column: 9,
-      suggestions: [{
-        messageId: 'wrapInTransaction',
-        output: `import { DataSource } from 'typeorm';
+    errors: [
+      {
+        messageId: 'xactLockOutsideTransaction',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'wrapInTransaction',
+            output: `import { DataSource } from 'typeorm';
 const dataSource = new DataSource({ type: 'postgres' });
 async function run(id: number) {
   await dataSource.transaction(async (manager) => {
@@ -271,8 +323,10 @@ async function run(id: number) {
     await work(id);
   });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // kysely
@@ -282,11 +336,15 @@ async function run(id: number) {
   await sql\`SELECT pg_advisory_xact_lock(\${id})\`.execute(db);
   await work(id);
 }`,
-    errors: [{
-      messageId: 'xactLockOutsideTransaction', line: 4, column: 9,
-      suggestions: [{
-        messageId: 'wrapInTransaction',
-        output: `import { Kysely, sql } from 'kysely';
+    errors: [
+      {
+        messageId: 'xactLockOutsideTransaction',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'wrapInTransaction',
+            output: `import { Kysely, sql } from 'kysely';
 const db = new Kysely<Database>({ dialect });
 async function run(id: number) {
   await db.transaction().execute(async (trx) => {
@@ -294,8 +352,10 @@ async function run(id: number) {
     await work(id);
   });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // drizzle
@@ -306,11 +366,15 @@ async function run(id: number) {
   await db.execute(sql\`SELECT pg_advisory_xact_lock(\${id})\`);
   await work(id);
 }`,
-    errors: [{
-      messageId: 'xactLockOutsideTransaction', line: 5, column: 9,
-      suggestions: [{
-        messageId: 'wrapInTransaction',
-        output: `import { drizzle } from 'drizzle-orm/node-postgres';
+    errors: [
+      {
+        messageId: 'xactLockOutsideTransaction',
+        line: 5,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'wrapInTransaction',
+            output: `import { drizzle } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
 const db = drizzle(process.env.DATABASE_URL!);
 async function run(id: number) {
@@ -319,8 +383,10 @@ async function run(id: number) {
     await work(id);
   });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // A return in the work would leave the callback, not the function: no suggestion.

@@ -75,18 +75,24 @@ export async function runInvoices(token: string) {
   await redis.set('lock:invoice', token, 'NX', 'PX', 30000);
   await sendInvoices();
 }`,
-    errors: [{
-      messageId: 'resultIgnored' as const, line: 4, column: 9,
-      suggestions: [{
-        messageId: 'guardWithResult' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'resultIgnored' as const,
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'guardWithResult' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function runInvoices(token: string) {
   if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
   await sendInvoices();
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis: a lock class whose acquire() drops SETNX's reply; the caller cannot know. The key is
@@ -102,11 +108,14 @@ class InvoiceLock {
     await this.redis.del(this.key);
   }
 }`,
-    errors: [{
-      messageId: 'resultIgnored' as const, line: 6,
-      suggestions: [{
-        messageId: 'returnResult' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'resultIgnored' as const,
+        line: 6,
+        suggestions: [
+          {
+            messageId: 'returnResult' as const,
+            output: `import Redis from 'ioredis';
 class InvoiceLock {
   private readonly redis = new Redis();
   private readonly key = 'lock:invoice';
@@ -117,8 +126,10 @@ class InvoiceLock {
     await this.redis.del(this.key);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis v4 setNX stored and never read; key in a constant.
@@ -129,11 +140,14 @@ export async function report(token: string) {
   const acquired = await client.setNX(LOCK_KEY, token);
   await buildReport();
 }`,
-    errors: [{
-      messageId: 'resultNeverChecked' as const, line: 5,
-      suggestions: [{
-        messageId: 'guardWithResult' as const,
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'resultNeverChecked' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'guardWithResult' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 const LOCK_KEY = 'lock:report';
 export async function report(token: string) {
@@ -141,8 +155,10 @@ export async function report(token: string) {
   if (!acquired) return;
   await buildReport();
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis v5 spelling, key in a template literal.
@@ -152,18 +168,23 @@ export async function sync(id: string, token: string) {
   await client.set(\`lock:sync:\${id}\`, token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } });
   await pushChanges(id);
 }`,
-    errors: [{
-      messageId: 'resultIgnored' as const, line: 4,
-      suggestions: [{
-        messageId: 'guardWithResult' as const,
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'resultIgnored' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'guardWithResult' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function sync(id: string, token: string) {
   if (!(await client.set(\`lock:sync:\${id}\`, token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } }))) return;
   await pushChanges(id);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis sendCommand form.
@@ -173,18 +194,23 @@ export async function sync(token: string) {
   await client.sendCommand(['SET', 'lock:sync', token, 'NX', 'PX', '30000']);
   await pushChanges();
 }`,
-    errors: [{
-      messageId: 'resultIgnored' as const, line: 4,
-      suggestions: [{
-        messageId: 'guardWithResult' as const,
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'resultIgnored' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'guardWithResult' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function sync(token: string) {
   if (!(await client.sendCommand(['SET', 'lock:sync', token, 'NX', 'PX', '30000']))) return;
   await pushChanges();
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis call() form.
@@ -194,18 +220,23 @@ export async function sync(token: string) {
   await redis.call('SET', 'lock:sync', token, 'NX', 'PX', 30000);
   await pushChanges();
 }`,
-    errors: [{
-      messageId: 'resultIgnored' as const, line: 4,
-      suggestions: [{
-        messageId: 'guardWithResult' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'resultIgnored' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'guardWithResult' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function sync(token: string) {
   if (!(await redis.call('SET', 'lock:sync', token, 'NX', 'PX', 30000))) return;
   await pushChanges();
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node_redis v3: a callback that never looks at the reply.
@@ -226,18 +257,23 @@ export async function sync(token: string) {
   await redis.set('lock:sync', token, { nx: true, px: 30000 });
   await pushChanges();
 }`,
-    errors: [{
-      messageId: 'resultIgnored' as const, line: 4,
-      suggestions: [{
-        messageId: 'guardWithResult' as const,
-        output: `import { Redis } from '@upstash/redis';
+    errors: [
+      {
+        messageId: 'resultIgnored' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'guardWithResult' as const,
+            output: `import { Redis } from '@upstash/redis';
 const redis = Redis.fromEnv();
 export async function sync(token: string) {
   if (!(await redis.set('lock:sync', token, { nx: true, px: 30000 }))) return;
   await pushChanges();
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // redis-semaphore: tryAcquire's boolean dropped.
@@ -252,11 +288,14 @@ export async function report() {
     await mutex.release();
   }
 }`,
-    errors: [{
-      messageId: 'resultIgnored' as const, line: 5,
-      suggestions: [{
-        messageId: 'guardWithResult' as const,
-        output: `import { Mutex } from 'redis-semaphore';
+    errors: [
+      {
+        messageId: 'resultIgnored' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'guardWithResult' as const,
+            output: `import { Mutex } from 'redis-semaphore';
 import Redis from 'ioredis';
 const mutex = new Mutex(new Redis(), 'reports');
 export async function report() {
@@ -267,8 +306,10 @@ export async function report() {
     await mutex.release();
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // An acquire script (SET NX PX in Lua) whose reply is dropped.
@@ -279,19 +320,24 @@ export async function run(token: string) {
   await redis.eval(ACQUIRE, 1, 'lock:run', token, 30000);
   await work();
 }`,
-    errors: [{
-      messageId: 'resultIgnored' as const, line: 5,
-      suggestions: [{
-        messageId: 'guardWithResult' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'resultIgnored' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'guardWithResult' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 const ACQUIRE = 'return redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2])';
 export async function run(token: string) {
   if (!(await redis.eval(ACQUIRE, 1, 'lock:run', token, 30000))) return;
   await work();
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Fail-open: an acquire helper whose catch reports the lock as taken.
@@ -304,11 +350,14 @@ export async function acquireLock(key: string, token: string) {
     return true;
   }
 }`,
-    errors: [{
-      messageId: 'failOpen' as const, line: 5,
-      suggestions: [{
-        messageId: 'failClosed' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'failOpen' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'failClosed' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function acquireLock(key: string, token: string) {
   try {
@@ -317,8 +366,10 @@ export async function acquireLock(key: string, token: string) {
     return false;
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Fail-open in a helper that returns the acquisition's result through a variable (node-redis).
@@ -333,11 +384,14 @@ export async function grab(token: string) {
     return true;
   }
 }`,
-    errors: [{
-      messageId: 'failOpen' as const, line: 5,
-      suggestions: [{
-        messageId: 'failClosed' as const,
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'failOpen' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'failClosed' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function grab(token: string) {
   try {
@@ -348,8 +402,10 @@ export async function grab(token: string) {
     return false;
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Fail-open by name: tryLock's catch says "taken" although its try never returns the reply itself.
@@ -364,11 +420,14 @@ export async function tryLock() {
     return true;
   }
 }`,
-    errors: [{
-      messageId: 'failOpen' as const, line: 6,
-      suggestions: [{
-        messageId: 'failClosed' as const,
-        output: `import { Mutex } from 'redis-semaphore';
+    errors: [
+      {
+        messageId: 'failOpen' as const,
+        line: 6,
+        suggestions: [
+          {
+            messageId: 'failClosed' as const,
+            output: `import { Mutex } from 'redis-semaphore';
 import Redis from 'ioredis';
 const mutex = new Mutex(new Redis(), 'lock:reports');
 export async function tryLock() {
@@ -379,8 +438,10 @@ export async function tryLock() {
     return false;
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Inside a loop `return` would abandon the other jobs: reported without a suggestion.
@@ -424,36 +485,45 @@ suggestionsClearFindings('require-acquire-check', rule, invalid);
 const typedRuleTester = createTypedRuleTester();
 
 typedRuleTester.run('require-acquire-check (type-aware)', rule, {
-  valid: [{
-    // A Map subclass with Redis-like names: its setnx is not a Redis try-acquire.
-    code: `import { LocalLocks } from './local-locks';
+  valid: [
+    {
+      // A Map subclass with Redis-like names: its setnx is not a Redis try-acquire.
+      code: `import { LocalLocks } from './local-locks';
 export function run(redis: LocalLocks, token: string, work: () => void) {
   redis.setnx('lock:invoice', token);
   work();
 }`,
-    filename: 'file.ts',
-  }],
-  invalid: [{
-    code: `import { getStore } from './store';
+      filename: 'file.ts',
+    },
+  ],
+  invalid: [
+    {
+      code: `import { getStore } from './store';
 const store = getStore();
 export async function run(token: string, work: () => Promise<void>) {
   await store.set('lock:invoice', token, 'NX', 'PX', 30000);
   await work();
 }`,
-    filename: 'file.ts',
-    errors: [{
-      messageId: 'resultIgnored', line: 4,
-      suggestions: [{
-        messageId: 'guardWithResult',
-        output: `import { getStore } from './store';
+      filename: 'file.ts',
+      errors: [
+        {
+          messageId: 'resultIgnored',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'guardWithResult',
+              output: `import { getStore } from './store';
 const store = getStore();
 export async function run(token: string, work: () => Promise<void>) {
   if (!(await store.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
   await work();
 }`,
-      }],
-    }],
-  }],
+            },
+          ],
+        },
+      ],
+    },
+  ],
 });
 
 // PostgreSQL: the answer of `pg_try_advisory_lock` is a column of the row the query returns.
@@ -466,18 +536,24 @@ export async function run(jobId: number) {
   await pool.query('SELECT pg_try_advisory_lock($1) AS locked', [jobId]);
   await doWork(jobId);
 }`,
-    errors: [{
-      messageId: 'resultIgnored', line: 4, column: 9,
-      suggestions: [{
-        messageId: 'guardWithResult',
-        output: `import { Pool } from 'pg';
+    errors: [
+      {
+        messageId: 'resultIgnored',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'guardWithResult',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 export async function run(jobId: number) {
   if (!(await pool.query('SELECT pg_try_advisory_lock($1) AS locked', [jobId])).rows[0]?.locked) return;
   await doWork(jobId);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // pg PoolClient: rows destructured, never tested.
@@ -492,11 +568,15 @@ export async function run(jobId: number) {
     client.release();
   }
 }`,
-    errors: [{
-      messageId: 'resultNeverChecked', line: 6, column: 28,
-      suggestions: [{
-        messageId: 'guardWithResult',
-        output: `import { Pool } from 'pg';
+    errors: [
+      {
+        messageId: 'resultNeverChecked',
+        line: 6,
+        column: 28,
+        suggestions: [
+          {
+            messageId: 'guardWithResult',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 export async function run(jobId: number) {
   const client = await pool.connect();
@@ -508,8 +588,10 @@ export async function run(jobId: number) {
     client.release();
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // pg: only the row count is read, and it is always 1.
@@ -521,11 +603,15 @@ export async function run(jobId: number) {
   if (result.rowCount === 0) return;
   await doWork(jobId);
 }`,
-    errors: [{
-      messageId: 'resultNeverChecked', line: 5, column: 24,
-      suggestions: [{
-        messageId: 'guardWithResult',
-        output: `import { Pool } from 'pg';
+    errors: [
+      {
+        messageId: 'resultNeverChecked',
+        line: 5,
+        column: 24,
+        suggestions: [
+          {
+            messageId: 'guardWithResult',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 export async function run(jobId: number) {
   const client = await pool.connect();
@@ -534,8 +620,10 @@ export async function run(jobId: number) {
   if (result.rowCount === 0) return;
   await doWork(jobId);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // postgres.js: the boolean destructured and never read.
@@ -545,19 +633,25 @@ export async function run(jobId: number) {
   const [{ locked }] = await sql\`SELECT pg_try_advisory_lock(\${jobId}) AS locked\`;
   await doWork(jobId);
 }`,
-    errors: [{
-      messageId: 'resultNeverChecked', line: 4, column: 30,
-      suggestions: [{
-        messageId: 'guardWithResult',
-        output: `import postgres from 'postgres';
+    errors: [
+      {
+        messageId: 'resultNeverChecked',
+        line: 4,
+        column: 30,
+        suggestions: [
+          {
+            messageId: 'guardWithResult',
+            output: `import postgres from 'postgres';
 const sql = postgres();
 export async function run(jobId: number) {
   const [{ locked }] = await sql\`SELECT pg_try_advisory_lock(\${jobId}) AS locked\`;
   if (!locked) return;
   await doWork(jobId);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // knex raw: the boolean copied into a variable nobody reads.
@@ -568,9 +662,15 @@ export async function run(jobId: number) {
   const locked = result.rows[0].locked;
   await doWork(jobId);
 }`,
-    errors: [{ messageId: 'resultNeverChecked', line: 4, column: 24, suggestions: [{
-      messageId: 'guardWithResult',
-      output: `import knex from 'knex';
+    errors: [
+      {
+        messageId: 'resultNeverChecked',
+        line: 4,
+        column: 24,
+        suggestions: [
+          {
+            messageId: 'guardWithResult',
+            output: `import knex from 'knex';
 const db = knex({ client: 'pg' });
 export async function run(jobId: number) {
   const result = await db.raw('SELECT pg_try_advisory_lock(?) AS locked', [jobId]);
@@ -578,7 +678,10 @@ export async function run(jobId: number) {
   const locked = result.rows[0].locked;
   await doWork(jobId);
 }`,
-    }] }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Prisma $queryRaw, dropped as the last statement: the suggestion returns the answer.
@@ -587,17 +690,23 @@ const prisma = new PrismaClient();
 export async function tryLock(jobId: number) {
   await prisma.$queryRaw\`SELECT pg_try_advisory_xact_lock(\${jobId}) AS locked\`;
 }`,
-    errors: [{
-      messageId: 'resultIgnored', line: 4, column: 9,
-      suggestions: [{
-        messageId: 'returnResult',
-        output: `import { PrismaClient } from '@prisma/client';
+    errors: [
+      {
+        messageId: 'resultIgnored',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'returnResult',
+            output: `import { PrismaClient } from '@prisma/client';
 const prisma = new PrismaClient();
 export async function tryLock(jobId: number) {
   return (await prisma.$queryRaw\`SELECT pg_try_advisory_xact_lock(\${jobId}) AS locked\`)[0]?.locked;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Sequelize: the rows' shape depends on options, so the dropped result gets no suggestion.
@@ -621,11 +730,15 @@ export async function acquireLock(jobId: number) {
     return true;
   }
 }`,
-    errors: [{
-      messageId: 'failOpen', line: 5, column: 28,
-      suggestions: [{
-        messageId: 'failClosed',
-        output: `import { Pool } from 'pg';
+    errors: [
+      {
+        messageId: 'failOpen',
+        line: 5,
+        column: 28,
+        suggestions: [
+          {
+            messageId: 'failClosed',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 export async function acquireLock(jobId: number) {
   try {
@@ -635,8 +748,10 @@ export async function acquireLock(jobId: number) {
     return false;
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
 ];
 

@@ -28,11 +28,15 @@ async function runInvoicing(token: string) {
   if (!acquired) return;
   await pool.query("UPDATE invoice_state SET last_run = 'done' WHERE id = $1", [7]);
 }`,
-    errors: [{
-      messageId: 'unfencedWrite', line: 8, column: 9,
-      suggestions: [{
-        messageId: 'useFencedAcquire',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'unfencedWrite',
+        line: 8,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useFencedAcquire',
+            output: `import Redis from 'ioredis';
 import { Pool } from 'pg';
 const redis = new Redis();
 const pool = new Pool();
@@ -41,8 +45,10 @@ async function runInvoicing(token: string) {
   if (!acquired) return;
   await pool.query("UPDATE invoice_state SET last_run = 'done', fence = $2 WHERE id = $1 AND fence < $2", [7, acquired]);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis with a TTL in a constant: node-redis takes only strings, so the TTL is converted once.
@@ -56,11 +62,15 @@ async function run(id: number, token: string) {
   if (!ok) return;
   await pool.query('UPDATE jobs SET state = $1 WHERE id = $2', ['done', id]);
 }`,
-    errors: [{
-      messageId: 'unfencedWrite', line: 9, column: 9,
-      suggestions: [{
-        messageId: 'useFencedAcquire',
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'unfencedWrite',
+        line: 9,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useFencedAcquire',
+            output: `import { createClient } from 'redis';
 import { Pool } from 'pg';
 const client = createClient();
 const pool = new Pool();
@@ -70,8 +80,10 @@ async function run(id: number, token: string) {
   if (!ok) return;
   await pool.query('UPDATE jobs SET state = $1, fence = $3 WHERE id = $2 AND fence < $3', ['done', id, ok]);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis lock, postgres.js write: the fence travels as an interpolation.
@@ -84,11 +96,15 @@ async function run(id: number, token: string) {
   if (!ok) return;
   await sql\`UPDATE jobs SET state = 'done' WHERE id = \${id}\`;
 }`,
-    errors: [{
-      messageId: 'unfencedWrite', line: 8, column: 9,
-      suggestions: [{
-        messageId: 'useFencedAcquire',
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'unfencedWrite',
+        line: 8,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useFencedAcquire',
+            output: `import { createClient } from 'redis';
 import postgres from 'postgres';
 const client = createClient();
 const sql = postgres();
@@ -97,8 +113,10 @@ async function run(id: number, token: string) {
   if (!ok) return;
   await sql\`UPDATE jobs SET state = 'done', fence = \${ok} WHERE id = \${id} AND fence < \${ok}\`;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // knex raw with ? bindings: the fence is bound at both of its placeholders' positions.
@@ -111,11 +129,15 @@ async function run(id: number, token: string) {
   if (!ok) return;
   await db.raw('UPDATE invoice_state SET last_run = ? WHERE id = ?', ['done', id]);
 }`,
-    errors: [{
-      messageId: 'unfencedWrite', line: 8, column: 9,
-      suggestions: [{
-        messageId: 'useFencedAcquire',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'unfencedWrite',
+        line: 8,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useFencedAcquire',
+            output: `import Redis from 'ioredis';
 import knex from 'knex';
 const redis = new Redis();
 const db = knex({ client: 'pg' });
@@ -124,8 +146,10 @@ async function run(id: number, token: string) {
   if (!ok) return;
   await db.raw('UPDATE invoice_state SET last_run = ?, fence = ? WHERE id = ? AND fence < ?', ['done', ok, id, ok]);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Prisma $executeRaw: the fence joins the tagged template.
@@ -138,11 +162,15 @@ async function run(id: number, token: string) {
   if (!locked) return;
   await prisma.$executeRaw\`UPDATE invoices SET state = 'sent' WHERE id = \${id}\`;
 }`,
-    errors: [{
-      messageId: 'unfencedWrite', line: 8, column: 9,
-      suggestions: [{
-        messageId: 'useFencedAcquire',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'unfencedWrite',
+        line: 8,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useFencedAcquire',
+            output: `import Redis from 'ioredis';
 import { PrismaClient } from '@prisma/client';
 const redis = new Redis();
 const prisma = new PrismaClient();
@@ -151,8 +179,10 @@ async function run(id: number, token: string) {
   if (!locked) return;
   await prisma.$executeRaw\`UPDATE invoices SET state = 'sent', fence = \${locked} WHERE id = \${id} AND fence < \${locked}\`;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // The fence comes from a separate INCR after SET NX: minted too late.
@@ -266,10 +296,13 @@ async function run(token: string) {
 }`,
     errors: [
       {
-        messageId: 'unfencedWrite', line: 12, column: 9,
-        suggestions: [{
-          messageId: 'useFencedAcquire',
-          output: `import Redis from 'ioredis';
+        messageId: 'unfencedWrite',
+        line: 12,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'useFencedAcquire',
+            output: `import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { Sequelize } from 'sequelize';
 import { Kysely, sql } from 'kysely';
@@ -284,7 +317,8 @@ async function run(token: string) {
   await sequelize.query('UPDATE stats SET total = 0 WHERE id = :id', { replacements: { id: 2 } });
   await sql\`DELETE FROM stats WHERE id = \${3}\`.execute(db);
 }`,
-        }],
+          },
+        ],
       },
       { messageId: 'unfencedWrite', line: 13, column: 9, suggestions: [] },
       { messageId: 'unfencedWrite', line: 14, column: 9, suggestions: [] },
@@ -304,11 +338,15 @@ async function run(id: number, token: string) {
   }
 }`,
     options: [{ fenceColumns: ['epoch'] }],
-    errors: [{
-      messageId: 'unfencedWrite', line: 9, column: 11,
-      suggestions: [{
-        messageId: 'useFencedAcquire',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'unfencedWrite',
+        line: 9,
+        column: 11,
+        suggestions: [
+          {
+            messageId: 'useFencedAcquire',
+            output: `import Redis from 'ioredis';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
 const redis = new Redis();
@@ -319,8 +357,10 @@ async function run(id: number, token: string) {
     await db.execute(sql\`UPDATE orders SET state = 'shipped', epoch = \${ok} WHERE id = \${id} AND epoch < \${ok}\`);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
 ];
 

@@ -23,11 +23,16 @@ async function runInvoicing(token) {
     await redis.del('lock:invoice');
   }
 }`,
-    errors: [{
-      messageId: 'noExpiry', data: { command: 'SETNX' }, line: 4, column: 15,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'noExpiry',
+        data: { command: 'SETNX' },
+        line: 4,
+        column: 15,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 async function runInvoicing(token) {
   if (!(await redis.set('lock:invoice', token, 'PX', 30000, 'NX'))) return;
@@ -37,8 +42,10 @@ async function runInvoicing(token) {
     await redis.del('lock:invoice');
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis SET NX without expiry; the key in a template literal, defaultTtlMs set.
@@ -48,17 +55,25 @@ export async function acquire(jobId: string, token: string) {
   return redis.set(\`lock:job:\${jobId}\`, token, 'NX');
 }`,
     options: [{ defaultTtlMs: 10000 }],
-    errors: [{
-      messageId: 'noExpiry', data: { command: 'SET' }, line: 4, column: 10,
-      suggestions: [{
-        messageId: 'addExpiry', data: { option: `'PX', 10000` },
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'noExpiry',
+        data: { command: 'SET' },
+        line: 4,
+        column: 10,
+        suggestions: [
+          {
+            messageId: 'addExpiry',
+            data: { option: `'PX', 10000` },
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function acquire(jobId: string, token: string) {
   return redis.set(\`lock:job:\${jobId}\`, token, 'NX', 'PX', 10000);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis: SETNX whose numeric reply is compared keeps its meaning; the key is a constant.
@@ -69,19 +84,24 @@ async function acquire(token) {
   const ok = await redis.setnx(LOCK_KEY, token);
   return ok === 1;
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 5,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 const LOCK_KEY = 'lock:report';
 async function acquire(token) {
   const ok = await redis.set(LOCK_KEY, token, 'PX', 30000, 'NX').then((reply) => (reply === 'OK' ? 1 : 0));
   return ok === 1;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis MULTI chain.
@@ -90,17 +110,22 @@ const redis = new Redis();
 async function f(token) {
   await redis.multi().setnx('lock:a', token).incr('lock:a:fence').exec();
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 4,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 async function f(token) {
   await redis.multi().set('lock:a', token, 'PX', 30000, 'NX').incr('lock:a:fence').exec();
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis pipeline held in a variable.
@@ -112,11 +137,14 @@ async function f(token) {
   pipeline.incr('lock:a:fence');
   await pipeline.exec();
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 5,
-      suggestions: [{
-        messageId: 'addExpiry',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'addExpiry',
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 async function f(token) {
   const pipeline = redis.pipeline();
@@ -124,8 +152,10 @@ async function f(token) {
   pipeline.incr('lock:a:fence');
   await pipeline.exec();
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis generic call() form.
@@ -134,17 +164,23 @@ const redis = new Redis();
 async function f(token) {
   return redis.call('SET', 'lock:a', token, 'NX');
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 4,
-      suggestions: [{
-        messageId: 'addExpiry', data: { option: `'PX', 30000` },
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'addExpiry',
+            data: { option: `'PX', 30000` },
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 async function f(token) {
   return redis.call('SET', 'lock:a', token, 'NX', 'PX', 30000);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis v4 options object.
@@ -153,17 +189,23 @@ const client = createClient();
 async function acquire(token) {
   return client.set('lock:report', token, { NX: true });
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 4,
-      suggestions: [{
-        messageId: 'addExpiry', data: { option: 'PX: 30000' },
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'addExpiry',
+            data: { option: 'PX: 30000' },
+            output: `import { createClient } from 'redis';
 const client = createClient();
 async function acquire(token) {
   return client.set('lock:report', token, { NX: true, PX: 30000 });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis v4 camelCase setNX.
@@ -172,17 +214,23 @@ const client = createClient();
 async function acquire(token) {
   if (!(await client.setNX('lock:report', token))) throw new Error('busy');
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 4,
-      suggestions: [{
-        messageId: 'useAtomicSet', data: { ttl: '30000' },
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            data: { ttl: '30000' },
+            output: `import { createClient } from 'redis';
 const client = createClient();
 async function acquire(token) {
   if (!(await client.set('lock:report', token, { NX: true, PX: 30000 }))) throw new Error('busy');
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis sendCommand: the TTL goes in as a string.
@@ -191,17 +239,23 @@ const client = createClient();
 async function acquire(token) {
   return client.sendCommand(['SET', 'lock:a', token, 'NX']);
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 4,
-      suggestions: [{
-        messageId: 'addExpiry', data: { option: `'PX', '30000'` },
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'addExpiry',
+            data: { option: `'PX', '30000'` },
+            output: `import { createClient } from 'redis';
 const client = createClient();
 async function acquire(token) {
   return client.sendCommand(['SET', 'lock:a', token, 'NX', 'PX', '30000']);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis v5 { condition } spelling.
@@ -210,17 +264,23 @@ const client = createClient();
 export async function acquire(token: string) {
   return client.set('lock:sync', token, { condition: 'NX' });
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 4,
-      suggestions: [{
-        messageId: 'addExpiry', data: { option: `expiration: { type: 'PX', value: 30000 }` },
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'addExpiry',
+            data: { option: `expiration: { type: 'PX', value: 30000 }` },
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function acquire(token: string) {
   return client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 30000 } });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node_redis v3 callbacks: SETNX keeps its callback.
@@ -229,17 +289,22 @@ const client = redis.createClient();
 function acquire(token, done) {
   client.setnx('lock:cron', token, (err, ok) => done(!err && ok === 1));
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 4,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `const redis = require('redis');
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            output: `const redis = require('redis');
 const client = redis.createClient();
 function acquire(token, done) {
   client.set('lock:cron', token, 'NX', 'PX', 30000, (err, ok) => done(!err && ok === 1));
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node_redis v3: SET NX with a callback.
@@ -248,17 +313,23 @@ const client = redis.createClient();
 function acquire(token, done) {
   client.set('lock:cron', token, 'NX', done);
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 4,
-      suggestions: [{
-        messageId: 'addExpiry', data: { option: `'PX', 30000` },
-        output: `const redis = require('redis');
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'addExpiry',
+            data: { option: `'PX', 30000` },
+            output: `const redis = require('redis');
 const client = redis.createClient();
 function acquire(token, done) {
   client.set('lock:cron', token, 'NX', 'PX', 30000, done);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Upstash lowercase options.
@@ -267,17 +338,23 @@ const redis = Redis.fromEnv();
 export async function acquire(token: string) {
   return redis.set('lock:sync', token, { nx: true });
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 4,
-      suggestions: [{
-        messageId: 'addExpiry', data: { option: 'px: 30000' },
-        output: `import { Redis } from '@upstash/redis';
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'addExpiry',
+            data: { option: 'px: 30000' },
+            output: `import { Redis } from '@upstash/redis';
 const redis = Redis.fromEnv();
 export async function acquire(token: string) {
   return redis.set('lock:sync', token, { nx: true, px: 30000 });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Upstash setnx.
@@ -286,17 +363,22 @@ const redis = Redis.fromEnv();
 export async function acquire(token: string) {
   return (await redis.setnx('lock:sync', token)) === 1;
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 4,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `import { Redis } from '@upstash/redis';
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            output: `import { Redis } from '@upstash/redis';
 const redis = Redis.fromEnv();
 export async function acquire(token: string) {
   return (await redis.set('lock:sync', token, { nx: true, px: 30000 }).then((reply) => (reply === 'OK' ? 1 : 0))) === 1;
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // A small lock class: acquire and release in two methods, key in a field.
@@ -311,11 +393,14 @@ export class JobLock {
     await this.redis.eval('if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0', 1, this.key, this.token);
   }
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 6,
-      suggestions: [{
-        messageId: 'addExpiry',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 6,
+        suggestions: [
+          {
+            messageId: 'addExpiry',
+            output: `import Redis from 'ioredis';
 export class JobLock {
   private readonly redis = new Redis();
   constructor(private readonly key: string, private readonly token: string) {}
@@ -326,8 +411,10 @@ export class JobLock {
     await this.redis.eval('if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0', 1, this.key, this.token);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // A Lua acquisition whose SET NX has no expiry: reported, no in-place suggestion.
@@ -347,18 +434,23 @@ async function exclusive(name, token, work) {
   if (!(await redis.set('mutex:' + name, token, 'NX'))) return;
   try { await work(); } finally { await redis.del('mutex:' + name); }
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 4,
-      suggestions: [{
-        messageId: 'addExpiry',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'addExpiry',
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 async function exclusive(name, token, work) {
   if (!(await redis.set('mutex:' + name, token, 'NX', 'PX', 30000))) return;
   try { await work(); } finally { await redis.del('mutex:' + name); }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // A lock helper whose key is a parameter: the function's name says "lock".
@@ -367,32 +459,42 @@ const redis = new Redis();
 export async function tryLock(key: string, token: string) {
   return (await redis.set(key, token, 'NX')) === 'OK';
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 4,
-      suggestions: [{
-        messageId: 'addExpiry',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'addExpiry',
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function tryLock(key: string, token: string) {
   return (await redis.set(key, token, 'NX', 'PX', 30000)) === 'OK';
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // An unknown client: the SETNX shape and the lock key are enough.
     code: `export async function f(redis, token) {
   return redis.setnx('lock:a', token);
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 2,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `export async function f(redis, token) {
+    errors: [
+      {
+        messageId: 'noExpiry',
+        line: 2,
+        suggestions: [
+          {
+            messageId: 'useAtomicSet',
+            output: `export async function f(redis, token) {
   return redis.set('lock:a', token, 'PX', 30000, 'NX').then((reply) => (reply === 'OK' ? 1 : 0));
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
 ];
 
@@ -458,26 +560,41 @@ ruleTester.run('require-lock-ttl', rule, {
 suggestionsClearFindings('require-lock-ttl', rule, invalid);
 
 typed.run('require-lock-ttl (type-aware)', rule, {
-  valid: [{
-    code: `import { LocalLocks } from './local-locks';
+  valid: [
+    {
+      code: `import { LocalLocks } from './local-locks';
 export function acquire(redis: LocalLocks, token: string) {
   redis.setnx('lock:invoice', token);
 }`,
-    filename: 'file.ts',
-  }],
-  invalid: [{
-    code: `import { getStore } from './store';
+      filename: 'file.ts',
+    },
+  ],
+  invalid: [
+    {
+      code: `import { getStore } from './store';
 const store = getStore();
 export async function acquire(token: string) {
   return store.set('lock:invoice', token, 'NX');
 }`,
-    filename: 'file.ts',
-    errors: [{ messageId: 'noExpiry', line: 4, suggestions: [{ messageId: 'addExpiry', output: `import { getStore } from './store';
+      filename: 'file.ts',
+      errors: [
+        {
+          messageId: 'noExpiry',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'addExpiry',
+              output: `import { getStore } from './store';
 const store = getStore();
 export async function acquire(token: string) {
   return store.set('lock:invoice', token, 'NX', 'PX', 30000);
-}` }] }],
-  }],
+}`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
 });
 
 // Lock tables whose rows carry no expiry: a unique INSERT takes the lock, a DELETE frees it.
@@ -599,8 +716,9 @@ ruleTester.run('require-lock-ttl (knex query builder)', rule, {
      async function login(id: string, userId: string) { await db('sessions').insert({ id, user_id: userId }); }
      async function logout(id: string) { await db('sessions').where({ id }).del(); }`,
   ],
-  invalid: [{
-    code: `import knex from 'knex';
+  invalid: [
+    {
+      code: `import knex from 'knex';
 const db = knex({ client: 'pg' });
 export async function acquire(name: string, owner: string) {
   await db('job_locks').insert({ name, owner });
@@ -608,6 +726,7 @@ export async function acquire(name: string, owner: string) {
 export async function release(name: string, owner: string) {
   await db('job_locks').where({ name, owner }).del();
 }`,
-    errors: [{ messageId: 'noRowExpiry', line: 4, column: 9, suggestions: [] }],
-  }],
+      errors: [{ messageId: 'noRowExpiry', line: 4, column: 9, suggestions: [] }],
+    },
+  ],
 });

@@ -165,7 +165,9 @@ ${RELEASE}
 async function release(token: string) {
   const released = await redis.eval(RELEASE, ['lock:cron'], [token]);
 }`,
-    errors: [{ messageId: 'resultNeverRead' as const, line: 5, data: { name: 'released', release: 'compare-and-delete script', failure: '0' } }],
+    errors: [
+      { messageId: 'resultNeverRead' as const, line: 5, data: { name: 'released', release: 'compare-and-delete script', failure: '0' } },
+    ],
   },
   {
     // ioredis defineCommand: the release command's reply dropped.
@@ -257,7 +259,12 @@ export class SchedulerLock {
 }`,
     errors: [
       { messageId: 'resultDropped' as const, line: 5, column: 11, data: { release: 'pg_advisory_unlock', failure: 'false' } },
-      { messageId: 'resultNeverRead' as const, line: 8, column: 26, data: { name: 'result', release: 'pg_advisory_unlock_shared', failure: 'false' } },
+      {
+        messageId: 'resultNeverRead' as const,
+        line: 8,
+        column: 26,
+        data: { name: 'result', release: 'pg_advisory_unlock_shared', failure: 'false' },
+      },
     ],
   },
   {
@@ -281,7 +288,10 @@ export class DbLockService {
     await this.dataSource.manager.query('SELECT pg_advisory_unlock($1)', [lockId]);
   }
 }`,
-    errors: [{ messageId: 'resultDropped' as const, line: 5, column: 11 }, { messageId: 'resultDropped' as const, line: 8, column: 11 }],
+    errors: [
+      { messageId: 'resultDropped' as const, line: 5, column: 11 },
+      { messageId: 'resultDropped' as const, line: 8, column: 11 },
+    ],
   },
   {
     // Sequelize, CommonJS (tamanu's scheduled task).
@@ -378,21 +388,23 @@ ruleTester.run('require-release-check (knex query builder)', rule, {
      async function release(name: string, owner: string) { const count = await db('job_locks').where({ name, owner }).del(); if (count === 0) throw new Error('lock lost'); }
      async function purge(period: string) { await db('invoices').where({ period }).del(); }`,
   ],
-  invalid: [{
-    code: `import knex from 'knex';
+  invalid: [
+    {
+      code: `import knex from 'knex';
 const db = knex({ client: 'pg' });
 async function release(name: string, owner: string) {
   await db('job_locks').where({ name, owner }).del();
 }`,
-    errors: [{ messageId: 'resultDropped' as const, line: 4, data: { release: 'DELETE FROM job_locks', failure: 'no row affected' } }],
-  }],
+      errors: [{ messageId: 'resultDropped' as const, line: 4, data: { release: 'DELETE FROM job_locks', failure: 'no row affected' } }],
+    },
+  ],
 });
 
 // A dropped unlock through a pool is reported by both rules: no-pooled-advisory-lock for the pool,
 // this rule for the answer nobody reads. no-pooled-advisory-lock's suggestion moves lock, work and
 // unlock onto one connection (a checked-out client, a reserved connection, or a transaction with the
 // xact lock, which needs no unlock); applied through ESLint's Linter, both findings must be gone.
-describe('require-release-check after no-pooled-advisory-lock\'s suggestion, per library', () => {
+describe("require-release-check after no-pooled-advisory-lock's suggestion, per library", () => {
   const fixAndRelint: readonly { readonly library: string; readonly code: string }[] = [
     {
       library: 'pg',
@@ -484,26 +496,43 @@ export async function run(id: number) {
     },
   ];
 
-  const lint = (code: string): Linter.LintMessage[] => new Linter({ configType: 'flat' }).verify(code, [{
-    files: ['**/*.ts'],
-    languageOptions: { parser: typescriptParser as unknown as Linter.Parser },
-    plugins: { locksmith: plugin as unknown as ESLint.Plugin },
-    rules: { 'locksmith/require-release-check': 'error', 'locksmith/no-pooled-advisory-lock': 'error' },
-  }], 'unlock.ts');
+  const lint = (code: string): Linter.LintMessage[] =>
+    new Linter({ configType: 'flat' }).verify(
+      code,
+      [
+        {
+          files: ['**/*.ts'],
+          languageOptions: { parser: typescriptParser as unknown as Linter.Parser },
+          plugins: { locksmith: plugin as unknown as ESLint.Plugin },
+          rules: { 'locksmith/require-release-check': 'error', 'locksmith/no-pooled-advisory-lock': 'error' },
+        },
+      ],
+      'unlock.ts',
+    );
 
   for (const { library, code } of fixAndRelint) {
     it(`${library}: both rules report the unlock, and neither does once the suggestion is applied`, () => {
       const before = lint(code);
-      assert.deepEqual(before.filter((message) => message.fatal), []);
+      assert.deepEqual(
+        before.filter((message) => message.fatal),
+        [],
+      );
       const unlockLine = code.split('\n').findIndex((line) => line.includes('pg_advisory_unlock')) + 1;
-      const atUnlock = before.filter((message) => message.line === unlockLine).map((message) => message.ruleId).sort();
+      const atUnlock = before
+        .filter((message) => message.line === unlockLine)
+        .map((message) => message.ruleId)
+        .sort();
       assert.deepEqual(atUnlock, ['locksmith/no-pooled-advisory-lock', 'locksmith/require-release-check']);
       const suggestion = before.find((message) => message.messageId === 'pooledLock')?.suggestions?.[0];
       assert.ok(suggestion, `no-pooled-advisory-lock offers no suggestion:\n${code}`);
       const [from, to] = suggestion.fix.range;
       const fixed = code.slice(0, from) + suggestion.fix.text + code.slice(to);
       const after = lint(fixed);
-      assert.deepEqual(after.map((message) => `${message.line}:${message.column} ${String(message.ruleId)}: ${message.message}`), [], fixed);
+      assert.deepEqual(
+        after.map((message) => `${message.line}:${message.column} ${String(message.ruleId)}: ${message.message}`),
+        [],
+        fixed,
+      );
     });
   }
 });

@@ -91,11 +91,15 @@ export async function runInvoices(token: string) {
   await redis.eval(RELEASE, 1, 'lock:invoice', token);
   console.log('done');
 }`,
-    errors: [{
-      messageId: 'releaseNotInFinally' as const, line: 5, column: 15,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'releaseNotInFinally' as const,
+        line: 5,
+        column: 15,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 ${RELEASE}
 export async function runInvoices(token: string) {
@@ -109,8 +113,10 @@ export async function runInvoices(token: string) {
   }
   console.log('done');
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis: acquisition in the if test, work and release in its block; four-space indentation.
@@ -122,11 +128,14 @@ export async function run(token: string) {
         await redis.del('lock:run');
     }
 }`,
-    errors: [{
-      messageId: 'releaseNotInFinally' as const, line: 4,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'releaseNotInFinally' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function run(token: string) {
     if (await redis.set('lock:run', token, 'PX', 30000, 'NX')) {
@@ -137,8 +146,10 @@ export async function run(token: string) {
         }
     }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis v4, key in a constant, guard kept outside the try.
@@ -153,11 +164,14 @@ export async function report(token: string) {
   await buildReport();
   await client.del(LOCK_KEY);
 }`,
-    errors: [{
-      messageId: 'releaseNotInFinally' as const, line: 5,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally' as const,
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'releaseNotInFinally' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 const LOCK_KEY = 'lock:report';
 export async function report(token: string) {
@@ -171,23 +185,30 @@ export async function report(token: string) {
     await client.del(LOCK_KEY);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis v5 spelling, key in a template literal, one-line function: the try is inline.
     code: `import { createClient } from 'redis';
 const client = createClient();
 export async function sync(id: string, token: string) { if (!(await client.set(\`lock:\${id}\`, token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } }))) return; await push(id); await client.del(\`lock:\${id}\`); }`,
-    errors: [{
-      messageId: 'releaseNotInFinally' as const, line: 3,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally' as const,
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'releaseNotInFinally' as const,
+        line: 3,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function sync(id: string, token: string) { if (!(await client.set(\`lock:\${id}\`, token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } }))) return; try { await push(id); } finally { await client.del(\`lock:\${id}\`); } }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis sendCommand forms for both halves.
@@ -198,11 +219,14 @@ export async function sync(token: string) {
   await pushChanges();
   await client.sendCommand(['DEL', 'lock:sync']);
 }`,
-    errors: [{
-      messageId: 'releaseNotInFinally' as const, line: 4,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally' as const,
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'releaseNotInFinally' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally' as const,
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function sync(token: string) {
   if (!(await client.sendCommand(['SET', 'lock:sync', token, 'NX', 'PX', '30000']))) return;
@@ -212,8 +236,10 @@ export async function sync(token: string) {
     await client.sendCommand(['DEL', 'lock:sync']);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Upstash.
@@ -224,11 +250,14 @@ export async function sync(token: string) {
   await pushChanges();
   await redis.del('lock:sync');
 }`,
-    errors: [{
-      messageId: 'releaseNotInFinally' as const, line: 4,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally' as const,
-        output: `import { Redis } from '@upstash/redis';
+    errors: [
+      {
+        messageId: 'releaseNotInFinally' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally' as const,
+            output: `import { Redis } from '@upstash/redis';
 const redis = Redis.fromEnv();
 export async function sync(token: string) {
   if ((await redis.set('lock:sync', token, { nx: true, px: 30000 })) !== 'OK') return;
@@ -238,8 +267,10 @@ export async function sync(token: string) {
     await redis.del('lock:sync');
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Redlock v5: release() on the handle.
@@ -250,11 +281,14 @@ export async function run() {
   await work();
   await lock.release();
 }`,
-    errors: [{
-      messageId: 'releaseNotInFinally' as const, line: 4,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally' as const,
-        output: `import Redlock from 'redlock';
+    errors: [
+      {
+        messageId: 'releaseNotInFinally' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally' as const,
+            output: `import Redlock from 'redlock';
 const redlock = new Redlock([client]);
 export async function run() {
   const lock = await redlock.acquire(['lock:a'], 5000);
@@ -264,8 +298,10 @@ export async function run() {
     await lock.release();
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Redlock v3/v4: lock() and unlock().
@@ -276,11 +312,14 @@ async function run() {
   await work();
   await lock.unlock();
 }`,
-    errors: [{
-      messageId: 'releaseNotInFinally' as const, line: 4,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally' as const,
-        output: `const Redlock = require('redlock');
+    errors: [
+      {
+        messageId: 'releaseNotInFinally' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally' as const,
+            output: `const Redlock = require('redlock');
 const redlock = new Redlock([client]);
 async function run() {
   const lock = await redlock.lock('lock:a', 5000);
@@ -290,8 +329,10 @@ async function run() {
     await lock.unlock();
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // @sesamecare-oss/redlock.
@@ -302,11 +343,14 @@ export async function run() {
   await work();
   await lock.release();
 }`,
-    errors: [{
-      messageId: 'releaseNotInFinally' as const, line: 4,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally' as const,
-        output: `import { Redlock } from '@sesamecare-oss/redlock';
+    errors: [
+      {
+        messageId: 'releaseNotInFinally' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally' as const,
+            output: `import { Redlock } from '@sesamecare-oss/redlock';
 const redlock = new Redlock([client]);
 export async function run() {
   const lock = await redlock.acquire(['lock:a'], 5000);
@@ -316,8 +360,10 @@ export async function run() {
     await lock.release();
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // redis-semaphore: acquire() and release().
@@ -329,11 +375,14 @@ export async function report() {
   await buildReport();
   await mutex.release();
 }`,
-    errors: [{
-      messageId: 'releaseNotInFinally' as const, line: 5,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally' as const,
-        output: `import { Mutex } from 'redis-semaphore';
+    errors: [
+      {
+        messageId: 'releaseNotInFinally' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally' as const,
+            output: `import { Mutex } from 'redis-semaphore';
 import Redis from 'ioredis';
 const mutex = new Mutex(new Redis(), 'reports');
 export async function report() {
@@ -344,8 +393,10 @@ export async function report() {
     await mutex.release();
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // redis-semaphore: tryAcquire() with its guard, on a field of a class.
@@ -359,11 +410,14 @@ export class Reports {
     await this.mutex.release();
   }
 }`,
-    errors: [{
-      messageId: 'releaseNotInFinally' as const, line: 6,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally' as const,
-        output: `import { Mutex } from 'redis-semaphore';
+    errors: [
+      {
+        messageId: 'releaseNotInFinally' as const,
+        line: 6,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally' as const,
+            output: `import { Mutex } from 'redis-semaphore';
 import Redis from 'ioredis';
 export class Reports {
   private readonly mutex = new Mutex(new Redis(), 'reports');
@@ -376,8 +430,10 @@ export class Reports {
     }
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // A helper from lockWrappers, released through the handle it returned.
@@ -387,11 +443,14 @@ export class Reports {
   await releaseLock(lock);
 }`,
     settings: { locksmith: { lockWrappers: { acquire: ['acquireLock'], release: ['releaseLock'] } } },
-    errors: [{
-      messageId: 'releaseNotInFinally' as const, line: 2,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally' as const,
-        output: `export async function nightly() {
+    errors: [
+      {
+        messageId: 'releaseNotInFinally' as const,
+        line: 2,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally' as const,
+            output: `export async function nightly() {
   const lock = await acquireLock('nightly');
   try {
     await runNightly();
@@ -399,8 +458,10 @@ export class Reports {
     await releaseLock(lock);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Two releases (an early one on a second path): reported, the restructuring is left to the author.
@@ -433,11 +494,14 @@ export async function issueInvoice(customerId: string, token: string) {
     await redis.del(lockKey);
   }
 }`,
-    errors: [{
-      messageId: 'releaseNotInFinally' as const, line: 5,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally' as const,
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'releaseNotInFinally' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally' as const,
+            output: `import { createClient } from 'redis';
 const redis = createClient();
 export async function issueInvoice(customerId: string, token: string) {
   const lockKey = \`lock:invoice:\${customerId}\`;
@@ -453,8 +517,10 @@ export async function issueInvoice(customerId: string, token: string) {
     }
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // A catch that throws again skips the release after it.
@@ -469,11 +535,14 @@ export async function run(token: string) {
   }
   await redis.del('lock:a');
 }`,
-    errors: [{
-      messageId: 'releaseNotInFinally' as const, line: 4,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally' as const,
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'releaseNotInFinally' as const,
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally' as const,
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 export async function run(token: string) {
   if (!(await redis.set('lock:a', token, 'NX', 'PX', 30000))) return;
@@ -487,8 +556,10 @@ export async function run(token: string) {
     await redis.del('lock:a');
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // A value computed by the work is used after the release: moving it into try would hide it.
@@ -511,30 +582,36 @@ suggestionsClearFindings('require-release-in-finally', rule, invalid);
 const typedRuleTester = createTypedRuleTester();
 
 typedRuleTester.run('require-release-in-finally (type-aware)', rule, {
-  valid: [{
-    // An in-process lock table: nothing outlives the process, nothing to leak.
-    code: `import { LocalLocks } from './local-locks';
+  valid: [
+    {
+      // An in-process lock table: nothing outlives the process, nothing to leak.
+      code: `import { LocalLocks } from './local-locks';
 export function run(redis: LocalLocks, token: string, work: () => void) {
   if (!redis.setnx('lock:invoice', token)) return;
   work();
   redis.del('lock:invoice');
 }`,
-    filename: 'file.ts',
-  }],
-  invalid: [{
-    code: `import { getStore } from './store';
+      filename: 'file.ts',
+    },
+  ],
+  invalid: [
+    {
+      code: `import { getStore } from './store';
 const store = getStore();
 export async function run(token: string, work: () => Promise<void>) {
   if (!(await store.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
   await work();
   await store.del('lock:invoice');
 }`,
-    filename: 'file.ts',
-    errors: [{
-      messageId: 'releaseNotInFinally', line: 4,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally',
-        output: `import { getStore } from './store';
+      filename: 'file.ts',
+      errors: [
+        {
+          messageId: 'releaseNotInFinally',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'moveReleaseToFinally',
+              output: `import { getStore } from './store';
 const store = getStore();
 export async function run(token: string, work: () => Promise<void>) {
   if (!(await store.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
@@ -544,9 +621,12 @@ export async function run(token: string, work: () => Promise<void>) {
     await store.del('lock:invoice');
   }
 }`,
-      }],
-    }],
-  }],
+            },
+          ],
+        },
+      ],
+    },
+  ],
 });
 
 // PostgreSQL: a session advisory lock unlocked, or a lock-table row deleted, on the success path only.
@@ -562,11 +642,15 @@ export async function migrate(id: number) {
   await client.query('SELECT pg_advisory_unlock($1)', [id]);
   client.release();
 }`,
-    errors: [{
-      messageId: 'advisoryUnlockNotInFinally', line: 5, column: 9,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally',
-        output: `import { Pool } from 'pg';
+    errors: [
+      {
+        messageId: 'advisoryUnlockNotInFinally',
+        line: 5,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 export async function migrate(id: number) {
   const client = await pool.connect();
@@ -578,8 +662,10 @@ export async function migrate(id: number) {
   }
   client.release();
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // pg Client, a try-lock: the guard stays outside the try.
@@ -591,11 +677,15 @@ export async function sync(id: number) {
   await pushChanges();
   await client.query('SELECT pg_advisory_unlock($1)', [id]);
 }`,
-    errors: [{
-      messageId: 'advisoryUnlockNotInFinally', line: 4, column: 26,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally',
-        output: `import { Client } from 'pg';
+    errors: [
+      {
+        messageId: 'advisoryUnlockNotInFinally',
+        line: 4,
+        column: 26,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally',
+            output: `import { Client } from 'pg';
 const client = new Client();
 export async function sync(id: number) {
   const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS locked', [id]);
@@ -606,8 +696,10 @@ export async function sync(id: number) {
     await client.query('SELECT pg_advisory_unlock($1)', [id]);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // postgres.js reserved connection.
@@ -620,11 +712,15 @@ export async function migrate(id: number) {
   await reserved\`SELECT pg_advisory_unlock(\${id})\`;
   reserved.release();
 }`,
-    errors: [{
-      messageId: 'advisoryUnlockNotInFinally', line: 5, column: 9,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally',
-        output: `import postgres from 'postgres';
+    errors: [
+      {
+        messageId: 'advisoryUnlockNotInFinally',
+        line: 5,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally',
+            output: `import postgres from 'postgres';
 const sql = postgres();
 export async function migrate(id: number) {
   const reserved = await sql.reserve();
@@ -636,8 +732,10 @@ export async function migrate(id: number) {
   }
   reserved.release();
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // pg Pool: unlock on the success path only (no-pooled-advisory-lock reports the pool itself).
@@ -648,11 +746,15 @@ export async function report(id: number) {
   await buildReport();
   await pool.query('SELECT pg_advisory_unlock($1)', [id]);
 }`,
-    errors: [{
-      messageId: 'advisoryUnlockNotInFinally', line: 4, column: 9,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally',
-        output: `import { Pool } from 'pg';
+    errors: [
+      {
+        messageId: 'advisoryUnlockNotInFinally',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 export async function report(id: number) {
   await pool.query('SELECT pg_advisory_lock($1)', [id]);
@@ -662,8 +764,10 @@ export async function report(id: number) {
     await pool.query('SELECT pg_advisory_unlock($1)', [id]);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Lock table through pg: INSERT to take the row, DELETE on the success path only.
@@ -674,11 +778,15 @@ export async function runJob(name: string, owner: string) {
   await doJob(name);
   await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]);
 }`,
-    errors: [{
-      messageId: 'lockRowReleaseNotInFinally', line: 4, column: 9,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally',
-        output: `import { Pool } from 'pg';
+    errors: [
+      {
+        messageId: 'lockRowReleaseNotInFinally',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally',
+            output: `import { Pool } from 'pg';
 const pool = new Pool();
 export async function runJob(name: string, owner: string) {
   await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval \\'30 seconds\\')', [name, owner]);
@@ -688,8 +796,10 @@ export async function runJob(name: string, owner: string) {
     await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Lock table through knex raw and through Prisma.
@@ -700,11 +810,15 @@ export async function runJob(name: string, owner: string) {
   await doJob(name);
   await db.raw('DELETE FROM app_lock WHERE name = ? AND owner = ?', [name, owner]);
 }`,
-    errors: [{
-      messageId: 'lockRowReleaseNotInFinally', line: 4, column: 9,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally',
-        output: `import knex from 'knex';
+    errors: [
+      {
+        messageId: 'lockRowReleaseNotInFinally',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally',
+            output: `import knex from 'knex';
 const db = knex({ client: 'pg' });
 export async function runJob(name: string, owner: string) {
   await db.raw('INSERT INTO app_lock (name, owner) VALUES (?, ?)', [name, owner]);
@@ -714,8 +828,10 @@ export async function runJob(name: string, owner: string) {
     await db.raw('DELETE FROM app_lock WHERE name = ? AND owner = ?', [name, owner]);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     code: `import { PrismaClient } from '@prisma/client';
@@ -725,11 +841,15 @@ export async function runJob(name: string, owner: string) {
   await doJob(name);
   await prisma.$executeRaw\`DELETE FROM job_locks WHERE name = \${name} AND owner = \${owner}\`;
 }`,
-    errors: [{
-      messageId: 'lockRowReleaseNotInFinally', line: 4, column: 9,
-      suggestions: [{
-        messageId: 'moveReleaseToFinally',
-        output: `import { PrismaClient } from '@prisma/client';
+    errors: [
+      {
+        messageId: 'lockRowReleaseNotInFinally',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally',
+            output: `import { PrismaClient } from '@prisma/client';
 const prisma = new PrismaClient();
 export async function runJob(name: string, owner: string) {
   await prisma.$executeRaw\`INSERT INTO job_locks (name, owner) VALUES (\${name}, \${owner}) ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner WHERE job_locks.expires_at < now()\`;
@@ -739,8 +859,10 @@ export async function runJob(name: string, owner: string) {
     await prisma.$executeRaw\`DELETE FROM job_locks WHERE name = \${name} AND owner = \${owner}\`;
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Two unlocks on two paths: reported, no suggestion.
@@ -805,19 +927,24 @@ proveSuggestions('require-release-in-finally', rule, pgInvalid);
 
 // A lock table written with knex's query builder: the same judgement; the suggestion moves the
 // chain as it is written into a finally.
-const knexInvalid: InvalidTestCase<MessageId, Options>[] = [{
-  code: `import knex from 'knex';
+const knexInvalid: InvalidTestCase<MessageId, Options>[] = [
+  {
+    code: `import knex from 'knex';
 const db = knex({ client: 'pg' });
 export async function runJob(name: string, owner: string) {
   await db('job_locks').insert({ name, owner, expires_at: new Date(Date.now() + 30000) });
   await doJob(name);
   await db('job_locks').where({ name, owner }).del();
 }`,
-  errors: [{
-    messageId: 'lockRowReleaseNotInFinally', line: 4, column: 9,
-    suggestions: [{
-      messageId: 'moveReleaseToFinally',
-      output: `import knex from 'knex';
+    errors: [
+      {
+        messageId: 'lockRowReleaseNotInFinally',
+        line: 4,
+        column: 9,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally',
+            output: `import knex from 'knex';
 const db = knex({ client: 'pg' });
 export async function runJob(name: string, owner: string) {
   await db('job_locks').insert({ name, owner, expires_at: new Date(Date.now() + 30000) });
@@ -827,9 +954,12 @@ export async function runJob(name: string, owner: string) {
     await db('job_locks').where({ name, owner }).del();
   }
 }`,
-    }],
-  }],
-}];
+          },
+        ],
+      },
+    ],
+  },
+];
 
 ruleTester.run('require-release-in-finally (knex query builder)', rule, {
   valid: [

@@ -26,11 +26,16 @@ async function runInvoicing() {
     await redis.eval(RELEASE, 1, 'lock:invoice', '1');
   }
 }`,
-    errors: [{
-      messageId: 'sharedValue', data: { value: `'1'` }, line: 5, column: 41,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'sharedValue',
+        data: { value: `'1'` },
+        line: 5,
+        column: 41,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 const RELEASE = ${RELEASE};
 async function runInvoicing() {
@@ -42,8 +47,10 @@ async function runInvoicing() {
     await redis.eval(RELEASE, 1, 'lock:invoice', token);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // An ES module that declares a \`crypto\` of its own: the global Web Crypto is named through globalThis.
@@ -59,11 +66,16 @@ async function runInvoicing() {
     await redis.eval(RELEASE, 1, 'lock:invoice', '1');
   }
 }`,
-    errors: [{
-      messageId: 'sharedValue', data: { value: `'1'` }, line: 6, column: 41,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'sharedValue',
+        data: { value: `'1'` },
+        line: 6,
+        column: 41,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `import Redis from 'ioredis';
 import { crypto } from './ciphers';
 const redis = new Redis();
 const RELEASE = ${RELEASE};
@@ -76,8 +88,10 @@ async function runInvoicing() {
     await redis.eval(RELEASE, 1, 'lock:invoice', token);
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis SETNX with `true`, a plain DEL (no-unsafe-release's finding), an existing crypto import.
@@ -89,11 +103,14 @@ export async function sync() {
   await work();
   await redis.del('lock:sync');
 }`,
-    errors: [{
-      messageId: 'sharedValue', line: 5,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'sharedValue',
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `import Redis from 'ioredis';
 import * as crypto from 'node:crypto';
 const redis = new Redis();
 export async function sync() {
@@ -102,8 +119,10 @@ export async function sync() {
   await work();
   await redis.del('lock:sync');
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // A module constant used by the acquisition and by the release in the same function.
@@ -117,11 +136,15 @@ export async function run() {
   if (!acquired) return;
   try { await work(); } finally { await redis.eval(RELEASE, 1, 'lock:report', LOCK_VALUE); }
 }`,
-    errors: [{
-      messageId: 'sharedValue', data: { value: 'LOCK_VALUE' }, line: 7,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'sharedValue',
+        data: { value: 'LOCK_VALUE' },
+        line: 7,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `import Redis from 'ioredis';
 import { randomUUID } from 'crypto';
 const redis = new Redis();
 const LOCK_VALUE = 'locked';
@@ -132,8 +155,10 @@ export async function run() {
   if (!acquired) return;
   try { await work(); } finally { await redis.eval(RELEASE, 1, 'lock:report', token); }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // A token minted once per process at module scope, released from another function: reported,
@@ -159,11 +184,14 @@ export async function runJob(jobId: string) {
   if (!(await redis.set(key, owner, 'NX', 'PX', 30000))) return;
   try { await work(); } finally { await redis.eval(RELEASE, 1, key, owner); }
 }`,
-    errors: [{
-      messageId: 'processToken', line: 8,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'processToken',
+        line: 8,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `import Redis from 'ioredis';
 import os from 'node:os';
 const redis = new Redis();
 const RELEASE = ${RELEASE};
@@ -173,8 +201,10 @@ export async function runJob(jobId: string) {
   if (!(await redis.set(key, owner, 'NX', 'PX', 30000))) return;
   try { await work(); } finally { await redis.eval(RELEASE, 1, key, owner); }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // The hostname alone.
@@ -185,11 +215,15 @@ export async function leader() {
   const ok = await redis.set('lock:leader', hostname(), 'NX', 'PX', 15000);
   if (ok) await redis.pexpire('lock:leader', 15000);
 }`,
-    errors: [{
-      messageId: 'hostValue', data: { value: 'hostname()' }, line: 5,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'hostValue',
+        data: { value: 'hostname()' },
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `import Redis from 'ioredis';
 import { hostname } from 'node:os';
 const redis = new Redis();
 export async function leader() {
@@ -197,8 +231,10 @@ export async function leader() {
   const ok = await redis.set('lock:leader', token, 'NX', 'PX', 15000);
   if (ok) await redis.pexpire('lock:leader', 15000);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // A timestamp, node-redis v4.
@@ -210,11 +246,14 @@ export async function run() {
   await work();
   await client.del('lock:report');
 }`,
-    errors: [{
-      messageId: 'timestampValue', line: 4,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'timestampValue',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function run() {
   const token = crypto.randomUUID();
@@ -223,8 +262,10 @@ export async function run() {
   await work();
   await client.del('lock:report');
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis v5 spelling, process.pid alone.
@@ -235,11 +276,14 @@ export async function run() {
   if (!(await client.set('lock:sync', String(process.pid), { condition: 'NX', expiration: { type: 'PX', value: 5000 } }))) return;
   await client.eval(RELEASE, { keys: ['lock:sync'], arguments: [String(process.pid)] });
 }`,
-    errors: [{
-      messageId: 'hostValue', line: 5,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'hostValue',
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `import { createClient } from 'redis';
 const client = createClient();
 const RELEASE = ${RELEASE};
 export async function run() {
@@ -247,8 +291,10 @@ export async function run() {
   if (!(await client.set('lock:sync', token, { condition: 'NX', expiration: { type: 'PX', value: 5000 } }))) return;
   await client.eval(RELEASE, { keys: ['lock:sync'], arguments: [token] });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node-redis sendCommand.
@@ -258,19 +304,24 @@ export async function run() {
   await client.sendCommand(['SET', 'lock:a', 'locked', 'NX', 'PX', '5000']);
   await client.sendCommand(['DEL', 'lock:a']);
 }`,
-    errors: [{
-      messageId: 'sharedValue', line: 4,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `import { createClient } from 'redis';
+    errors: [
+      {
+        messageId: 'sharedValue',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `import { createClient } from 'redis';
 const client = createClient();
 export async function run() {
   const token = crypto.randomUUID();
   await client.sendCommand(['SET', 'lock:a', token, 'NX', 'PX', '5000']);
   await client.sendCommand(['DEL', 'lock:a']);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // node_redis v3 callbacks in a CommonJS file: the import is a require.
@@ -282,11 +333,14 @@ function acquire(done) {
     client.del('lock:cron', () => done(true));
   });
 }`,
-    errors: [{
-      messageId: 'sharedValue', line: 4,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `const redis = require('redis');
+    errors: [
+      {
+        messageId: 'sharedValue',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `const redis = require('redis');
 const client = redis.createClient();
 function acquire(done) {
   const token = require('node:crypto').randomUUID();
@@ -295,8 +349,10 @@ function acquire(done) {
     client.del('lock:cron', () => done(true));
   });
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Upstash, a number.
@@ -306,19 +362,24 @@ export async function run() {
   if (!(await redis.set('lock:sync', 1, { nx: true, px: 20000 }))) return;
   await redis.del('lock:sync');
 }`,
-    errors: [{
-      messageId: 'sharedValue', line: 4,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `import { Redis } from '@upstash/redis';
+    errors: [
+      {
+        messageId: 'sharedValue',
+        line: 4,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `import { Redis } from '@upstash/redis';
 const redis = Redis.fromEnv();
 export async function run() {
   const token = crypto.randomUUID();
   if (!(await redis.set('lock:sync', token, { nx: true, px: 20000 }))) return;
   await redis.del('lock:sync');
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // An acquire script's token argument, in a MULTI-free eval.
@@ -331,11 +392,14 @@ export async function run() {
   if (!fence) return;
   await redis.eval(RELEASE, 1, '{invoice}:lock', 'worker');
 }`,
-    errors: [{
-      messageId: 'sharedValue', line: 6,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'sharedValue',
+        line: 6,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 const ACQUIRE = 'if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then return redis.call("INCR", KEYS[2]) else return 0 end';
 const RELEASE = ${RELEASE};
@@ -345,8 +409,10 @@ export async function run() {
   if (!fence) return;
   await redis.eval(RELEASE, 1, '{invoice}:lock', token);
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // A leader lease that re-enters its own lock by comparing the stored value: reported (hostname:pid
@@ -389,11 +455,14 @@ export class Worker {
     try { await work(); } finally { await this.redis.eval(RELEASE, 1, 'lock:worker', this.id); }
   }
 }`,
-    errors: [{
-      messageId: 'processToken', line: 8,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'processToken',
+        line: 8,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `import Redis from 'ioredis';
 import { hostname } from 'node:os';
 const RELEASE = ${RELEASE};
 export class Worker {
@@ -405,8 +474,10 @@ export class Worker {
     try { await work(); } finally { await this.redis.eval(RELEASE, 1, 'lock:worker', token); }
   }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis MULTI, the pid and a timestamp minted once before a retry loop.
@@ -418,11 +489,14 @@ export async function run() {
   while (!(await redis.multi().set('lock:a', value, 'NX', 'PX', 5000).incr('lock:a:fence').exec())) await sleep(10);
   await redis.del('lock:a');
 }`,
-    errors: [{
-      messageId: 'timestampValue', line: 6,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'timestampValue',
+        line: 6,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 const redis = new Redis();
 export async function run() {
@@ -430,8 +504,10 @@ export async function run() {
   while (!(await redis.multi().set('lock:a', value, 'NX', 'PX', 5000).incr('lock:a:fence').exec())) await sleep(10);
   await redis.del('lock:a');
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   {
     // Lock helpers whose key is a parameter: the function names say "lock". The release is in
@@ -452,31 +528,38 @@ export async function releaseLock(key: string) {
   if (!(await redis.set('lock:a', 'x', 'NX', 'PX', 1000))) return;
   await redis.del('lock:a');
 }`,
-    errors: [{
-      messageId: 'sharedValue', line: 2,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `export async function f(redis) {
+    errors: [
+      {
+        messageId: 'sharedValue',
+        line: 2,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `export async function f(redis) {
   const token = crypto.randomUUID();
   if (!(await redis.set('lock:a', token, 'NX', 'PX', 1000))) return;
   await redis.del('lock:a');
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   },
   // Values computed from a clock read, through arithmetic, rounding and conversion: timestamps.
   // Shapes from public helpers read through the code search: `String(Date.now())` and
   // `Date.now().toString()` values (jsscoder/FarmLokal_backend_assignment-style acquire/release
   // pairs), epoch seconds, `+new Date()` (a Nuxt store's obtainLock), `process.hrtime`.
-  ...([
-    ['Math.floor(Date.now() / 1000)', 'Math.floor(Date.now() / 1000)'],
-    ['(Date.now() + ttl).toString()', '(Date.now() + ttl).toString()'],
-    ['+new Date()', '+new Date()'],
-    ['`${Date.now()}`', '`${Date.now()}`'],
-    ['process.hrtime.bigint().toString()', 'process.hrtime.bigint().toString()'],
-    ['new Date(Date.now() + ttl).toISOString()', 'new Date(Date.now() + ttl).toISOString()'],
-    ['String(performance.now() * 1000)', 'String(performance.now() * 1000)'],
-  ] as const).map(([value]): InvalidTestCase<MessageId, Options> => ({
+  ...(
+    [
+      ['Math.floor(Date.now() / 1000)', 'Math.floor(Date.now() / 1000)'],
+      ['(Date.now() + ttl).toString()', '(Date.now() + ttl).toString()'],
+      ['+new Date()', '+new Date()'],
+      ['`${Date.now()}`', '`${Date.now()}`'],
+      ['process.hrtime.bigint().toString()', 'process.hrtime.bigint().toString()'],
+      ['new Date(Date.now() + ttl).toISOString()', 'new Date(Date.now() + ttl).toISOString()'],
+      ['String(performance.now() * 1000)', 'String(performance.now() * 1000)'],
+    ] as const
+  ).map(([value]): InvalidTestCase<MessageId, Options> => ({
     code: `import Redis from 'ioredis';
 const redis = new Redis();
 const RELEASE = ${RELEASE};
@@ -485,11 +568,14 @@ export async function runReport(ttl: number) {
   if (!(await redis.set('lock:report', stamp, 'NX', 'PX', ttl))) return;
   try { await work(); } finally { await redis.eval(RELEASE, 1, 'lock:report', stamp); }
 }`,
-    errors: [{
-      messageId: 'timestampValue', line: 6,
-      suggestions: [{
-        messageId: 'useRandomToken',
-        output: `import Redis from 'ioredis';
+    errors: [
+      {
+        messageId: 'timestampValue',
+        line: 6,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `import Redis from 'ioredis';
 const redis = new Redis();
 const RELEASE = ${RELEASE};
 export async function runReport(ttl: number) {
@@ -497,8 +583,10 @@ export async function runReport(ttl: number) {
   if (!(await redis.set('lock:report', stamp, 'NX', 'PX', ttl))) return;
   try { await work(); } finally { await redis.eval(RELEASE, 1, 'lock:report', stamp); }
 }`,
-      }],
-    }],
+          },
+        ],
+      },
+    ],
   })),
   {
     // A module-level id computed once, from whatever (here a helper of the module's own): one value
@@ -768,28 +856,43 @@ ruleTester.run('require-unique-token', rule, {
 suggestionsClearFindings('require-unique-token', rule, invalid);
 
 typed.run('require-unique-token (type-aware)', rule, {
-  valid: [{
-    code: `import { LocalLocks } from './local-locks';
+  valid: [
+    {
+      code: `import { LocalLocks } from './local-locks';
 export function run(redis: LocalLocks) {
   if (!redis.setnx('lock:invoice', '1')) return;
   redis.del('lock:invoice');
 }`,
-    filename: 'file.ts',
-  }],
-  invalid: [{
-    code: `import { getStore } from './store';
+      filename: 'file.ts',
+    },
+  ],
+  invalid: [
+    {
+      code: `import { getStore } from './store';
 const store = getStore();
 export async function run() {
   if (!(await store.set('lock:invoice', 'locked', 'NX', 'PX', 1000))) return;
   await store.del('lock:invoice');
 }`,
-    filename: 'file.ts',
-    errors: [{ messageId: 'sharedValue', line: 4, suggestions: [{ messageId: 'useRandomToken', output: `import { getStore } from './store';
+      filename: 'file.ts',
+      errors: [
+        {
+          messageId: 'sharedValue',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'useRandomToken',
+              output: `import { getStore } from './store';
 const store = getStore();
 export async function run() {
   const token = crypto.randomUUID();
   if (!(await store.set('lock:invoice', token, 'NX', 'PX', 1000))) return;
   await store.del('lock:invoice');
-}` }] }],
-  }],
+}`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
 });

@@ -31,11 +31,16 @@ describe('sql facts', () => {
       assert.deepEqual(describeSql(text), parseSql(text)!.map(describeStatement), text);
     }
     // PostgreSQL's other spellings, which the parser rejects, end (or open) a transaction all the same.
-    assert.deepEqual(['COMMIT WORK', 'commit transaction', 'END', 'end transaction', 'ABORT', 'rollback work'].map((text) => only(text).kind),
-      ['commit', 'commit', 'commit', 'commit', 'rollback', 'rollback']);
+    assert.deepEqual(
+      ['COMMIT WORK', 'commit transaction', 'END', 'end transaction', 'ABORT', 'rollback work'].map((text) => only(text).kind),
+      ['commit', 'commit', 'commit', 'commit', 'rollback', 'rollback'],
+    );
     // Options and anything after the statement go to the parser.
     assert.equal(only('begin isolation level serializable').kind, 'begin');
-    assert.deepEqual(describeSql('BEGIN; SELECT pg_advisory_xact_lock(1)')?.map((statement) => statement.kind), ['begin', 'select']);
+    assert.deepEqual(
+      describeSql('BEGIN; SELECT pg_advisory_xact_lock(1)')?.map((statement) => statement.kind),
+      ['begin', 'select'],
+    );
   });
 
   it('advisory-lock SELECTs are read without the parser, with the facts the parser gives', () => {
@@ -81,7 +86,14 @@ describe('sql facts', () => {
   });
 
   it('texts the parser rejects are turned away before it: ROLLBACK TO a savepoint, a table given as a parameter', () => {
-    for (const text of ['ROLLBACK TO SAVEPOINT typeorm_1', 'rollback to $1', 'ROLLBACK TRANSACTION TO SAVEPOINT x', 'insert into $1 (a) values ($2)', 'DELETE FROM $1 WHERE true', 'update $1 set a = $2']) {
+    for (const text of [
+      'ROLLBACK TO SAVEPOINT typeorm_1',
+      'rollback to $1',
+      'ROLLBACK TRANSACTION TO SAVEPOINT x',
+      'insert into $1 (a) values ($2)',
+      'DELETE FROM $1 WHERE true',
+      'update $1 set a = $2',
+    ]) {
       assert.equal(describeSql(text), undefined, text);
     }
     // `FROM $1` alone is no write target: EXTRACT(EPOCH FROM $1) is valid SQL.
@@ -90,26 +102,38 @@ describe('sql facts', () => {
 
   it('advisory lock calls: name, scope, mode, action', () => {
     const statement = only('SELECT pg_try_advisory_xact_lock_shared($1::bigint), pg_advisory_unlock(42)');
-    assert.deepEqual(statement.advisoryLocks.map(({ functionName, scope, mode, action, shared }) => ({ functionName, scope, mode, action, shared })), [
-      { functionName: 'pg_try_advisory_xact_lock_shared', scope: 'xact', mode: 'try', action: 'lock', shared: true },
-      { functionName: 'pg_advisory_unlock', scope: 'session', mode: 'blocking', action: 'unlock', shared: false },
-    ]);
+    assert.deepEqual(
+      statement.advisoryLocks.map(({ functionName, scope, mode, action, shared }) => ({ functionName, scope, mode, action, shared })),
+      [
+        { functionName: 'pg_try_advisory_xact_lock_shared', scope: 'xact', mode: 'try', action: 'lock', shared: true },
+        { functionName: 'pg_advisory_unlock', scope: 'session', mode: 'blocking', action: 'unlock', shared: false },
+      ],
+    );
     assert.equal(statement.onlyAdvisoryLocks, true);
     assert.equal(only('SELECT pg_advisory_xact_lock(id) FROM jobs').onlyAdvisoryLocks, false);
   });
 
   it('one-row INSERT parameters per column, UPDATE columns set to NULL', () => {
-    assert.deepEqual([...only('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now())').insertParameters], [['name', 1], ['owner', 2]]);
+    assert.deepEqual(
+      [...only('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now())').insertParameters],
+      [
+        ['name', 1],
+        ['owner', 2],
+      ],
+    );
     assert.equal(only('INSERT INTO job_locks (name, owner) VALUES ($1, $2), ($3, $4)').insertParameters.size, 0);
     assert.deepEqual(only('UPDATE job_locks SET owner = NULL, expires_at = $2 WHERE name = $1').setNullColumns, ['owner']);
   });
 
   it('advisory lock calls: the output column that carries the answer', () => {
-    assert.deepEqual(only('SELECT pg_try_advisory_lock($1) AS locked, pg_try_advisory_lock(2)').advisoryLocks.map((call) => call.outputName), ['locked', 'pg_try_advisory_lock']);
+    assert.deepEqual(
+      only('SELECT pg_try_advisory_lock($1) AS locked, pg_try_advisory_lock(2)').advisoryLocks.map((call) => call.outputName),
+      ['locked', 'pg_try_advisory_lock'],
+    );
     assert.equal(only('SELECT CASE WHEN pg_try_advisory_lock($1) THEN 1 END').advisoryLocks[0]?.outputName, undefined);
   });
 
-  it('the article\'s lock-table upsert: guard, RETURNING owner', () => {
+  it("the article's lock-table upsert: guard, RETURNING owner", () => {
     const statement = only(`INSERT INTO locks (name, owner, expires_at) VALUES ('invoice', $1, now() + interval '30 seconds')
       ON CONFLICT (name) DO UPDATE SET owner = $1, expires_at = now() + interval '30 seconds'
       WHERE locks.expires_at < now() RETURNING owner`);
@@ -133,7 +157,10 @@ describe('sql facts', () => {
   });
 
   it('idempotent writes: DO NOTHING, optimistic version check', () => {
-    assert.equal(isConflictDoNothing(only('INSERT INTO invoices (period, customer_id) VALUES ($1, $2) ON CONFLICT (period, customer_id) DO NOTHING')), true);
+    assert.equal(
+      isConflictDoNothing(only('INSERT INTO invoices (period, customer_id) VALUES ($1, $2) ON CONFLICT (period, customer_id) DO NOTHING')),
+      true,
+    );
     assert.equal(only('UPDATE docs SET body = $1, version = version + 1 WHERE id = $2 AND version = $3').optimisticVersionCheck, true);
     assert.equal(only('UPDATE docs SET body = $1 WHERE id = $2').optimisticVersionCheck, false);
   });
@@ -141,13 +168,18 @@ describe('sql facts', () => {
   it('single-table statements, CTEs and FOR UPDATE', () => {
     assert.equal(only('UPDATE jobs SET state = 1 WHERE id = $1').singleTable, true);
     assert.equal(only('UPDATE totals SET n = (SELECT count(*) FROM invoices)').singleTable, false);
-    const cte = only("WITH picked AS (SELECT id FROM jobs WHERE state = 'pending' LIMIT 1 FOR UPDATE SKIP LOCKED) UPDATE jobs SET state = 'running' FROM picked WHERE jobs.id = picked.id");
+    const cte = only(
+      "WITH picked AS (SELECT id FROM jobs WHERE state = 'pending' LIMIT 1 FOR UPDATE SKIP LOCKED) UPDATE jobs SET state = 'running' FROM picked WHERE jobs.id = picked.id",
+    );
     assert.equal(cte.kind, 'update');
     assert.equal(cte.singleTable, false);
     assert.equal(only('SELECT * FROM accounts WHERE id = $1 FOR UPDATE').locksRows, true);
   });
 
   it('transaction control', () => {
-    assert.deepEqual(describeSql('BEGIN; SELECT pg_advisory_xact_lock(1); COMMIT')?.map((statement) => statement.kind), ['begin', 'select', 'commit']);
+    assert.deepEqual(
+      describeSql('BEGIN; SELECT pg_advisory_xact_lock(1); COMMIT')?.map((statement) => statement.kind),
+      ['begin', 'select', 'commit'],
+    );
   });
 });

@@ -46,7 +46,11 @@ export function probe<Result>(code: string, read: (file: ProbedFile) => Result, 
  * `code` with the fix applied that `build` returns (its edits merged, as ESLint applies a suggestion),
  * or `undefined` when `build` returns none.
  */
-export function applyFix(code: string, build: (file: ProbedFile) => FixFunction | undefined, options: ProbeOptions = {}): string | undefined {
+export function applyFix(
+  code: string,
+  build: (file: ProbedFile) => FixFunction | undefined,
+  options: ProbeOptions = {},
+): string | undefined {
   let built = false;
   const messages = runProbe(code, options, (context) => {
     built = true;
@@ -62,7 +66,11 @@ export function applyEdit(text: string, edit: { readonly range: readonly [number
   return text.slice(0, edit.range[0]) + edit.text + text.slice(edit.range[1]);
 }
 
-function runProbe(code: string, options: ProbeOptions, onProgramExit: (context: TSESLint.RuleContext<'probe', []>) => FixFunction | undefined): Linter.LintMessage[] {
+function runProbe(
+  code: string,
+  options: ProbeOptions,
+  onProgramExit: (context: TSESLint.RuleContext<'probe', []>) => FixFunction | undefined,
+): Linter.LintMessage[] {
   const rule: Omit<TSESLint.RuleModule<'probe'>, 'defaultOptions'> = {
     meta: { type: 'problem', fixable: 'code', messages: { probe: 'probe' }, schema: [] },
     create(context) {
@@ -100,7 +108,10 @@ function probedFile(context: TSESLint.RuleContext<'probe', []>): ProbedFile {
       return model;
     },
     node(text, type) {
-      const found = findNode(sourceCode, (candidate) => (type === undefined || candidate.type === type) && sourceCode.getText(candidate) === text);
+      const found = findNode(
+        sourceCode,
+        (candidate) => (type === undefined || candidate.type === type) && sourceCode.getText(candidate) === text,
+      );
       assert.ok(found, `no ${type ?? 'node'} with the text ${text}`);
       return found as never;
     },

@@ -21,7 +21,12 @@ interface SuggestionCase {
 
 const sqlProbe = createRule<[], 'bad'>({
   name: 'sql-probe',
-  meta: { type: 'problem', docs: { description: 'Reports SQL the PostgreSQL parser rejects', recommended: false }, schema: [], messages: { bad: 'SQL does not parse: {{text}}' } },
+  meta: {
+    type: 'problem',
+    docs: { description: 'Reports SQL the PostgreSQL parser rejects', recommended: false },
+    schema: [],
+    messages: { bad: 'SQL does not parse: {{text}}' },
+  },
   create(context) {
     return {
       'Program:exit'() {
@@ -34,24 +39,42 @@ const sqlProbe = createRule<[], 'bad'>({
 });
 
 /** Registers one mocha test per suggestion output of `cases`. */
-export function proveSuggestions(ruleId: string, rule: AnyRule, cases: readonly SuggestionCase[], alsoSilent: Readonly<Record<string, AnyRule>> = {}): void {
+export function proveSuggestions(
+  ruleId: string,
+  rule: AnyRule,
+  cases: readonly SuggestionCase[],
+  alsoSilent: Readonly<Record<string, AnyRule>> = {},
+): void {
   describe(`${ruleId} suggestions`, () => {
-    const outputs = cases.flatMap((testCase) => testCase.errors.flatMap((error) => (error.suggestions ?? []).map((suggestion) => ({
-      code: testCase.code ?? '', output: suggestion.output, options: testCase.options ?? [], settings: testCase.settings ?? {},
-    }))));
+    const outputs = cases.flatMap((testCase) =>
+      testCase.errors.flatMap((error) =>
+        (error.suggestions ?? []).map((suggestion) => ({
+          code: testCase.code ?? '',
+          output: suggestion.output,
+          options: testCase.options ?? [],
+          settings: testCase.settings ?? {},
+        })),
+      ),
+    );
     outputs.forEach(({ code, output, options, settings }, index) => {
       it(`output ${index + 1} parses, its SQL parses, and it clears the finding`, () => {
         const lint = (text: string): Linter.LintMessage[] => {
           const linter = new Linter({ configType: 'flat' });
           const rules: Linter.RulesRecord = { 'locksmith/probe': 'error', [`locksmith/${ruleId}`]: ['error', ...options] };
           for (const other of Object.keys(alsoSilent)) rules[`locksmith/${other}`] = 'error';
-          return linter.verify(text, [{
-            files: ['**/*.ts'],
-            languageOptions: { parser: typescriptParser as unknown as Linter.Parser },
-            settings,
-            plugins: { locksmith: { rules: { probe: sqlProbe, [ruleId]: rule, ...alsoSilent } as never } },
-            rules,
-          }], 'suggestion.ts');
+          return linter.verify(
+            text,
+            [
+              {
+                files: ['**/*.ts'],
+                languageOptions: { parser: typescriptParser as unknown as Linter.Parser },
+                settings,
+                plugins: { locksmith: { rules: { probe: sqlProbe, [ruleId]: rule, ...alsoSilent } as never } },
+                rules,
+              },
+            ],
+            'suggestion.ts',
+          );
         };
         const before = lint(code).filter((message) => message.ruleId === `locksmith/${ruleId}`);
         const after = lint(output);
@@ -59,7 +82,10 @@ export function proveSuggestions(ruleId: string, rule: AnyRule, cases: readonly 
         // Nothing else may appear: no parse error, no unparseable SQL, no finding of the companion rules.
         assert.deepEqual(describe(after.filter((message) => message.ruleId !== `locksmith/${ruleId}`)), []);
         const remaining = after.filter((message) => message.ruleId === `locksmith/${ruleId}`);
-        assert.ok(remaining.length < before.length, `the suggestion leaves ${remaining.length} of ${before.length} findings:\n${describe(remaining).join('\n')}`);
+        assert.ok(
+          remaining.length < before.length,
+          `the suggestion leaves ${remaining.length} of ${before.length} findings:\n${describe(remaining).join('\n')}`,
+        );
       });
     });
   });

@@ -18,7 +18,13 @@ type Placement = 'after-imports' | 'before-top-level-statement' | 'at-call';
 function releaseRule(placement: Placement): TSESLint.RuleModule<'plainDelete'> {
   return createRule<[], 'plainDelete'>({
     name: 'release-probe',
-    meta: { type: 'problem', docs: { description: 'Reports a plain DEL', recommended: false }, hasSuggestions: true, schema: [], messages: { plainDelete: 'plain DEL' } },
+    meta: {
+      type: 'problem',
+      docs: { description: 'Reports a plain DEL', recommended: false },
+      hasSuggestions: true,
+      schema: [],
+      messages: { plainDelete: 'plain DEL' },
+    },
     create(context) {
       return {
         'CallExpression[callee.property.name="del"]'(call: TSESTree.CallExpression) {
@@ -26,20 +32,25 @@ function releaseRule(placement: Placement): TSESLint.RuleModule<'plainDelete'> {
           context.report({
             node: call,
             messageId: 'plainDelete',
-            suggest: [{
-              messageId: 'plainDelete',
-              fix: (fixer) => {
-                if (placement === 'at-call') return fixer.replaceText(call, `redis.eval(${renderScriptLiteral(RELEASE_SCRIPT)}, 1, ${key}, token)`);
-                const program = context.sourceCode.ast;
-                let topLevel: TSESTree.Node = call;
-                while (topLevel.parent && topLevel.parent !== program) topLevel = topLevel.parent;
-                const constant = `const RELEASE = \`${RELEASE_SCRIPT}\`;\n`;
-                return [
-                  placement === 'after-imports' ? fixer.insertTextAfter(program.body[0]!, `\n${constant}`) : fixer.insertTextBefore(topLevel, constant),
-                  fixer.replaceText(call, `redis.eval(RELEASE, 1, ${key}, token)`),
-                ];
+            suggest: [
+              {
+                messageId: 'plainDelete',
+                fix: (fixer) => {
+                  if (placement === 'at-call')
+                    return fixer.replaceText(call, `redis.eval(${renderScriptLiteral(RELEASE_SCRIPT)}, 1, ${key}, token)`);
+                  const program = context.sourceCode.ast;
+                  let topLevel: TSESTree.Node = call;
+                  while (topLevel.parent && topLevel.parent !== program) topLevel = topLevel.parent;
+                  const constant = `const RELEASE = \`${RELEASE_SCRIPT}\`;\n`;
+                  return [
+                    placement === 'after-imports'
+                      ? fixer.insertTextAfter(program.body[0]!, `\n${constant}`)
+                      : fixer.insertTextBefore(topLevel, constant),
+                    fixer.replaceText(call, `redis.eval(RELEASE, 1, ${key}, token)`),
+                  ];
+                },
               },
-            }],
+            ],
           });
         },
       };
@@ -49,12 +60,18 @@ function releaseRule(placement: Placement): TSESLint.RuleModule<'plainDelete'> {
 
 function lint(placement: Placement, code: string): Linter.LintMessage[] {
   const linter = new Linter({ configType: 'flat' });
-  return linter.verify(code, [{
-    files: ['**/*.ts'],
-    languageOptions: { parser: typescriptParser as unknown as Linter.Parser },
-    plugins: { probe: { rules: { release: withBoundedSuggestions(releaseRule(placement)) as unknown as Rule.RuleModule } } },
-    rules: { 'probe/release': 'error' },
-  }], 'file.ts');
+  return linter.verify(
+    code,
+    [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser: typescriptParser as unknown as Linter.Parser },
+        plugins: { probe: { rules: { release: withBoundedSuggestions(releaseRule(placement)) as unknown as Rule.RuleModule } } },
+        rules: { 'probe/release': 'error' },
+      },
+    ],
+    'file.ts',
+  );
 }
 
 const site = (name: string) => `async function ${name}(token) {\n  try { await work(); } finally { await redis.del('lock:${name}'); }\n}\n`;

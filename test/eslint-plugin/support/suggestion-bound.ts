@@ -20,7 +20,13 @@
 import * as assert from 'node:assert/strict';
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { EXTEND_SCRIPT, FENCED_ACQUIRE_SCRIPT, RELEASE_SCRIPT } from '../../../eslint-plugin/src/fixes/scripts.js';
-import { HANDLE_NAMES, renderBeginCommit, renderCheckoutWrap, renderTransactionWrap, type TransactionHelperLibrary } from '../../../eslint-plugin/src/fixes/sql-templates.js';
+import {
+  HANDLE_NAMES,
+  renderBeginCommit,
+  renderCheckoutWrap,
+  renderTransactionWrap,
+  type TransactionHelperLibrary,
+} from '../../../eslint-plugin/src/fixes/sql-templates.js';
 import { renderScriptLiteral } from '../../../eslint-plugin/src/fixes/templates.js';
 
 /** Characters a suggestion may add beyond the code it changes and the script it inserts. */
@@ -34,7 +40,12 @@ const CLIENT = '\uE000';
 const HANDLE = '\uE001';
 const BODY = '\uE002';
 const INDENT = '\uE003';
-const MARKER_PATTERNS: Readonly<Record<string, string>> = { [CLIENT]: '[^\\n]*?', [HANDLE]: '[\\w$]+', [BODY]: '[\\s\\S]*?', [INDENT]: '[ \\t]*' };
+const MARKER_PATTERNS: Readonly<Record<string, string>> = {
+  [CLIENT]: '[^\\n]*?',
+  [HANDLE]: '[\\w$]+',
+  [BODY]: '[\\s\\S]*?',
+  [INDENT]: '[ \\t]*',
+};
 const wrapParts = { client: CLIENT, handle: HANDLE, body: BODY, indent: INDENT };
 const SCAFFOLDS = [
   ...(Object.keys(HANDLE_NAMES) as TransactionHelperLibrary[]).map((library) => renderTransactionWrap(library, wrapParts)),
@@ -42,7 +53,10 @@ const SCAFFOLDS = [
   renderCheckoutWrap('pg', wrapParts),
   renderCheckoutWrap('postgres', wrapParts),
 ].map((template) => ({
-  pattern: new RegExp(template.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&').replace(/[\uE000-\uE003]/gu, (marker) => MARKER_PATTERNS[marker]!), 'u'),
+  pattern: new RegExp(
+    template.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&').replace(/[\uE000-\uE003]/gu, (marker) => MARKER_PATTERNS[marker]!),
+    'u',
+  ),
   fixedLength: template.replace(/[\uE000-\uE003]/gu, '').length,
 }));
 
@@ -102,14 +116,20 @@ function isStatement(node: TSESTree.Node): boolean {
 type FunctionWithBody = TSESTree.ArrowFunctionExpression | TSESTree.FunctionDeclaration | TSESTree.FunctionExpression;
 
 function isFunction(node: TSESTree.Node): node is FunctionWithBody {
-  return node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.FunctionExpression
-    || node.type === AST_NODE_TYPES.ArrowFunctionExpression;
+  return (
+    node.type === AST_NODE_TYPES.FunctionDeclaration ||
+    node.type === AST_NODE_TYPES.FunctionExpression ||
+    node.type === AST_NODE_TYPES.ArrowFunctionExpression
+  );
 }
 
 /** The node a report names: its `node`, or the innermost node covering its `loc`. */
 function reportedNode(sourceCode: Readonly<TSESLint.SourceCode>, descriptor: TSESLint.ReportDescriptor<string>): TSESTree.Node {
   if ('node' in descriptor && 'parent' in descriptor.node) return descriptor.node;
-  const start = 'node' in descriptor ? descriptor.node.range[0] : sourceCode.getIndexFromLoc('start' in descriptor.loc ? descriptor.loc.start : descriptor.loc);
+  const start =
+    'node' in descriptor
+      ? descriptor.node.range[0]
+      : sourceCode.getIndexFromLoc('start' in descriptor.loc ? descriptor.loc.start : descriptor.loc);
   return sourceCode.getNodeByRangeIndex(start) ?? sourceCode.ast;
 }
 
@@ -142,6 +162,12 @@ export function assertSuggestionBounded(
   const script = templateLength(merged.text);
   const limit = changed.range[1] - changed.range[0] + script + SLACK;
   const where = `suggestion "${suggestion.messageId}" on line ${reported.loc.start.line}`;
-  assert.ok(merged.range[1] - merged.range[0] <= limit, `${where} replaces ${merged.range[1] - merged.range[0]} characters, more than ${limit} (${changed.type} of ${changed.range[1] - changed.range[0]} + template ${script} + ${SLACK})`);
-  assert.ok(merged.text.length <= limit, `${where} writes ${merged.text.length} characters, more than ${limit} (${changed.type} of ${changed.range[1] - changed.range[0]} + template ${script} + ${SLACK})`);
+  assert.ok(
+    merged.range[1] - merged.range[0] <= limit,
+    `${where} replaces ${merged.range[1] - merged.range[0]} characters, more than ${limit} (${changed.type} of ${changed.range[1] - changed.range[0]} + template ${script} + ${SLACK})`,
+  );
+  assert.ok(
+    merged.text.length <= limit,
+    `${where} writes ${merged.text.length} characters, more than ${limit} (${changed.type} of ${changed.range[1] - changed.range[0]} + template ${script} + ${SLACK})`,
+  );
 }

@@ -39,7 +39,10 @@ export function suggestionsClearFindings(ruleId: string, rule: AnyRule, invalid:
       const firstLine = testCase.code.split('\n').find((line) => line.trim() !== '') ?? '';
       it(`invalid case ${index + 1}: ${firstLine.trim().slice(0, 60)}`, () => {
         const findings = lint(ruleId, rule, testCase, testCase.code);
-        assert.ok(findings.every((message) => !message.fatal), 'the original code does not parse');
+        assert.ok(
+          findings.every((message) => !message.fatal),
+          'the original code does not parse',
+        );
         for (const finding of findings) {
           for (const suggestion of finding.suggestions ?? []) {
             const [from, to] = suggestion.fix.range;

@@ -21,7 +21,11 @@ describe('ranges', () => {
       const { ast, visitorKeys } = parsed(Array.from({ length: count }, (_, n) => `const v${n} = ${n};`).join('\n'));
       const middle = ast.body[Math.floor(count / 2)]!;
       const last = ast.body[count - 1]!;
-      for (const [from, to] of [[0, 1], [middle.range[0] + 1, last.range[1]], [last.range[1], ast.range[1] + 5]] as const) {
+      for (const [from, to] of [
+        [0, 1],
+        [middle.range[0] + 1, last.range[1]],
+        [last.range[1], ast.range[1] + 5],
+      ] as const) {
         assert.deepEqual(childrenOverlapping(visitorKeys, ast, from, to), scanned(ast.body, from, to), `(${from}, ${to})`);
       }
       assert.equal(indexOfContaining(ast.body, ast.body[count - 2]!), count - 2);

@@ -1,19 +1,26 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import {
-  identifierEnd, identifierStart, isIdentifierCode, isWholeWord, nextSignificantCode, previousSignificantCode, skipSpaces, wordAlternation,
+  identifierEnd,
+  identifierStart,
+  isIdentifierCode,
+  isWholeWord,
+  nextSignificantCode,
+  previousSignificantCode,
+  skipSpaces,
+  wordAlternation,
 } from '../../../eslint-plugin/src/util/text.js';
 
 const code = (character: string) => character.charCodeAt(0);
 
-describe('util/text (the text screens\' character readers)', () => {
+describe("util/text (the text screens' character readers)", () => {
   it('reads identifier characters, with `$` but not `-` or non-ASCII', () => {
     for (const character of ['a', 'Z', '0', '_', '$']) assert.equal(isIdentifierCode(code(character)), true, character);
     for (const character of ['-', '.', ' ', '(', 'é']) assert.equal(isIdentifierCode(code(character)), false, character);
     assert.equal(isIdentifierCode(Number.NaN), false);
   });
 
-  it('widens a position to the identifier around it, stopping at the text\'s ends', () => {
+  it("widens a position to the identifier around it, stopping at the text's ends", () => {
     const text = 'await redis.setNx$2(key)';
     const inside = text.indexOf('Nx');
     assert.equal(text.slice(identifierStart(text, inside), identifierEnd(text, inside)), 'setNx$2');
@@ -39,10 +46,27 @@ describe('util/text (the text screens\' character readers)', () => {
   });
 
   it('groups an alternation by first letter without changing any match (same word, same place)', () => {
-    const words = ['redis', 'redlock', 'release', 'expire', 'expir', 'eval', 'lock', 'lease', 'leader', 'conn', 'client', 'claim', 'send_command', 'until', 'unlink'];
+    const words = [
+      'redis',
+      'redlock',
+      'release',
+      'expire',
+      'expir',
+      'eval',
+      'lock',
+      'lease',
+      'leader',
+      'conn',
+      'client',
+      'claim',
+      'send_command',
+      'until',
+      'unlink',
+    ];
     assert.equal(wordAlternation(['redis', 'redlock', 'lock']), 'r(?:edis|edlock)|lock');
     // Prefixes of each other (`expire`/`expir`), shared letters, every case, words inside words.
-    const text = 'Redlock redis REDISClient expire EXPIR expiration xeval clientConn leaseLeader release_lock unlinkUntil send_command claims sendCommand';
+    const text =
+      'Redlock redis REDISClient expire EXPIR expiration xeval clientConn leaseLeader release_lock unlinkUntil send_command claims sendCommand';
     const matchesOf = (pattern: RegExp) => [...text.matchAll(pattern)].map((match) => `${match.index}:${match[0]}`);
     const grouped = matchesOf(new RegExp(wordAlternation(words), 'gi'));
     assert.deepEqual(grouped, matchesOf(new RegExp(words.join('|'), 'gi')));

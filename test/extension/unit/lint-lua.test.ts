@@ -18,19 +18,32 @@ describe('Lua documents in the server', () => {
   it('reports an unguarded DEL in a lock script, with the compare-first suggestion', () => {
     const outcome = lintText({ text: UNLOCK, filePath: '/work/scripts/unlock.lua', languageId: 'lua', settings });
     if (outcome.kind !== 'linted') assert.fail(JSON.stringify(outcome));
-    assert.deepEqual(outcome.messages.map((message) => [message.ruleId, message.line, message.column]), [['locksmith/no-unsafe-release', 3, 10]]);
+    assert.deepEqual(
+      outcome.messages.map((message) => [message.ruleId, message.line, message.column]),
+      [['locksmith/no-unsafe-release', 3, 10]],
+    );
     assert.equal(outcome.messages[0]!.suggestions?.length, 1);
   });
 
   it('lints untitled Lua by its language id, and stays silent on Lua that is not a Redis script', () => {
     const untitled = lintText({ text: UNLOCK, filePath: 'Untitled-1', languageId: 'lua', settings });
     assert.equal(untitled.kind, 'linted');
-    const neovim = lintText({ text: "local x: number = 1\nvim.keymap.set('n', 'x', function() end)\n", filePath: '/work/init.lua', languageId: 'lua', settings });
+    const neovim = lintText({
+      text: "local x: number = 1\nvim.keymap.set('n', 'x', function() end)\n",
+      filePath: '/work/init.lua',
+      languageId: 'lua',
+      settings,
+    });
     assert.deepEqual(neovim.kind === 'linted' ? neovim.messages : neovim, []);
   });
 
-  it('honours the editor\'s rule levels and turns the rules that cannot read Lua off', () => {
-    const off = lintText({ text: UNLOCK, filePath: '/work/scripts/unlock.lua', languageId: 'lua', settings: Settings.from({ rules: { 'no-unsafe-release': 'off', 'require-lock-ttl': 'error' } }) });
+  it("honours the editor's rule levels and turns the rules that cannot read Lua off", () => {
+    const off = lintText({
+      text: UNLOCK,
+      filePath: '/work/scripts/unlock.lua',
+      languageId: 'lua',
+      settings: Settings.from({ rules: { 'no-unsafe-release': 'off', 'require-lock-ttl': 'error' } }),
+    });
     assert.deepEqual(off.kind === 'linted' ? off.messages : off, []);
   });
 
@@ -42,8 +55,21 @@ describe('Lua documents in the server', () => {
     const actions = quickFixes(document, { uri: URI, version: 1, problems }, [toDiagnostic(problems[0]!, URI)]);
     const disable = actions.find((action) => action.title === 'Disable no-unsafe-release for this line');
     const edit = disable?.edit?.documentChanges?.[0] as TextDocumentEdit;
-    assert.deepEqual(edit.edits, [{ range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, newText: '  -- eslint-disable-next-line locksmith/no-unsafe-release\n' }]);
-    const again = lintText({ text: UNLOCK.replace("  return redis.call('DEL'", "  -- eslint-disable-next-line locksmith/no-unsafe-release\n  return redis.call('DEL'"), filePath: '/work/scripts/unlock.lua', languageId: 'lua', settings });
+    assert.deepEqual(edit.edits, [
+      {
+        range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } },
+        newText: '  -- eslint-disable-next-line locksmith/no-unsafe-release\n',
+      },
+    ]);
+    const again = lintText({
+      text: UNLOCK.replace(
+        "  return redis.call('DEL'",
+        "  -- eslint-disable-next-line locksmith/no-unsafe-release\n  return redis.call('DEL'",
+      ),
+      filePath: '/work/scripts/unlock.lua',
+      languageId: 'lua',
+      settings,
+    });
     assert.deepEqual(again.kind === 'linted' ? again.messages : again, []);
   });
 });

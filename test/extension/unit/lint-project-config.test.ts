@@ -25,21 +25,29 @@ function findings(outcome: LintOutcome): string[] {
   return outcome.messages.map((message) => `${message.line}:${message.ruleId ?? ''}:${message.severity}`);
 }
 
-const lint = (settings: unknown, data?: unknown) => lintText({
-  text: RELEASES, filePath: FILE, settings: Settings.from(settings), ...(data === undefined ? {} : { project: project(data) }),
-});
+const lint = (settings: unknown, data?: unknown) =>
+  lintText({
+    text: RELEASES,
+    filePath: FILE,
+    settings: Settings.from(settings),
+    ...(data === undefined ? {} : { project: project(data) }),
+  });
 
 describe('server: locksmith.json layered under the editor settings', () => {
   it('applies locksmith.json over recommended', () => {
     assert.deepEqual(findings(lint({})), ['3:locksmith/no-unsafe-release:2']);
     assert.deepEqual(findings(lint({}, { rules: { 'no-unsafe-release': 'off' } })), []);
-    assert.deepEqual(findings(lint({}, { rules: { 'no-unsafe-release': 1 }, settings: { lockKeyPattern: '^mutex:' } })), ['4:locksmith/no-unsafe-release:1']);
+    assert.deepEqual(findings(lint({}, { rules: { 'no-unsafe-release': 1 }, settings: { lockKeyPattern: '^mutex:' } })), [
+      '4:locksmith/no-unsafe-release:1',
+    ]);
   });
 
   it('lets locksmith.* settings win over locksmith.json', () => {
     const data = { rules: { 'no-unsafe-release': 'off' }, settings: { lockKeyPattern: '^mutex:' } };
     assert.deepEqual(findings(lint({ rules: { 'no-unsafe-release': 'warn' } }, data)), ['4:locksmith/no-unsafe-release:1']);
-    assert.deepEqual(findings(lint({ rules: { 'no-unsafe-release': 'warn' }, lockKeyPattern: '^lock:' }, data)), ['3:locksmith/no-unsafe-release:1']);
+    assert.deepEqual(findings(lint({ rules: { 'no-unsafe-release': 'warn' }, lockKeyPattern: '^lock:' }, data)), [
+      '3:locksmith/no-unsafe-release:1',
+    ]);
   });
 
   it('skips a file locksmith.json ignores, saying which file', () => {

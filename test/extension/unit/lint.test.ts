@@ -7,7 +7,15 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'mocha';
 // The instance the server imports (the package's build), so its cache is the one cleared.
 import { clearPackageTypes } from 'eslint-plugin-locksmith/parsing';
-import { dialectExtension, lintText, ruleDocsUrl, ruleIds, ruleInfo, ruleLevels, type LintOutcome } from '../../../extension/src/server/lint';
+import {
+  dialectExtension,
+  lintText,
+  ruleDocsUrl,
+  ruleIds,
+  ruleInfo,
+  ruleLevels,
+  type LintOutcome,
+} from '../../../extension/src/server/lint';
 import { Settings } from '../../../extension/src/shared/settings';
 
 const UNSAFE_RELEASE = `import Redis from 'ioredis';
@@ -41,8 +49,21 @@ describe('linting with the bundled plugin', () => {
   it('finds no-unsafe-release in every script dialect, TypeScript included', function () {
     if (!ruleIds().includes('no-unsafe-release')) this.skip();
     const javascript = UNSAFE_RELEASE.replace(/: (string|Promise<void>)/g, '');
-    for (const [filePath, text] of [['/w/a.ts', UNSAFE_RELEASE], ['/w/a.mts', UNSAFE_RELEASE], ['/w/a.cts', UNSAFE_RELEASE], ['/w/a.tsx', UNSAFE_RELEASE], ['/w/a.js', javascript], ['/w/a.mjs', javascript], ['/w/a.jsx', javascript], ['untitled:Untitled-1', javascript]] as const) {
-      assert.deepEqual(rulesOf(lintText({ text, filePath, languageId: 'javascript', settings: Settings.from({}) })), ['locksmith/no-unsafe-release'], filePath);
+    for (const [filePath, text] of [
+      ['/w/a.ts', UNSAFE_RELEASE],
+      ['/w/a.mts', UNSAFE_RELEASE],
+      ['/w/a.cts', UNSAFE_RELEASE],
+      ['/w/a.tsx', UNSAFE_RELEASE],
+      ['/w/a.js', javascript],
+      ['/w/a.mjs', javascript],
+      ['/w/a.jsx', javascript],
+      ['untitled:Untitled-1', javascript],
+    ] as const) {
+      assert.deepEqual(
+        rulesOf(lintText({ text, filePath, languageId: 'javascript', settings: Settings.from({}) })),
+        ['locksmith/no-unsafe-release'],
+        filePath,
+      );
     }
   });
 
@@ -55,14 +76,22 @@ describe('linting with the bundled plugin', () => {
   });
 
   it('reports a syntax error as such, in JavaScript and in TypeScript (whose parser recovers)', () => {
-    for (const [filePath, text] of [['/w/a.js', 'const x = ;'], ['/w/a.ts', "await redis.set(key, 'x', 'NX';\n"]] as const) {
+    for (const [filePath, text] of [
+      ['/w/a.js', 'const x = ;'],
+      ['/w/a.ts', "await redis.set(key, 'x', 'NX';\n"],
+    ] as const) {
       const outcome = lintText({ text, filePath, settings: Settings.from({}) });
       assert.equal(outcome.kind, 'parseError', filePath);
     }
   });
 
   it("tells the client each rule's doc link, whether the recommended config turns it on, and whether it has suggestions", () => {
-    assert.deepEqual(ruleInfo('no-unsafe-release'), { id: 'no-unsafe-release', docsUrl: ruleDocsUrl('no-unsafe-release'), recommended: true, hasSuggestions: true });
+    assert.deepEqual(ruleInfo('no-unsafe-release'), {
+      id: 'no-unsafe-release',
+      docsUrl: ruleDocsUrl('no-unsafe-release'),
+      recommended: true,
+      hasSuggestions: true,
+    });
     assert.equal(ruleInfo('no-unneeded-lock').recommended, false);
     assert.deepEqual(ruleInfo('not-a-rule'), { id: 'not-a-rule', docsUrl: null, recommended: false, hasSuggestions: false });
     assert.ok(ruleIds().filter((id) => ruleInfo(id).recommended).length >= 10);
@@ -76,7 +105,10 @@ describe('linting with the bundled plugin', () => {
 
   it('lints nothing from the workspace: a disable comment is the only in-file configuration honoured', function () {
     if (!ruleIds().includes('no-unsafe-release')) this.skip();
-    const text = UNSAFE_RELEASE.replace('    await redis.del(lockKey);', '    // eslint-disable-next-line locksmith/no-unsafe-release\n    await redis.del(lockKey);');
+    const text = UNSAFE_RELEASE.replace(
+      '    await redis.del(lockKey);',
+      '    // eslint-disable-next-line locksmith/no-unsafe-release\n    await redis.del(lockKey);',
+    );
     assert.deepEqual(rulesOf(lintText({ text, filePath: '/w/a.ts', settings: Settings.from({}) })), []);
   });
 });
@@ -87,7 +119,10 @@ describe('type-aware linting (locksmith.typeAware)', () => {
     if (!ruleIds().includes('no-unsafe-release')) this.skip();
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-type-aware-'));
     try {
-      fs.writeFileSync(path.join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022' }, include: ['*.ts'] }));
+      fs.writeFileSync(
+        path.join(folder, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022' }, include: ['*.ts'] }),
+      );
       const filePath = path.join(folder, 'job.ts');
       fs.writeFileSync(filePath, UNSAFE_RELEASE);
       const settings = Settings.from({ typeAware: true });
@@ -118,8 +153,7 @@ module.exports = async function withLock(token, work) {
   }
 };
 `;
-const MODULE_RELEASE = COMMONJS_RELEASE
-  .replace("'use strict';\nconst Redis = require('ioredis');", "import Redis from 'ioredis';")
+const MODULE_RELEASE = COMMONJS_RELEASE.replace("'use strict';\nconst Redis = require('ioredis');", "import Redis from 'ioredis';")
   .replace("if (process.env.LOCKS_DISABLED === '1') return;\n", '')
   .replace('module.exports = async function', 'export default async function')
   .replace(/};\n$/, '}\n');
@@ -137,7 +171,8 @@ describe('the server parses JavaScript as Node runs it, as the CLI does', () => 
     clearPackageTypes();
   });
 
-  const lint = (filePath: string, text: string, languageId = 'javascript'): LintOutcome => lintText({ text, filePath, languageId, settings: Settings.from({}) });
+  const lint = (filePath: string, text: string, languageId = 'javascript'): LintOutcome =>
+    lintText({ text, filePath, languageId, settings: Settings.from({}) });
 
   it('lints a CommonJS file with a top-level return in a package without "type", and finds its plain DEL', function () {
     if (!ruleIds().includes('no-unsafe-release')) this.skip();

@@ -9,7 +9,13 @@ import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'mocha';
 import { ProposedFeatures, createConnection } from 'vscode-languageserver/node';
-import { StreamMessageReader, StreamMessageWriter, createProtocolConnection, type CodeLens, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import {
+  StreamMessageReader,
+  StreamMessageWriter,
+  createProtocolConnection,
+  type CodeLens,
+  type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
 import { startServer } from '../../../extension/src/server/server';
 import { LockMapRequest, type LockMapResult } from '../../../extension/src/shared/settings';
 
@@ -51,7 +57,9 @@ describe('lock map (locksmith/lockMap and CodeLens)', function () {
     for (let index = 0; index < 20; index++) fs.writeFileSync(path.join(root, `plain-${String(index).padStart(2, '0')}.js`), PLAIN);
     const clientToServer = new PassThrough();
     const serverToClient = new PassThrough();
-    server = startServer(createConnection(ProposedFeatures.all, new StreamMessageReader(clientToServer), new StreamMessageWriter(serverToClient)));
+    server = startServer(
+      createConnection(ProposedFeatures.all, new StreamMessageReader(clientToServer), new StreamMessageWriter(serverToClient)),
+    );
     client = createProtocolConnection(new StreamMessageReader(serverToClient), new StreamMessageWriter(clientToServer));
     client.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
     client.onRequest('client/registerCapability', () => null);
@@ -63,13 +71,17 @@ describe('lock map (locksmith/lockMap and CodeLens)', function () {
       }
       return null;
     });
-    client.onNotification('$/progress', (params: { value: { kind: string; message?: string } }) => { progress.push(params.value); });
+    client.onNotification('$/progress', (params: { value: { kind: string; message?: string } }) => {
+      progress.push(params.value);
+    });
     client.onNotification('window/logMessage', () => undefined);
     client.onNotification('locksmith/status', () => undefined);
     client.onNotification('textDocument/publishDiagnostics', () => undefined);
     client.listen();
     const result = await client.sendRequest<{ capabilities: { codeLensProvider?: unknown } }>('initialize', {
-      processId: null, rootUri: null, capabilities: { workspace: { configuration: true }, window: { workDoneProgress: true } },
+      processId: null,
+      rootUri: null,
+      capabilities: { workspace: { configuration: true }, window: { workDoneProgress: true } },
     });
     assert.ok(result.capabilities.codeLensProvider, 'the server offers CodeLens');
     await client.sendNotification('initialized', {});
@@ -91,9 +103,15 @@ describe('lock map (locksmith/lockMap and CodeLens)', function () {
     const worker = result.files.find((file) => file.uri === uri('worker.ts'))!;
     assert.equal(worker.locks.length, 1);
     const lock = worker.locks[0]!;
-    assert.deepEqual([lock.name, lock.kind, lock.ttl, lock.token, lock.writes], ['invoice:{id}', 'Redis', '30 s', 'randomUUID', 'writes not fenced']);
+    assert.deepEqual(
+      [lock.name, lock.kind, lock.ttl, lock.token, lock.writes],
+      ['invoice:{id}', 'Redis', '30 s', 'randomUUID', 'writes not fenced'],
+    );
     assert.deepEqual(lock.acquired.start, { line: 6, character: 14 });
-    assert.deepEqual(lock.releases.map((site) => [site.range.start.line, site.note]), [[10, 'in finally, not owner-checked']]);
+    assert.deepEqual(
+      lock.releases.map((site) => [site.range.start.line, site.note]),
+      [[10, 'in finally, not owner-checked']],
+    );
     assert.deepEqual(lock.findings.map((finding) => finding.ruleId).sort(), ['no-unsafe-release', 'require-fencing-token']);
     assert.equal(progress[0]?.kind, 'begin', 'a work-done progress begins');
     assert.equal(progress.at(-1)?.kind, 'end', 'and ends');
@@ -108,7 +126,10 @@ describe('lock map (locksmith/lockMap and CodeLens)', function () {
     assert.equal(result.indexed, 22);
     assert.equal(result.analysed, 1);
     const migrate = result.files.find((file) => file.uri === uri('migrate.js'))!;
-    assert.deepEqual(migrate.locks.map((lock) => [lock.kind, lock.name, lock.ttl]), [['advisory', 'pg_advisory_xact_lock(43)', 'until the transaction ends']]);
+    assert.deepEqual(
+      migrate.locks.map((lock) => [lock.kind, lock.name, lock.ttl]),
+      [['advisory', 'pg_advisory_xact_lock(43)', 'until the transaction ends']],
+    );
   });
 
   it('stops when the progress is cancelled and returns what it has', async () => {
@@ -120,15 +141,23 @@ describe('lock map (locksmith/lockMap and CodeLens)', function () {
     assert.ok(result.indexed < 22, `stopped before the end (${result.indexed} of 22 files)`);
   });
 
-  it('puts a CodeLens with the lock\'s life on the acquisition of an open document', async () => {
-    await client.sendNotification('textDocument/didOpen', { textDocument: { uri: uri('worker.ts'), languageId: 'typescript', version: 1, text: WORKER } });
+  it("puts a CodeLens with the lock's life on the acquisition of an open document", async () => {
+    await client.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: uri('worker.ts'), languageId: 'typescript', version: 1, text: WORKER },
+    });
     const lenses = await client.sendRequest<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: uri('worker.ts') } });
     assert.equal(lenses.length, 1);
     assert.equal(lenses[0]!.range.start.line, 6);
-    assert.equal(lenses[0]!.command!.title, 'Redis lock `invoice:{id}` · TTL 30 s · token: randomUUID · released in finally (not owner-checked) · writes not fenced · 2 findings');
+    assert.equal(
+      lenses[0]!.command!.title,
+      'Redis lock `invoice:{id}` · TTL 30 s · token: randomUUID · released in finally (not owner-checked) · writes not fenced · 2 findings',
+    );
     assert.equal(lenses[0]!.command!.command, 'locksmith.showLockMap');
     // The open document's text wins over the disk's: an edit shows in the map at once.
-    await client.sendNotification('textDocument/didChange', { textDocument: { uri: uri('worker.ts'), version: 2 }, contentChanges: [{ text: WORKER.replace("'PX', 30000", "'EX', 60") }] });
+    await client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: uri('worker.ts'), version: 2 },
+      contentChanges: [{ text: WORKER.replace("'PX', 30000", "'EX', 60") }],
+    });
     const result = await client.sendRequest<LockMapResult>(LockMapRequest, { uris: [uri('worker.ts')] });
     assert.equal(result.files[0]?.locks[0]?.ttl, '60 s');
   });

@@ -20,7 +20,13 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 // The instance the server imports (the package's build), so the host installed is the one the model reads.
 import { clearResolutions, setModuleHost, type ModuleHost } from 'eslint-plugin-locksmith/module-host';
-import { EditorModuleHost, ImportIndex, MAX_FETCHES_PER_LINT, VirtualFolders, isVirtualPath } from '../../../extension/src/server/module-host';
+import {
+  EditorModuleHost,
+  ImportIndex,
+  MAX_FETCHES_PER_LINT,
+  VirtualFolders,
+  isVirtualPath,
+} from '../../../extension/src/server/module-host';
 import { lintText, ruleIds, type LintOutcome } from '../../../extension/src/server/lint';
 import { startServer } from '../../../extension/src/server/server';
 import { Settings, type ReadFileResult, type ReadFilesParams } from '../../../extension/src/shared/settings';
@@ -68,7 +74,7 @@ function documentsOf(open: Map<string, TextDocument>): { get(uri: string): TextD
   return { get: (uri) => open.get(uri) };
 }
 
-describe('the server\'s module host', () => {
+describe("the server's module host", () => {
   let dir = '';
   let previous: ModuleHost | undefined;
 
@@ -114,7 +120,7 @@ describe('the server\'s module host', () => {
     host.opened(helperUri);
     const first = host.stat(helperPath);
     assert.ok(first !== undefined);
-    assert.equal(host.readFile(helperPath), THROWS_WHEN_HELD, 'the editor\'s unsaved text, not the disk\'s');
+    assert.equal(host.readFile(helperPath), THROWS_WHEN_HELD, "the editor's unsaved text, not the disk's");
     assert.notEqual(first.version, onDisk.version);
     assert.equal(first.size, Buffer.byteLength(THROWS_WHEN_HELD));
 
@@ -124,18 +130,22 @@ describe('the server\'s module host', () => {
     // Closed and opened again, the editor counts versions from 1: still a version the model has not seen.
     open.delete(helperUri);
     host.closed(helperUri);
-    assert.equal(host.stat(helperPath)?.version, onDisk.version, 'closed, it is the disk\'s file again');
+    assert.equal(host.stat(helperPath)?.version, onDisk.version, "closed, it is the disk's file again");
     open.set(helperUri, TextDocument.create(helperUri, 'typescript', 1, RETURNS_ANSWER));
     host.opened(helperUri);
     assert.notEqual(host.stat(helperPath)?.version, first.version);
   });
 
-  it('lints an importer against the helper\'s unsaved text, and back when the edit is undone', () => {
+  it("lints an importer against the helper's unsaved text, and back when the edit is undone", () => {
     const { importer, helperUri } = project('unsaved-helper', RETURNS_ANSWER);
     const open = new Map<string, TextDocument>();
     const host = new EditorModuleHost(documentsOf(open));
     previous = setModuleHost(host);
-    assert.deepEqual(rulesOf(lintImporter(importer)), ['locksmith/require-acquire-check'], 'the helper on disk returns its answer, which the call drops');
+    assert.deepEqual(
+      rulesOf(lintImporter(importer)),
+      ['locksmith/require-acquire-check'],
+      'the helper on disk returns its answer, which the call drops',
+    );
 
     open.set(helperUri, TextDocument.create(helperUri, 'typescript', 1, RETURNS_ANSWER));
     host.opened(helperUri);
@@ -176,20 +186,28 @@ describe('the server\'s module host', () => {
     const index = new ImportIndex();
     index.add('file:///job.ts', recorded.reads, importer);
     index.add('file:///job.ts', new Set([importer]), importer);
-    assert.deepEqual([...index.readsOfDocument('file:///job.ts')], [...recorded.reads].filter((read) => read !== importer), 'a later lint that read less keeps what the first read');
+    assert.deepEqual(
+      [...index.readsOfDocument('file:///job.ts')],
+      [...recorded.reads].filter((read) => read !== importer),
+      'a later lint that read less keeps what the first read',
+    );
     assert.deepEqual(index.readersOfPath(helperPath), ['file:///job.ts']);
     assert.deepEqual(index.readersOfPath(importer), [], 'a document is not its own reader');
     index.forget('file:///job.ts');
     assert.deepEqual(index.readersOfPath(helperPath), []);
   });
 
-  it('maps a virtual folder\'s URIs to absolute paths and back, and reads none of them from the disk', () => {
+  it("maps a virtual folder's URIs to absolute paths and back, and reads none of them from the disk", () => {
     const folders = new VirtualFolders(['file:///work/local', 'memfs:/project', 'vscode-vfs://github/acme/jobs/']);
     assert.equal(folders.size, 2);
     assert.equal(folders.toPath('memfs:/project/src/job.ts'), '/~locksmith-virtual/0/src/job.ts');
     assert.equal(folders.toPath('vscode-vfs://github/acme/jobs/src/a%20b.ts'), '/~locksmith-virtual/1/src/a b.ts');
     assert.equal(folders.toUri('/~locksmith-virtual/1/src/a b.ts'), 'vscode-vfs://github/acme/jobs/src/a%20b.ts');
-    assert.equal(folders.toUri('C:\\~locksmith-virtual\\0\\src\\locks.ts'), 'memfs:/project/src/locks.ts', 'as path.resolve gives it on Windows');
+    assert.equal(
+      folders.toUri('C:\\~locksmith-virtual\\0\\src\\locks.ts'),
+      'memfs:/project/src/locks.ts',
+      'as path.resolve gives it on Windows',
+    );
     assert.equal(folders.toPath('git:/project/src/job.ts?%7B%22ref%22%3A%22HEAD%22%7D'), undefined, 'outside every virtual folder');
     assert.equal(folders.toPath('memfs:/project/src/job.ts?ref=HEAD'), undefined, 'a URI with a query names no file');
     assert.equal(folders.toUri('/work/local/job.ts'), undefined);
@@ -216,7 +234,10 @@ describe('the server\'s module host', () => {
     const requests = host.beginFetch(recorded.wanted);
     assert.equal(requests[0]?.uri, 'memfs:/project/src/locks.ts');
     assert.deepEqual(host.record(() => host.stat(locks)).wanted, [], 'a path being fetched is not asked for again');
-    const texts = new Map<string, string | null>([['memfs:/project/src/locks.ts', RETURNS_ANSWER], ['memfs:/project/src/other-0.ts', null]]);
+    const texts = new Map<string, string | null>([
+      ['memfs:/project/src/locks.ts', RETURNS_ANSWER],
+      ['memfs:/project/src/other-0.ts', null],
+    ]);
     assert.equal(host.endFetch(requests, texts), true);
     assert.equal(host.readFile(locks), RETURNS_ANSWER);
     assert.equal(host.stat(locks)?.size, Buffer.byteLength(RETURNS_ANSWER));
@@ -225,7 +246,11 @@ describe('the server\'s module host', () => {
     assert.equal(host.beginFetch([locks]).length, 0, 'a fetched path is not fetched again');
 
     host.closed('memfs:/project/src/locks.ts');
-    assert.deepEqual(host.record(() => host.stat(locks)).wanted, [locks], 'closed in the editor, it is fetched again (it may have been saved)');
+    assert.deepEqual(
+      host.record(() => host.stat(locks)).wanted,
+      [locks],
+      'closed in the editor, it is fetched again (it may have been saved)',
+    );
   });
 });
 
@@ -244,7 +269,8 @@ describe('the server with imported modules', function () {
     return new Promise((resolve) => {
       const check = (): boolean => {
         const last = published.findLast((params) => params.uri === uri);
-        const matches = last !== undefined && JSON.stringify(last.diagnostics.map((diagnostic) => diagnostic.code)) === JSON.stringify(codes);
+        const matches =
+          last !== undefined && JSON.stringify(last.diagnostics.map((diagnostic) => diagnostic.code)) === JSON.stringify(codes);
         if (matches) resolve();
         return matches;
       };
@@ -262,7 +288,9 @@ describe('the server with imported modules', function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-server-host-'));
     const clientToServer = new PassThrough();
     const serverToClient = new PassThrough();
-    server = startServer(createConnection(ProposedFeatures.all, new StreamMessageReader(clientToServer), new StreamMessageWriter(serverToClient)));
+    server = startServer(
+      createConnection(ProposedFeatures.all, new StreamMessageReader(clientToServer), new StreamMessageWriter(serverToClient)),
+    );
     client = createProtocolConnection(new StreamMessageReader(serverToClient), new StreamMessageWriter(clientToServer));
     client.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
     client.onRequest('client/registerCapability', () => null);
@@ -280,7 +308,10 @@ describe('the server with imported modules', function () {
     await client.sendRequest('initialize', {
       processId: null,
       rootUri: null,
-      workspaceFolders: [{ uri: pathToFileURL(dir).toString(), name: 'disk' }, { uri: 'memfs:/project', name: 'virtual' }],
+      workspaceFolders: [
+        { uri: pathToFileURL(dir).toString(), name: 'disk' },
+        { uri: 'memfs:/project', name: 'virtual' },
+      ],
       capabilities: { workspace: { configuration: true } },
       initializationOptions: { readFiles: true },
     });
@@ -302,61 +333,104 @@ describe('the server with imported modules', function () {
     const importer = pathToFileURL(importerPath).toString();
     const helper = pathToFileURL(helperPath).toString();
 
-    await client.sendNotification('textDocument/didOpen', { textDocument: { uri: importer, languageId: 'typescript', version: 1, text: IMPORTER } });
+    await client.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: importer, languageId: 'typescript', version: 1, text: IMPORTER },
+    });
     await diagnosticsBecome(importer, ['require-acquire-check']);
 
-    await client.sendNotification('textDocument/didOpen', { textDocument: { uri: helper, languageId: 'typescript', version: 1, text: RETURNS_ANSWER } });
-    await client.sendNotification('textDocument/didChange', { textDocument: { uri: helper, version: 2 }, contentChanges: [{ text: THROWS_WHEN_HELD }] });
+    await client.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: helper, languageId: 'typescript', version: 1, text: RETURNS_ANSWER },
+    });
+    await client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: helper, version: 2 },
+      contentChanges: [{ text: THROWS_WHEN_HELD }],
+    });
     await diagnosticsBecome(importer, []);
 
-    await client.sendNotification('textDocument/didChange', { textDocument: { uri: helper, version: 3 }, contentChanges: [{ text: `${THROWS_WHEN_HELD}\nexport const broken = (((` }] });
-    await client.sendNotification('textDocument/didChange', { textDocument: { uri: helper, version: 4 }, contentChanges: [{ text: RETURNS_ANSWER }] });
+    await client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: helper, version: 3 },
+      contentChanges: [{ text: `${THROWS_WHEN_HELD}\nexport const broken = (((` }],
+    });
+    await client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: helper, version: 4 },
+      contentChanges: [{ text: RETURNS_ANSWER }],
+    });
     await diagnosticsBecome(importer, ['require-acquire-check']);
 
     // Closed with the throwing version unsaved: the importer reads the disk's helper again.
-    await client.sendNotification('textDocument/didChange', { textDocument: { uri: helper, version: 5 }, contentChanges: [{ text: THROWS_WHEN_HELD }] });
+    await client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: helper, version: 5 },
+      contentChanges: [{ text: THROWS_WHEN_HELD }],
+    });
     await diagnosticsBecome(importer, []);
     await client.sendNotification('textDocument/didClose', { textDocument: { uri: helper } });
     await diagnosticsBecome(importer, ['require-acquire-check']);
     await client.sendNotification('textDocument/didClose', { textDocument: { uri: importer } });
   });
 
-  it('lints an open importer again when a module its helper imports changes, though later lints reuse the helper\'s summary', async () => {
+  it("lints an open importer again when a module its helper imports changes, though later lints reuse the helper's summary", async () => {
     const root = path.join(dir, 'transitive');
     fs.mkdirSync(root);
     // locks.ts wraps base.ts's tryLock: the importer reads base.ts only when locks.ts is summarised.
     const base = RETURNS_ANSWER.replace('acquireLock', 'tryLock');
     fs.writeFileSync(path.join(root, 'base.ts'), base);
-    fs.writeFileSync(path.join(root, 'locks.ts'), `import { tryLock } from './base';\n\nexport async function acquireLock(key: string, token: string): Promise<boolean> {\n  return tryLock(key, token);\n}\n`);
+    fs.writeFileSync(
+      path.join(root, 'locks.ts'),
+      `import { tryLock } from './base';\n\nexport async function acquireLock(key: string, token: string): Promise<boolean> {\n  return tryLock(key, token);\n}\n`,
+    );
     const importer = pathToFileURL(path.join(root, 'job.ts')).toString();
     const baseUri = pathToFileURL(path.join(root, 'base.ts')).toString();
 
-    await client.sendNotification('textDocument/didOpen', { textDocument: { uri: importer, languageId: 'typescript', version: 1, text: IMPORTER } });
+    await client.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: importer, languageId: 'typescript', version: 1, text: IMPORTER },
+    });
     await diagnosticsBecome(importer, ['require-acquire-check']);
-    await client.sendNotification('textDocument/didChange', { textDocument: { uri: importer, version: 2 }, contentChanges: [{ text: `// edited\n${IMPORTER}` }] });
+    await client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: importer, version: 2 },
+      contentChanges: [{ text: `// edited\n${IMPORTER}` }],
+    });
     await diagnosticsBecome(importer, ['require-acquire-check']);
 
-    await client.sendNotification('textDocument/didOpen', { textDocument: { uri: baseUri, languageId: 'typescript', version: 1, text: base } });
-    await client.sendNotification('textDocument/didChange', { textDocument: { uri: baseUri, version: 2 }, contentChanges: [{ text: THROWS_WHEN_HELD.replace('acquireLock', 'tryLock') }] });
+    await client.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: baseUri, languageId: 'typescript', version: 1, text: base },
+    });
+    await client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: baseUri, version: 2 },
+      contentChanges: [{ text: THROWS_WHEN_HELD.replace('acquireLock', 'tryLock') }],
+    });
     await diagnosticsBecome(importer, []);
-    await client.sendNotification('textDocument/didChange', { textDocument: { uri: baseUri, version: 3 }, contentChanges: [{ text: base }] });
+    await client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: baseUri, version: 3 },
+      contentChanges: [{ text: base }],
+    });
     await diagnosticsBecome(importer, ['require-acquire-check']);
     await client.sendNotification('textDocument/didClose', { textDocument: { uri: baseUri } });
     await client.sendNotification('textDocument/didClose', { textDocument: { uri: importer } });
   });
 
-  it('reads a virtual workspace\'s imported module through the client, and lints the importer again once it arrives', async () => {
+  it("reads a virtual workspace's imported module through the client, and lints the importer again once it arrives", async () => {
     const importer = 'memfs:/project/src/job.ts';
-    await client.sendNotification('textDocument/didOpen', { textDocument: { uri: importer, languageId: 'typescript', version: 1, text: IMPORTER } });
+    await client.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: importer, languageId: 'typescript', version: 1, text: IMPORTER },
+    });
     await diagnosticsBecome(importer, ['require-acquire-check']);
     const asked = readRequests.flat();
     assert.ok(asked.includes('memfs:/project/src/locks.ts'), `the client was asked for the helper: ${asked.join(', ')}`);
-    assert.ok(readRequests.every((batch) => batch.length <= MAX_FETCHES_PER_LINT), 'each request is within the cap');
-    assert.ok(asked.every((uri) => uri.startsWith('memfs:/project/')), 'only the virtual folder is asked about');
+    assert.ok(
+      readRequests.every((batch) => batch.length <= MAX_FETCHES_PER_LINT),
+      'each request is within the cap',
+    );
+    assert.ok(
+      asked.every((uri) => uri.startsWith('memfs:/project/')),
+      'only the virtual folder is asked about',
+    );
 
     // Once fetched, a keystroke asks the client for nothing.
     const requestsBefore = readRequests.length;
-    await client.sendNotification('textDocument/didChange', { textDocument: { uri: importer, version: 2 }, contentChanges: [{ text: `// edited\n${IMPORTER}` }] });
+    await client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: importer, version: 2 },
+      contentChanges: [{ text: `// edited\n${IMPORTER}` }],
+    });
     await new Promise<void>((resolve) => {
       const check = (): void => {
         if (published.some((params) => params.uri === importer && params.version === 2)) resolve();

@@ -54,21 +54,30 @@ describe('ESLint results to LSP', () => {
 
   it('uses a zero-width range when ESLint gives no end, and ignores messages of other plugins', () => {
     const document = TextDocument.create(URI, 'typescript', 1, TEXT);
-    const problems = toProblems(document, [message({ endLine: undefined, endColumn: undefined }), message({ ruleId: 'no-undef' })], new Map());
+    const problems = toProblems(
+      document,
+      [message({ endLine: undefined, endColumn: undefined }), message({ ruleId: 'no-undef' })],
+      new Map(),
+    );
     assert.equal(problems.length, 1);
     assert.deepEqual(problems[0]!.range, { start: { line: 1, character: 8 }, end: { line: 1, character: 8 } });
   });
 
   it('carries related locations the rule attached, in the same document', () => {
     const document = TextDocument.create(URI, 'typescript', 1, TEXT);
-    const reports: CapturedReports = new Map([[reportKey('locksmith/no-unsafe-release', 2, 8), [
-      { message: 'the lock is acquired here', start: { line: 1, column: 6 }, end: { line: 1, column: 13 } },
-    ]]]);
+    const reports: CapturedReports = new Map([
+      [
+        reportKey('locksmith/no-unsafe-release', 2, 8),
+        [{ message: 'the lock is acquired here', start: { line: 1, column: 6 }, end: { line: 1, column: 13 } }],
+      ],
+    ]);
     const diagnostic = toDiagnostic(toProblems(document, [message()], reports)[0]!, URI);
-    assert.deepEqual(diagnostic.relatedInformation, [{
-      location: { uri: URI, range: { start: { line: 0, character: 6 }, end: { line: 0, character: 13 } } },
-      message: 'the lock is acquired here',
-    }]);
+    assert.deepEqual(diagnostic.relatedInformation, [
+      {
+        location: { uri: URI, range: { start: { line: 0, character: 6 }, end: { line: 0, character: 13 } } },
+        message: 'the lock is acquired here',
+      },
+    ]);
   });
 
   it('shifts fix offsets past a byte order mark, which ESLint does not count', () => {
@@ -82,20 +91,33 @@ describe('ESLint results to LSP', () => {
     const lintState = state(document, [message()]);
     const diagnostic = toDiagnostic(lintState.problems[0]!, URI);
     const actions = quickFixes(document, lintState, [diagnostic]);
-    assert.deepEqual(actions.map((action) => action.title), [
-      'Release with the compare-and-delete script (no-unsafe-release)',
-      'Release with redlock (no-unsafe-release)',
-      'Fix all no-unsafe-release problems in this file',
-      'Disable no-unsafe-release for this line',
-      'Show documentation for no-unsafe-release',
-    ]);
-    assert.deepEqual(actions.map((action) => action.isPreferred === true), [true, false, false, false, false]);
+    assert.deepEqual(
+      actions.map((action) => action.title),
+      [
+        'Release with the compare-and-delete script (no-unsafe-release)',
+        'Release with redlock (no-unsafe-release)',
+        'Fix all no-unsafe-release problems in this file',
+        'Disable no-unsafe-release for this line',
+        'Show documentation for no-unsafe-release',
+      ],
+    );
+    assert.deepEqual(
+      actions.map((action) => action.isPreferred === true),
+      [true, false, false, false, false],
+    );
     assert.ok(actions.every((action) => action.kind === CodeActionKind.QuickFix));
     const preferred = editsOf(actions[0]!.edit);
     assert.deepEqual(preferred.textDocument, { uri: URI, version: 7 });
-    assert.deepEqual(preferred.edits, [{ range: { start: { line: 1, character: 8 }, end: { line: 1, character: 25 } }, newText: 'redis.eval(RELEASE, 1, lockKey, token)' }]);
+    assert.deepEqual(preferred.edits, [
+      { range: { start: { line: 1, character: 8 }, end: { line: 1, character: 25 } }, newText: 'redis.eval(RELEASE, 1, lockKey, token)' },
+    ]);
     assert.deepEqual(actions[2]!.data, { uri: URI, version: 7, ruleId: 'no-unsafe-release' });
-    assert.deepEqual(editsOf(actions[3]!.edit).edits, [{ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, newText: '  // eslint-disable-next-line locksmith/no-unsafe-release\n' }]);
+    assert.deepEqual(editsOf(actions[3]!.edit).edits, [
+      {
+        range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } },
+        newText: '  // eslint-disable-next-line locksmith/no-unsafe-release\n',
+      },
+    ]);
     assert.deepEqual(actions[4]!.command?.arguments, [ruleDocsUrl('no-unsafe-release')]);
   });
 
@@ -113,7 +135,11 @@ describe('ESLint results to LSP', () => {
     const linted = TextDocument.create(URI, 'typescript', 4, TEXT);
     const lintState = state(linted, [message()]);
     const diagnostic = toDiagnostic(lintState.problems[0]!, URI);
-    const edited = TextDocument.update(TextDocument.create(URI, 'typescript', 4, TEXT), [{ text: '// moved\n', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }], 5);
+    const edited = TextDocument.update(
+      TextDocument.create(URI, 'typescript', 4, TEXT),
+      [{ text: '// moved\n', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }],
+      5,
+    );
     assert.deepEqual(quickFixes(edited, lintState, [diagnostic]), []);
     const moved = { ...diagnostic, range: { start: { line: 2, character: 8 }, end: { line: 2, character: 25 } } };
     assert.deepEqual(quickFixes(linted, lintState, [moved]), []);

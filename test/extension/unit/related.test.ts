@@ -15,11 +15,18 @@ import { FINDING_FIXTURES, QUICK_FIX_FIXTURES, type Fixture } from '../../../ext
 describe('related locations', () => {
   it('reads data.related items with a loc or a node, and node-valued data entries; nothing otherwise', () => {
     const loc = { start: { line: 3, column: 2 }, end: { line: 3, column: 9 } };
-    assert.deepEqual(relatedLocationsOf({ related: [{ message: 'acquired here', loc }, { node: { type: 'CallExpression', loc } }, { message: 'no location' }] }), [
-      { message: 'acquired here', ...loc },
-      { message: 'related', ...loc },
+    assert.deepEqual(
+      relatedLocationsOf({
+        related: [{ message: 'acquired here', loc }, { node: { type: 'CallExpression', loc } }, { message: 'no location' }],
+      }),
+      [
+        { message: 'acquired here', ...loc },
+        { message: 'related', ...loc },
+      ],
+    );
+    assert.deepEqual(relatedLocationsOf({ acquisition: { type: 'CallExpression', loc }, command: 'DEL' }), [
+      { message: 'acquisition', ...loc },
     ]);
-    assert.deepEqual(relatedLocationsOf({ acquisition: { type: 'CallExpression', loc }, command: 'DEL' }), [{ message: 'acquisition', ...loc }]);
     assert.deepEqual(relatedLocationsOf({ command: 'DEL' }), []);
     assert.deepEqual(relatedLocationsOf(undefined), []);
   });
@@ -35,7 +42,10 @@ describe('related locations', () => {
             if (node.callee.property.name === 'set') acquisition = node;
             if (node.callee.property.name === 'del') {
               // ESLint's own types allow only primitives in `data`; typescript-eslint's (the plugin's) allow any value.
-              const data = { command: 'DEL', related: acquisition === undefined ? [] : [{ message: 'the lock is taken here', node: acquisition }] };
+              const data = {
+                command: 'DEL',
+                related: acquisition === undefined ? [] : [{ message: 'the lock is taken here', node: acquisition }],
+              };
               context.report({ node, messageId: 'release', data: data as unknown as Record<string, string> });
             }
           },
@@ -45,7 +55,9 @@ describe('related locations', () => {
     const capture = createReportCapture({ rules: { 'toy-release': rule } });
     const linter = new Linter();
     const code = "redis.set('lock:a', token, 'NX');\nredis.del('lock:a');\n";
-    const { result: messages, reports } = capture.during(() => linter.verify(code, [{ plugins: { locksmith: capture.plugin }, rules: { 'locksmith/toy-release': 'error' } }], 'file.js'));
+    const { result: messages, reports } = capture.during(() =>
+      linter.verify(code, [{ plugins: { locksmith: capture.plugin }, rules: { 'locksmith/toy-release': 'error' } }], 'file.js'),
+    );
     assert.equal(messages.length, 1);
     assert.equal(messages[0]!.message, 'DEL releases without checking the token');
     assert.deepEqual(reports.get(reportKey('locksmith/toy-release', messages[0]!.line, messages[0]!.column - 1)), [
@@ -61,12 +73,22 @@ describe("related locations of the plugin's own rules", () => {
     ...Object.entries(QUICK_FIX_FIXTURES),
   ];
 
-  function lint(filePath: string): { document: TextDocument; problems: Problem[]; reports: CapturedReports; messages: Linter.LintMessage[] } {
+  function lint(filePath: string): {
+    document: TextDocument;
+    problems: Problem[];
+    reports: CapturedReports;
+    messages: Linter.LintMessage[];
+  } {
     const text = fs.readFileSync(filePath, 'utf8');
     const outcome = lintText({ text, filePath, settings: Settings.from({}) });
     if (outcome.kind !== 'linted') assert.fail(`${filePath}: ${JSON.stringify(outcome)}`);
     const document = TextDocument.create(`file://${filePath}`, 'typescript', 1, text);
-    return { document, problems: toProblems(document, outcome.messages, outcome.reports), reports: outcome.reports, messages: outcome.messages };
+    return {
+      document,
+      problems: toProblems(document, outcome.messages, outcome.reports),
+      reports: outcome.reports,
+      messages: outcome.messages,
+    };
   }
 
   for (const [ruleId, fixture] of fixtures) {
@@ -79,7 +101,11 @@ describe("related locations of the plugin's own rules", () => {
         assert.equal(related.location.uri, document.uri);
         const text = document.getText(related.location.range);
         const prefix = fixture.related[index]?.text;
-        return { message: related.message, line: related.location.range.start.line + 1, text: prefix !== undefined && text.startsWith(prefix) ? prefix : text };
+        return {
+          message: related.message,
+          line: related.location.range.start.line + 1,
+          text: prefix !== undefined && text.startsWith(prefix) ? prefix : text,
+        };
       });
       assert.deepEqual(shown, fixture.related);
     });
@@ -89,7 +115,10 @@ describe("related locations of the plugin's own rules", () => {
     const examples = path.resolve(__dirname, '../../../examples');
     const files = [
       ...fixtures.map(([, fixture]) => path.join(workspace, fixture.file)),
-      ...fs.readdirSync(examples, { recursive: true, encoding: 'utf8' }).filter((file) => /\.[cm]?[jt]sx?$/.test(file)).map((file) => path.join(examples, file)),
+      ...fs
+        .readdirSync(examples, { recursive: true, encoding: 'utf8' })
+        .filter((file) => /\.[cm]?[jt]sx?$/.test(file))
+        .map((file) => path.join(examples, file)),
     ];
     let withRelated = 0;
     for (const file of files) {

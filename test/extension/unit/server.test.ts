@@ -48,7 +48,9 @@ describe('language server protocol', function () {
   function diagnosticsFor(version: number | null): Promise<Diagnostic[]> {
     return new Promise((resolve) => {
       const check = (): boolean => {
-        const match = published.findLast((params) => params.uri === URI && (version === null ? params.version === undefined : params.version === version));
+        const match = published.findLast(
+          (params) => params.uri === URI && (version === null ? params.version === undefined : params.version === version),
+        );
         if (match !== undefined) resolve(match.diagnostics);
         return match !== undefined;
       };
@@ -58,14 +60,20 @@ describe('language server protocol', function () {
 
   async function codeActions(diagnostics: Diagnostic[], only?: string[]): Promise<CodeAction[]> {
     const line = diagnostics[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-    return client.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: URI }, range: line, context: { diagnostics, ...(only === undefined ? {} : { only }) } });
+    return client.sendRequest<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri: URI },
+      range: line,
+      context: { diagnostics, ...(only === undefined ? {} : { only }) },
+    });
   }
 
   before(async function () {
     if (!ruleIds().includes('no-unsafe-release')) this.skip();
     const clientToServer = new PassThrough();
     const serverToClient = new PassThrough();
-    server = startServer(createConnection(ProposedFeatures.all, new StreamMessageReader(clientToServer), new StreamMessageWriter(serverToClient)));
+    server = startServer(
+      createConnection(ProposedFeatures.all, new StreamMessageReader(clientToServer), new StreamMessageWriter(serverToClient)),
+    );
     client = createProtocolConnection(new StreamMessageReader(serverToClient), new StreamMessageWriter(clientToServer));
     client.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => settings));
     client.onRequest('client/registerCapability', () => null);
@@ -89,7 +97,10 @@ describe('language server protocol', function () {
   it('publishes findings for an opened document, tagged with its version', async () => {
     await client.sendNotification('textDocument/didOpen', { textDocument: { uri: URI, languageId: 'typescript', version: 1, text: TEXT } });
     const diagnostics = await diagnosticsFor(1);
-    assert.deepEqual(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.source, diagnostic.range.start.line]), [['no-unsafe-release', 'locksmith', 10]]);
+    assert.deepEqual(
+      diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.source, diagnostic.range.start.line]),
+      [['no-unsafe-release', 'locksmith', 10]],
+    );
   });
 
   it('drops quick fixes for diagnostics of an older version, and answers for the current one pinned to it', async () => {
@@ -117,14 +128,20 @@ describe('language server protocol', function () {
     const fixedText = TextDocument.applyEdits(TextDocument.create(URI, 'typescript', 2, `// edited\n${TEXT}`), edit.edits as TextEdit[]);
     assert.doesNotMatch(fixedText, /redis\.del\(/);
 
-    await client.sendNotification('textDocument/didChange', { textDocument: { uri: URI, version: 3 }, contentChanges: [{ text: `// again\n${TEXT}` }] });
+    await client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: URI, version: 3 },
+      contentChanges: [{ text: `// again\n${TEXT}` }],
+    });
     const staleResolve = await client.sendRequest<CodeAction>('codeAction/resolve', fixAll);
     assert.equal(staleResolve.edit, undefined, 'a fix-all computed for version 2 is not applied to version 3');
   });
 
   it('answers source.fixAll.locksmith (fix on save) with no edit: no rule has an autofix, and suggestions are never applied unseen', async () => {
     const current = await diagnosticsFor(3);
-    assert.ok(current.some((diagnostic) => diagnostic.code === 'no-unsafe-release'), 'the finding has a suggestion that fix on save could have applied');
+    assert.ok(
+      current.some((diagnostic) => diagnostic.code === 'no-unsafe-release'),
+      'the finding has a suggestion that fix on save could have applied',
+    );
     const actions = await codeActions([], ['source.fixAll.locksmith']);
     assert.deepEqual(actions, []);
   });
@@ -145,11 +162,18 @@ describe('language server protocol', function () {
     assert.doesNotMatch(fixedText, /redis\.del\(/);
     assert.ok(fixedText.length - TEXT.length < 400, 'the edit is small');
     assert.equal(await client.sendRequest('locksmith/preferredFixes', { uri: URI, version: 2 }), null, 'a stale version gets no edit');
-    assert.equal(await client.sendRequest('locksmith/preferredFixes', { uri: 'file:///work/jobs/not-open.ts' }), null, 'a closed document gets no edit');
+    assert.equal(
+      await client.sendRequest('locksmith/preferredFixes', { uri: 'file:///work/jobs/not-open.ts' }),
+      null,
+      'a closed document gets no edit',
+    );
   });
 
   it('answers locksmith/preferredFixes with null once the file has nothing to fix', async () => {
-    await client.sendNotification('textDocument/didChange', { textDocument: { uri: URI, version: 4 }, contentChanges: [{ text: 'export const clean = 1;\n' }] });
+    await client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: URI, version: 4 },
+      contentChanges: [{ text: 'export const clean = 1;\n' }],
+    });
     assert.deepEqual(await diagnosticsFor(4), []);
     assert.equal(await client.sendRequest('locksmith/preferredFixes', { uri: URI, version: 4 }), null);
   });

@@ -2,7 +2,14 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { DEFAULT_SETTINGS, LockKeyPattern, RuleSettings, Settings, StringList, toSharedSettings } from '../../../extension/src/shared/settings';
+import {
+  DEFAULT_SETTINGS,
+  LockKeyPattern,
+  RuleSettings,
+  Settings,
+  StringList,
+  toSharedSettings,
+} from '../../../extension/src/shared/settings';
 
 describe('extension settings', () => {
   it('uses the defaults for a missing or malformed section', () => {
@@ -41,7 +48,13 @@ describe('extension settings', () => {
 
   it('normalises rule severities, with or without the locksmith/ prefix', () => {
     assert.deepEqual(
-      RuleSettings.from({ 'locksmith/no-unsafe-release': 'off', 'no-split-acquire': 1, 'require-lock-ttl': ['error', {}], 'no-lock-takeover': 'loud', '': 'off' }),
+      RuleSettings.from({
+        'locksmith/no-unsafe-release': 'off',
+        'no-split-acquire': 1,
+        'require-lock-ttl': ['error', {}],
+        'no-lock-takeover': 'loud',
+        '': 'off',
+      }),
       { 'no-unsafe-release': 'off', 'no-split-acquire': 'warn', 'require-lock-ttl': 'error' },
     );
     assert.deepEqual(RuleSettings.from(['no-unsafe-release']), {});

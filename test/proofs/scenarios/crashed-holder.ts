@@ -21,21 +21,23 @@ export async function crashHoldersAndWait(
   stepsFor: (dialect: ProvenDialect) => readonly string[],
   killAfterStep: number,
 ): Promise<void> {
-  await Promise.all(PROVEN_DIALECTS.map(async (dialect) => {
-    const key = context.key(`lock:${dialect}`);
-    const steps = stepsFor(dialect);
-    const reports = await crashHolderAfterStep(
-      context,
-      { dialect, key, token: randomUUID(), ttlMs: context.options.shortTtlMs, steps },
-      killAfterStep,
-    );
-    const acquisitionReply = reports[0]?.reply;
-    if (acquisitionReply !== 1 && acquisitionReply !== 'OK') {
-      throw new Error(`the ${dialect} holder did not take the lock before it was killed (reply ${JSON.stringify(acquisitionReply)})`);
-    }
-    context.tally.note(`${dialect} holder killed after \`${steps[killAfterStep] ?? '?'}\``);
-    await checkLockFreesAfterCrash(context, dialect, key);
-  }));
+  await Promise.all(
+    PROVEN_DIALECTS.map(async (dialect) => {
+      const key = context.key(`lock:${dialect}`);
+      const steps = stepsFor(dialect);
+      const reports = await crashHolderAfterStep(
+        context,
+        { dialect, key, token: randomUUID(), ttlMs: context.options.shortTtlMs, steps },
+        killAfterStep,
+      );
+      const acquisitionReply = reports[0]?.reply;
+      if (acquisitionReply !== 1 && acquisitionReply !== 'OK') {
+        throw new Error(`the ${dialect} holder did not take the lock before it was killed (reply ${JSON.stringify(acquisitionReply)})`);
+      }
+      context.tally.note(`${dialect} holder killed after \`${steps[killAfterStep] ?? '?'}\``);
+      await checkLockFreesAfterCrash(context, dialect, key);
+    }),
+  );
 }
 
 async function checkLockFreesAfterCrash(context: ProofContext, dialect: ProvenDialect, key: string): Promise<void> {
@@ -48,12 +50,18 @@ async function checkLockFreesAfterCrash(context: ProofContext, dialect: ProvenDi
   // lock expires, and after GRACE_TTLS TTLs a lock that is still there has leaked.
   const graceMs = GRACE_TTLS * context.options.shortTtlMs;
   const deadline = Date.now() + graceMs;
-  await context.waitUntil(`the crashed lock ${key} expires or ${graceMs} ms pass`, async () =>
-    (await observer.pttl(key)) === -2 || Date.now() >= deadline);
-  const winners = await Promise.all(waiters.map(async (waiter) =>
-    (await waiter.acquire(key, randomUUID(), context.options.longTtlMs)) ? waiter.name : undefined));
+  await context.waitUntil(
+    `the crashed lock ${key} expires or ${graceMs} ms pass`,
+    async () => (await observer.pttl(key)) === -2 || Date.now() >= deadline,
+  );
+  const winners = await Promise.all(
+    waiters.map(async (waiter) => ((await waiter.acquire(key, randomUUID(), context.options.longTtlMs)) ? waiter.name : undefined)),
+  );
   const got = winners.filter((name) => name !== undefined);
   context.tally.note(`${dialect}: waiters that acquired the lock after the crash: ${got.join(', ') || 'none'}`);
-  context.tally.expect(got.length > 0, `${dialect}: ${GRACE_TTLS} TTLs after its holder died, none of ${WAITERS} waiters can take the lock`);
+  context.tally.expect(
+    got.length > 0,
+    `${dialect}: ${GRACE_TTLS} TTLs after its holder died, none of ${WAITERS} waiters can take the lock`,
+  );
   context.tally.expect(got.length <= 1, `${dialect}: after the crash ${got.length} waiters took the lock at once`);
 }

@@ -23,29 +23,31 @@ export const noCheckThenSet: Scenario = {
     const allChecked = new Barrier(WORKERS);
     const everyoneReady = new Barrier(WORKERS);
     const holders: string[] = [];
-    await Promise.all(workers.map(async (worker) => {
-      const token = randomUUID();
-      await everyoneReady.arrive();
-      let acquired: boolean;
-      if (context.variant === 'broken') {
-        const current = await worker.get(key);
-        await allChecked.arrive();
-        acquired = current === null;
-        if (acquired) await worker.set(key, token);
-      } else {
-        acquired = await worker.acquire(key, token, context.options.longTtlMs);
-      }
-      if (acquired) {
-        holders.push(worker.name);
-        if (context.variant === 'fixed') {
-          // The fix's acquisition must also expire on its own (its PX), not only exclude.
-          const ttl = await worker.pttl(key);
-          context.tally.expect(ttl > 0 && ttl <= context.options.longTtlMs, `${worker.name}'s lock has no valid expiry (PTTL ${ttl})`);
+    await Promise.all(
+      workers.map(async (worker) => {
+        const token = randomUUID();
+        await everyoneReady.arrive();
+        let acquired: boolean;
+        if (context.variant === 'broken') {
+          const current = await worker.get(key);
+          await allChecked.arrive();
+          acquired = current === null;
+          if (acquired) await worker.set(key, token);
+        } else {
+          acquired = await worker.acquire(key, token, context.options.longTtlMs);
         }
-      }
-      await allDecided.arrive();
-      if (acquired) await worker.release(key, token);
-    }));
+        if (acquired) {
+          holders.push(worker.name);
+          if (context.variant === 'fixed') {
+            // The fix's acquisition must also expire on its own (its PX), not only exclude.
+            const ttl = await worker.pttl(key);
+            context.tally.expect(ttl > 0 && ttl <= context.options.longTtlMs, `${worker.name}'s lock has no valid expiry (PTTL ${ttl})`);
+          }
+        }
+        await allDecided.arrive();
+        if (acquired) await worker.release(key, token);
+      }),
+    );
     context.tally.note(`holders: ${holders.join(', ') || 'none'}`);
     context.tally.expect(holders.length > 0, 'no worker acquired the free lock');
     for (const extra of holders.slice(1)) {

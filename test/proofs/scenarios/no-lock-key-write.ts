@@ -28,7 +28,10 @@ export const noLockKeyWrite: Scenario = {
     const ttl = await observer!.pttl(lockKey);
     context.tally.note(`A's release replied ${released}; the lock key's PTTL afterwards ${ttl}`);
     context.tally.expect(released === 1, "A's release of its own lock was refused");
-    context.tally.expect(ttl === -2, ttl === -1 ? 'the lock key outlived its holder with no expiry left' : `the lock key outlived its holder (PTTL ${ttl})`);
+    context.tally.expect(
+      ttl === -2,
+      ttl === -1 ? 'the lock key outlived its holder with no expiry left' : `the lock key outlived its holder (PTTL ${ttl})`,
+    );
 
     const tokenB = randomUUID();
     const acquiredByB = await holderB!.acquire(lockKey, tokenB, longTtlMs);

@@ -17,8 +17,9 @@ export const noLockTakeover: Scenario = {
   id: 'no-lock-takeover',
   rule: 'no-lock-takeover',
   brokenShows: 'a live lock is stolen',
-  fixedShows: "the upsert returns no row with the caller as owner; caller backs off",
-  fixSource: '`renderTakeoverGuard` inserted into the reported upsert, and `GUARDED_LOCK_UPSERT_SQL` (sql-templates); A through pg, B and C through postgres.js',
+  fixedShows: 'the upsert returns no row with the caller as owner; caller backs off',
+  fixSource:
+    '`renderTakeoverGuard` inserted into the reported upsert, and `GUARDED_LOCK_UPSERT_SQL` (sql-templates); A through pg, B and C through postgres.js',
   rotations: FIXED_UPSERTS.length,
   async run(context) {
     const clientA = await context.pgClient();
@@ -37,7 +38,9 @@ export const noLockTakeover: Scenario = {
     // B tries while A's lock is live (30 s left) and A is inside its critical section.
     const resultB = await sql.unsafe<{ owner: string }[]>(upsert, [name, 'B']);
     const holdsB = resultB[0]?.owner === 'B';
-    context.tally.note(`B's upsert returned ${resultB.length === 0 ? 'no row' : `owner ${resultB[0]!.owner}`}: B ${holdsB ? 'proceeds' : 'backs off'}`);
+    context.tally.note(
+      `B's upsert returned ${resultB.length === 0 ? 'no row' : `owner ${resultB[0]!.owner}`}: B ${holdsB ? 'proceeds' : 'backs off'}`,
+    );
     if (holdsB) occupancy.enter('B');
     context.tally.expect(occupancy.maxInside <= 1, "B took over A's live lock: A and B run at once");
     await clientA.query('DELETE FROM locks WHERE name = $1 AND owner = $2', [name, 'A']);

@@ -11,7 +11,7 @@ export const noPooledAdvisoryLock: Scenario = {
   rule: 'no-pooled-advisory-lock',
   brokenShows: 'unlock runs on another connection: lock leaks, the next caller blocks',
   fixedShows: 'lock and unlock on one client: released',
-  fixSource: '`renderCheckoutWrap(\'pg\', …)` (sql-templates) around the lock, the work and the unlock',
+  fixSource: "`renderCheckoutWrap('pg', …)` (sql-templates) around the lock, the work and the unlock",
   async run(context) {
     // Two connections; two other parts of the application use the pool while the job holds its lock.
     const pool = context.pgPool(2);
@@ -31,8 +31,10 @@ export const noPooledAdvisoryLock: Scenario = {
       });
       // User 2 has taken the idle connection (broken) or queues for one (fixed) before user 1 gives
       // its connection back; otherwise the pool could hand user 1's connection to user 2 instead.
-      await context.waitUntil('the second pool user holds or waits for a connection', () =>
-        pool.idleCount === 0 && (checkedOut || pool.waitingCount > 0));
+      await context.waitUntil(
+        'the second pool user holds or waits for a connection',
+        () => pool.idleCount === 0 && (checkedOut || pool.waitingCount > 0),
+      );
       otherUser1.release();
       await otherUser2;
       workDone.open();
@@ -48,7 +50,10 @@ export const noPooledAdvisoryLock: Scenario = {
     }
     await workDone.wait();
     (await otherUser2!).release();
-    context.tally.expect(pool.idleCount === pool.totalCount, `the job kept ${pool.totalCount - pool.idleCount} pooled connection(s) checked out`);
+    context.tally.expect(
+      pool.idleCount === pool.totalCount,
+      `the job kept ${pool.totalCount - pool.idleCount} pooled connection(s) checked out`,
+    );
     context.tally.note(`pg_advisory_unlock returned ${String(unlocked)}`);
     context.tally.expect(unlocked, 'the unlock ran on a connection that did not hold the lock');
 

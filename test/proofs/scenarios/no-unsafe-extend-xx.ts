@@ -27,11 +27,12 @@ export const noUnsafeExtendXx: Scenario = {
     const tokenB = randomUUID();
     context.tally.expect(await holderB!.acquire(key, tokenB, longTtlMs), 'B could not take the expired lock');
 
-    const renewed = context.variant === 'broken'
-      ? await holderA!.setXxPx(key, tokenA, longTtlMs)
-      : (await holderA!.extend(key, tokenA, longTtlMs)) === 1;
+    const renewed =
+      context.variant === 'broken' ? await holderA!.setXxPx(key, tokenA, longTtlMs) : (await holderA!.extend(key, tokenA, longTtlMs)) === 1;
     const holder = await observer!.get(key);
-    context.tally.note(`A's renewal ${renewed ? 'succeeded' : 'was refused'}; the key holds ${holder === tokenB ? "B's" : holder === tokenA ? "A's" : 'no'} token`);
+    context.tally.note(
+      `A's renewal ${renewed ? 'succeeded' : 'was refused'}; the key holds ${holder === tokenB ? "B's" : holder === tokenA ? "A's" : 'no'} token`,
+    );
     context.tally.expect(!renewed, 'A, whose lock expired, was told its renewal succeeded');
     context.tally.expect(holder === tokenB, "A's renewal replaced B's token: B lost its lock while it still works");
 

@@ -26,9 +26,7 @@ export const noUnsafeExtend: Scenario = {
     const tokenB = randomUUID();
     context.tally.expect(await holderB!.acquire(key, tokenB, longTtlMs), 'B could not take the expired lock');
 
-    const reply = context.variant === 'broken'
-      ? await holderA!.pexpire(key, renewalMs)
-      : await holderA!.extend(key, tokenA, renewalMs);
+    const reply = context.variant === 'broken' ? await holderA!.pexpire(key, renewalMs) : await holderA!.extend(key, tokenA, renewalMs);
     const ttlOfB = await observer!.pttl(key);
     context.tally.note(`A's renewal replied ${reply}; B's lock PTTL afterwards ${ttlOfB} ms (B asked for ${longTtlMs})`);
     context.tally.expect(reply === 0 && ttlOfB <= longTtlMs, "A's renewal extended B's lock");

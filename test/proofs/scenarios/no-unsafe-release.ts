@@ -40,7 +40,10 @@ async function attempt(context: ProofContext, workers: readonly RedisWorker[], a
   const unsafe = UNSAFE_RELEASES[(context.run + context.rotation) % UNSAFE_RELEASES.length]!;
 
   const tokenA = randomUUID();
-  context.tally.expect(await holderA!.acquire(key, tokenA, context.options.shortTtlMs * 2 ** attemptIndex), 'A could not take the free lock');
+  context.tally.expect(
+    await holderA!.acquire(key, tokenA, context.options.shortTtlMs * 2 ** attemptIndex),
+    'A could not take the free lock',
+  );
   const tokenB = randomUUID();
   // A finishes its work late: its lock expires and B takes it before A's release reaches Redis.
   const pauseUntilBHolds = async (): Promise<void> => {

@@ -18,9 +18,10 @@ export const noXactLockOutsideTransaction: Scenario = {
   rotations: LIBRARIES.length,
   async run(context) {
     const library = LIBRARIES[context.rotation % LIBRARIES.length]!;
-    const database = library === 'postgres'
-      ? { library, sql: context.postgresJs(WORKERS + 1) } as const
-      : { library, pool: context.pgPool(WORKERS + 1) } as const;
+    const database =
+      library === 'postgres'
+        ? ({ library, sql: context.postgresJs(WORKERS + 1) } as const)
+        : ({ library, pool: context.pgPool(WORKERS + 1) } as const);
     const monitor = await context.pgClient();
     const lockKey = context.uniqueNumber();
     const occupancy = new Occupancy();
@@ -38,31 +39,37 @@ export const noXactLockOutsideTransaction: Scenario = {
       return rows[0]?.waiting ?? 0;
     };
     const blockedOnLock = async (): Promise<number> => {
-      inFlight ??= queryBlocked().finally(() => { inFlight = undefined; });
+      inFlight ??= queryBlocked().finally(() => {
+        inFlight = undefined;
+      });
       return inFlight;
     };
     // Inside the section, a worker stays until every other worker is inside too, done, or blocked
     // on the lock: so the broken code's overlap is forced, and the fixed code cannot deadlock.
     const criticalSection = async (worker: string): Promise<void> => {
       occupancy.enter(worker);
-      await context.waitUntil('every worker is inside, finished or blocked on the lock', async () =>
-        occupancy.inside + finished + (await blockedOnLock()) >= WORKERS);
+      await context.waitUntil(
+        'every worker is inside, finished or blocked on the lock',
+        async () => occupancy.inside + finished + (await blockedOnLock()) >= WORKERS,
+      );
       occupancy.leave(worker);
       finished += 1;
     };
 
-    await Promise.all(Array.from({ length: WORKERS }, async (_, index) => {
-      const worker = String.fromCharCode(65 + index);
-      if (context.variant === 'fixed') {
-        await runTransactionWrappedXactLock(database, lockKey, () => criticalSection(worker));
-      } else if (database.library === 'postgres') {
-        await database.sql`SELECT pg_advisory_xact_lock(${lockKey})`;
-        await criticalSection(worker);
-      } else {
-        await database.pool.query('SELECT pg_advisory_xact_lock($1)', [lockKey]);
-        await criticalSection(worker);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: WORKERS }, async (_, index) => {
+        const worker = String.fromCharCode(65 + index);
+        if (context.variant === 'fixed') {
+          await runTransactionWrappedXactLock(database, lockKey, () => criticalSection(worker));
+        } else if (database.library === 'postgres') {
+          await database.sql`SELECT pg_advisory_xact_lock(${lockKey})`;
+          await criticalSection(worker);
+        } else {
+          await database.pool.query('SELECT pg_advisory_xact_lock($1)', [lockKey]);
+          await criticalSection(worker);
+        }
+      }),
+    );
     context.tally.note(`${library}: most workers inside the section at once: ${occupancy.maxInside}`);
     context.tally.expect(occupancy.maxInside <= 1, `${library}: ${occupancy.maxInside} workers were inside the "locked" section at once`);
   },

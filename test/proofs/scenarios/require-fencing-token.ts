@@ -15,7 +15,8 @@ export const requireFencingToken: Scenario = {
   rule: 'require-fencing-token',
   brokenShows: 'A paused past TTL writes after B: stale write accepted',
   fixedShows: "A's write affects 0 rows",
-  fixSource: '`renderEvalCall` + `FENCED_ACQUIRE_SCRIPT`; the write from `renderFencedUpdate` + `renderPlaceholder` (sql-templates), A through pg (`$n`), B through postgres.js (tagged template)',
+  fixSource:
+    '`renderEvalCall` + `FENCED_ACQUIRE_SCRIPT`; the write from `renderFencedUpdate` + `renderPlaceholder` (sql-templates), A through pg (`$n`), B through postgres.js (tagged template)',
   rotations: EVERY_DIALECT_IN_EVERY_ROLE,
   async run(context) {
     const [holderA, holderB, holderC, observer] = await connectWorkers(context, 4);

@@ -38,11 +38,15 @@ export const requireLockLossHandling: Scenario = {
       else context.tally.expect(false, `unexpected unhandled rejection: ${String(reason)}`);
     };
     process.on('unhandledRejection', logAndCarryOn);
-    context.defer(() => { process.off('unhandledRejection', logAndCarryOn); });
+    context.defer(() => {
+      process.off('unhandledRejection', logAndCarryOn);
+    });
 
     const mutexA = new Mutex(holderA.client as Redis, name, { lockTimeout: longTtlMs, refreshInterval: REFRESH_INTERVAL_MS });
     const mutexB = new Mutex(holderB.client as Redis, name, { lockTimeout: longTtlMs, refreshInterval: 0, acquireTimeout: longTtlMs });
-    context.defer(() => { mutexA.stopRefresh(); });
+    context.defer(() => {
+      mutexA.stopRefresh();
+    });
     await mutexA.acquire();
     context.tally.expect(mutexA.isAcquired, 'A could not take the free lock');
 
@@ -57,7 +61,9 @@ export const requireLockLossHandling: Scenario = {
     const writes = context.variant === 'broken' || mutexA.isAcquired;
     if (writes) await holderA.set(dataKey, 'A');
     const stored = await observer.get(dataKey);
-    context.tally.note(`A's lock lost (${thrownFromTimer.length} LostLockError thrown from the refresh timer); A ${writes ? 'wrote' : 'stopped'}; the ledger holds ${stored === tokenB ? "B's" : "A's"} value`);
+    context.tally.note(
+      `A's lock lost (${thrownFromTimer.length} LostLockError thrown from the refresh timer); A ${writes ? 'wrote' : 'stopped'}; the ledger holds ${stored === tokenB ? "B's" : "A's"} value`,
+    );
     context.tally.expect(stored === tokenB, "A wrote after its lock was lost, over B's write while B held the lock");
 
     await mutexB.release();

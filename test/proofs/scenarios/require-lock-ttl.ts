@@ -12,9 +12,13 @@ export const requireLockTtl: Scenario = {
   fixedShows: 'expires',
   fixSource: '`renderTtlOption` added to the acquisition, run in child processes (one per client library) SIGKILLed while holding',
   async run(context) {
-    await crashHoldersAndWait(context, (dialect) => {
-      const texts = setNxWithoutTtlText(dialect);
-      return [context.variant === 'broken' ? texts.broken : texts.fixed];
-    }, 0);
+    await crashHoldersAndWait(
+      context,
+      (dialect) => {
+        const texts = setNxWithoutTtlText(dialect);
+        return [context.variant === 'broken' ? texts.broken : texts.fixed];
+      },
+      0,
+    );
   },
 };

@@ -61,9 +61,11 @@ async function advisoryJob(context: ProofContext): Promise<void> {
 export const requireReleaseCheck: Scenario = {
   id: 'require-release-check',
   rule: 'require-release-check',
-  brokenShows: 'a release that failed is dropped: the job reports an exclusive run (Redis) or a freed advisory lock (PostgreSQL) that was not',
+  brokenShows:
+    'a release that failed is dropped: the job reports an exclusive run (Redis) or a freed advisory lock (PostgreSQL) that was not',
   fixedShows: 'the release result read: the loss is reported',
-  fixSource: 'no suggestion: the reply read (`released !== 1`, `rows[0].unlocked`) beside the release `renderEvalCall` + `RELEASE_SCRIPT` writes',
+  fixSource:
+    'no suggestion: the reply read (`released !== 1`, `rows[0].unlocked`) beside the release `renderEvalCall` + `RELEASE_SCRIPT` writes',
   rotations: EVERY_DIALECT_IN_EVERY_ROLE,
   async run(context) {
     await redisJob(context);

@@ -40,7 +40,8 @@ export const requireReleaseInFinally: Scenario = {
   rule: 'require-release-in-finally',
   brokenShows: 'exception leaks the lock until TTL / forever',
   fixedShows: 'released at once',
-  fixSource: '`try { … } finally { <release> }` around the critical section; Redis release from `renderEvalCall` + `RELEASE_SCRIPT`, advisory `pg_advisory_unlock` on the same client',
+  fixSource:
+    '`try { … } finally { <release> }` around the critical section; Redis release from `renderEvalCall` + `RELEASE_SCRIPT`, advisory `pg_advisory_unlock` on the same client',
   rotations: EVERY_DIALECT_IN_EVERY_ROLE,
   async run(context) {
     // Redis: A's job throws; B, C, D (other client libraries) try to take the lock right away.
@@ -58,7 +59,10 @@ export const requireReleaseInFinally: Scenario = {
       }
     }
     context.tally.note(`Redis: workers that got the lock after A's job threw: ${takers.join(', ') || 'none'}`);
-    context.tally.expect(takers.length === others.length, `Redis: after A's job threw, its lock stays held for ${context.options.longTtlMs} ms`);
+    context.tally.expect(
+      takers.length === others.length,
+      `Redis: after A's job threw, its lock stays held for ${context.options.longTtlMs} ms`,
+    );
 
     // PostgreSQL: the session lock sits on a pooled connection that goes back to the pool.
     const pool = context.pgPool(2);

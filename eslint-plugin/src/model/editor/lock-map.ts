@@ -77,7 +77,10 @@ export function lockSummaries(context: LocksmithRuleContext): LockSummary[] {
     const { releases, renewals } = lock.redis ? redisEnds(lock) : sqlEnds(lock);
     const writes = writesUnder(lock, sql.writes).filter((write) => !(write.query && !write.statement) && !write.idempotent);
     // An advisory lock ends with its connection: a write on it cannot outlive the lock (require-fencing-token).
-    const fenced = writes.length === 0 || lock.kind === 'advisory' ? undefined : lock.mintsFence || writes.every((write) => write.isFenced(fenceColumns));
+    const fenced =
+      writes.length === 0 || lock.kind === 'advisory'
+        ? undefined
+        : lock.mintsFence || writes.every((write) => write.isFenced(fenceColumns));
     const token = acquisition ? tokenOf(sourceCode, acquisition) : { text: 'the connection holds it', unique: undefined };
     summaries.push({
       name: nameOf(sourceCode, lock),
@@ -86,14 +89,27 @@ export function lockSummaries(context: LocksmithRuleContext): LockSummary[] {
       section: { start: rangeOf(lock.node).start, end: positionAt(sourceCode, Math.max(lock.to, lock.node.range[1])) },
       releases,
       renewals,
-      ttl: lock.redis ? ttlOf(sourceCode, lock) : lock.kind === 'advisory' ? advisoryTtl(sourceCode, lock) : 'until released (expiry column, if any)',
+      ttl: lock.redis
+        ? ttlOf(sourceCode, lock)
+        : lock.kind === 'advisory'
+          ? advisoryTtl(sourceCode, lock)
+          : 'until released (expiry column, if any)',
       token: token.text,
       tokenUnique: token.unique,
-      writes: writes.length === 0 ? 'no writes under it' : fenced === undefined ? 'writes need no fence' : fenced ? 'writes fenced' : 'writes not fenced',
+      writes:
+        writes.length === 0
+          ? 'no writes under it'
+          : fenced === undefined
+            ? 'writes need no fence'
+            : fenced
+              ? 'writes fenced'
+              : 'writes not fenced',
       fenced,
     });
   }
-  return summaries.sort((left, right) => left.acquired.start.line - right.acquired.start.line || left.acquired.start.character - right.acquired.start.character);
+  return summaries.sort(
+    (left, right) => left.acquired.start.line - right.acquired.start.line || left.acquired.start.character - right.acquired.start.character,
+  );
 }
 
 function redisEnds(lock: RedisLock): { releases: LockSiteSummary[]; renewals: LockSiteSummary[] } {
@@ -104,10 +120,14 @@ function redisEnds(lock: RedisLock): { releases: LockSiteSummary[]; renewals: Lo
 }
 
 function sqlEnds(lock: LockTableLock | AdvisoryLock): { releases: LockSiteSummary[]; renewals: LockSiteSummary[] } {
-  const place = (event: { readonly node: TSESTree.Node; readonly function: TSESTree.Node }) => (isInFinally(event.node, event.function) ? 'in finally' : 'not in finally');
+  const place = (event: { readonly node: TSESTree.Node; readonly function: TSESTree.Node }) =>
+    isInFinally(event.node, event.function) ? 'in finally' : 'not in finally';
   return {
     releases: lock.releases.map((release) => ({ range: rangeOf(release.node), note: place(release) })),
-    renewals: lock.renewals.map((renewal) => ({ range: rangeOf(renewal.node), note: renewal.ownerCompared ? 'owner-checked' : 'not owner-checked' })),
+    renewals: lock.renewals.map((renewal) => ({
+      range: rangeOf(renewal.node),
+      note: renewal.ownerCompared ? 'owner-checked' : 'not owner-checked',
+    })),
   };
 }
 
@@ -155,8 +175,12 @@ function randomOrigin(sourceCode: Readonly<TSESLint.SourceCode>, value: TSESTree
   if (!mintsRandomly(expression)) return undefined;
   const call = expression.type === AST_NODE_TYPES.CallExpression ? expression : undefined;
   const callee = call ? skipTypeWrappers(call.callee) : undefined;
-  const name = callee?.type === AST_NODE_TYPES.Identifier ? callee.name
-    : callee?.type === AST_NODE_TYPES.MemberExpression && callee.property.type === AST_NODE_TYPES.Identifier ? callee.property.name : undefined;
+  const name =
+    callee?.type === AST_NODE_TYPES.Identifier
+      ? callee.name
+      : callee?.type === AST_NODE_TYPES.MemberExpression && callee.property.type === AST_NODE_TYPES.Identifier
+        ? callee.property.name
+        : undefined;
   return name ?? 'random';
 }
 
@@ -175,15 +199,19 @@ function readableKey(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.N
   const expression = skipTypeWrappers(node);
   if (expression.type === AST_NODE_TYPES.Literal && typeof expression.value === 'string') return expression.value;
   if (expression.type === AST_NODE_TYPES.TemplateLiteral) {
-    return expression.quasis.map((quasi, index) => {
-      const hole = expression.expressions[index];
-      return `${quasi.value.cooked ?? ''}${hole ? `{${abbreviate(sourceCode.getText(hole))}}` : ''}`;
-    }).join('');
+    return expression.quasis
+      .map((quasi, index) => {
+        const hole = expression.expressions[index];
+        return `${quasi.value.cooked ?? ''}${hole ? `{${abbreviate(sourceCode.getText(hole))}}` : ''}`;
+      })
+      .join('');
   }
   if (expression.type === AST_NODE_TYPES.BinaryExpression && expression.operator === '+' && depth < 4) {
     const part = (side: TSESTree.Node): string => {
       const inner = skipTypeWrappers(side);
-      return inner.type === AST_NODE_TYPES.Literal || inner.type === AST_NODE_TYPES.TemplateLiteral || inner.type === AST_NODE_TYPES.BinaryExpression
+      return inner.type === AST_NODE_TYPES.Literal ||
+        inner.type === AST_NODE_TYPES.TemplateLiteral ||
+        inner.type === AST_NODE_TYPES.BinaryExpression
         ? readableKey(sourceCode, inner, depth + 1)
         : `{${abbreviate(sourceCode.getText(inner))}}`;
     };
@@ -191,7 +219,13 @@ function readableKey(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.N
   }
   if (expression.type === AST_NODE_TYPES.Identifier && depth < 4) {
     const init = constInitializer(sourceCode, expression);
-    if (init && (init.type === AST_NODE_TYPES.Literal || init.type === AST_NODE_TYPES.TemplateLiteral || init.type === AST_NODE_TYPES.BinaryExpression)) return readableKey(sourceCode, init, depth + 1);
+    if (
+      init &&
+      (init.type === AST_NODE_TYPES.Literal ||
+        init.type === AST_NODE_TYPES.TemplateLiteral ||
+        init.type === AST_NODE_TYPES.BinaryExpression)
+    )
+      return readableKey(sourceCode, init, depth + 1);
   }
   return abbreviate(sourceCode.getText(node));
 }

@@ -31,7 +31,8 @@ export function autoExtensionOf(sourceCode: SourceCode, acquisition: Acquisition
   if (acquisition.helper) {
     const helper = acquisition.helper;
     return helper.autoExtending && (helper.library === 'redlock' || helper.library === 'redis-semaphore')
-      ? { library: helper.library, lossHandled: helper.lossHandled } : undefined;
+      ? { library: helper.library, lossHandled: helper.lossHandled }
+      : undefined;
   }
   if (acquisition.library === 'redlock') return isRoutineCall(acquisition.node) ? { library: 'redlock', lossHandled: false } : undefined;
   if (acquisition.library !== 'redis-semaphore') return undefined;
@@ -67,8 +68,12 @@ function isRoutineCall(call: TSESTree.CallExpression): boolean {
  */
 export function semaphoreRefresh(sourceCode: SourceCode, made: TSESTree.NewExpression): 'on' | 'handled' | 'off' | 'unknown' {
   const callee = skipTypeWrappers(made.callee);
-  const maker = callee.type === AST_NODE_TYPES.Identifier ? callee.name
-    : callee.type === AST_NODE_TYPES.MemberExpression && callee.property.type === AST_NODE_TYPES.Identifier ? callee.property.name : undefined;
+  const maker =
+    callee.type === AST_NODE_TYPES.Identifier
+      ? callee.name
+      : callee.type === AST_NODE_TYPES.MemberExpression && callee.property.type === AST_NODE_TYPES.Identifier
+        ? callee.property.name
+        : undefined;
   const index = maker === undefined ? undefined : SEMAPHORE.optionsArgument[maker];
   if (index === undefined) return 'unknown';
   if (made.arguments.some((argument) => argument.type === AST_NODE_TYPES.SpreadElement)) return 'unknown';
@@ -81,8 +86,12 @@ export function semaphoreRefresh(sourceCode: SourceCode, made: TSESTree.NewExpre
   let handled = false;
   for (const property of object.properties) {
     if (property.type !== AST_NODE_TYPES.Property) return 'unknown';
-    const name = property.key.type === AST_NODE_TYPES.Identifier && !property.computed ? property.key.name
-      : property.key.type === AST_NODE_TYPES.Literal ? String(property.key.value) : undefined;
+    const name =
+      property.key.type === AST_NODE_TYPES.Identifier && !property.computed
+        ? property.key.name
+        : property.key.type === AST_NODE_TYPES.Literal
+          ? String(property.key.value)
+          : undefined;
     if (name === undefined) return 'unknown';
     if (name === SEMAPHORE.lostHandlerOption) handled = true;
     if (name === SEMAPHORE.refreshOption) {
@@ -103,7 +112,14 @@ function optionsObject(sourceCode: SourceCode, options: TSESTree.Node): TSESTree
   if (expression.type !== AST_NODE_TYPES.Identifier) return undefined;
   const variable = findVariable(sourceCode, expression);
   const definition = variable?.defs[0];
-  if (!variable || variable.defs.length !== 1 || definition?.node.type !== AST_NODE_TYPES.VariableDeclarator || definition.node.parent.kind !== 'const' || !definition.node.init) return undefined;
+  if (
+    !variable ||
+    variable.defs.length !== 1 ||
+    definition?.node.type !== AST_NODE_TYPES.VariableDeclarator ||
+    definition.node.parent.kind !== 'const' ||
+    !definition.node.init
+  )
+    return undefined;
   // Used only here: a later `options.onLockLost = …` (or a hand-off that could add one) is not read.
   if (variable.references.filter((reference) => !reference.init).length !== 1) return undefined;
   const init = skipTypeWrappers(definition.node.init);

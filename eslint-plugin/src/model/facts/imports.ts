@@ -54,7 +54,11 @@ function collectRequire(declarator: TSESTree.VariableDeclarator, bindings: Map<s
 /** `require('x')`, `require('x').default`, `require('x').Name`, `await import('x')`. */
 function requiredModule(node: TSESTree.Expression): { source: string; member?: string } | undefined {
   const expression = skipTypeWrappers(node);
-  if (expression.type === AST_NODE_TYPES.MemberExpression && !expression.computed && expression.property.type === AST_NODE_TYPES.Identifier) {
+  if (
+    expression.type === AST_NODE_TYPES.MemberExpression &&
+    !expression.computed &&
+    expression.property.type === AST_NODE_TYPES.Identifier
+  ) {
     const inner = requiredModule(expression.object);
     return inner && inner.member === undefined ? { source: inner.source, member: expression.property.name } : undefined;
   }
@@ -63,11 +67,11 @@ function requiredModule(node: TSESTree.Expression): { source: string; member?: s
     return { source: String(expression.source.value) };
   }
   if (
-    expression.type === AST_NODE_TYPES.CallExpression
-    && expression.callee.type === AST_NODE_TYPES.Identifier
-    && expression.callee.name === 'require'
-    && expression.arguments[0]?.type === AST_NODE_TYPES.Literal
-    && typeof expression.arguments[0].value === 'string'
+    expression.type === AST_NODE_TYPES.CallExpression &&
+    expression.callee.type === AST_NODE_TYPES.Identifier &&
+    expression.callee.name === 'require' &&
+    expression.arguments[0]?.type === AST_NODE_TYPES.Literal &&
+    typeof expression.arguments[0].value === 'string'
   ) {
     return { source: expression.arguments[0].value };
   }

@@ -71,12 +71,14 @@ export function keySignature(sourceCode: Readonly<TSESLint.SourceCode>, node: TS
 
 function isSignatureWorthy(init: TSESTree.Expression): boolean {
   const expression = skipTypeWrappers(init);
-  return expression.type === AST_NODE_TYPES.Literal
-    || expression.type === AST_NODE_TYPES.TemplateLiteral
-    || expression.type === AST_NODE_TYPES.BinaryExpression
-    || expression.type === AST_NODE_TYPES.CallExpression
-    || expression.type === AST_NODE_TYPES.MemberExpression
-    || expression.type === AST_NODE_TYPES.Identifier;
+  return (
+    expression.type === AST_NODE_TYPES.Literal ||
+    expression.type === AST_NODE_TYPES.TemplateLiteral ||
+    expression.type === AST_NODE_TYPES.BinaryExpression ||
+    expression.type === AST_NODE_TYPES.CallExpression ||
+    expression.type === AST_NODE_TYPES.MemberExpression ||
+    expression.type === AST_NODE_TYPES.Identifier
+  );
 }
 
 function classStart(node: TSESTree.Node): number {

@@ -46,12 +46,18 @@ export function callerArguments(sourceCode: SourceCode, value: TSESTree.Node): r
 function callsOf(sourceCode: SourceCode, fn: FunctionLike): TSESTree.CallExpression[] | undefined {
   const parent = fn.parent;
   if (fn.type === AST_NODE_TYPES.FunctionDeclaration) {
-    if (!fn.id || parent.type === AST_NODE_TYPES.ExportNamedDeclaration || parent.type === AST_NODE_TYPES.ExportDefaultDeclaration) return undefined;
+    if (!fn.id || parent.type === AST_NODE_TYPES.ExportNamedDeclaration || parent.type === AST_NODE_TYPES.ExportDefaultDeclaration)
+      return undefined;
     return callsOfBinding(sourceCode, fn.id);
   }
   // `const applyLock = (key, value) => ...`
-  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === fn && parent.id.type === AST_NODE_TYPES.Identifier
-    && parent.parent.kind === 'const' && parent.parent.parent.type !== AST_NODE_TYPES.ExportNamedDeclaration) {
+  if (
+    parent.type === AST_NODE_TYPES.VariableDeclarator &&
+    parent.init === fn &&
+    parent.id.type === AST_NODE_TYPES.Identifier &&
+    parent.parent.kind === 'const' &&
+    parent.parent.parent.type !== AST_NODE_TYPES.ExportNamedDeclaration
+  ) {
     return callsOfBinding(sourceCode, parent.id);
   }
   if (parent.type === AST_NODE_TYPES.MethodDefinition && parent.value === fn) return callsOfPrivateMethod(sourceCode, parent);
@@ -83,11 +89,18 @@ function callsOfPrivateMethod(sourceCode: SourceCode, method: TSESTree.MethodDef
   if (method.static || method.kind !== 'method' || method.computed) return undefined;
   const isHashPrivate = method.key.type === AST_NODE_TYPES.PrivateIdentifier;
   if (!isHashPrivate && method.accessibility !== 'private') return undefined;
-  const name = method.key.type === AST_NODE_TYPES.PrivateIdentifier || method.key.type === AST_NODE_TYPES.Identifier ? method.key.name : undefined;
+  const name =
+    method.key.type === AST_NODE_TYPES.PrivateIdentifier || method.key.type === AST_NODE_TYPES.Identifier ? method.key.name : undefined;
   if (name === undefined) return undefined;
   const classBody = method.parent;
   // Overloads share the name: several implementations would make the parameter index ambiguous.
-  if (classBody.body.filter((element) => element.type === AST_NODE_TYPES.MethodDefinition && memberKeyName(element.key) === name && element.key.type === method.key.type).length !== 1) return undefined;
+  if (
+    classBody.body.filter(
+      (element) =>
+        element.type === AST_NODE_TYPES.MethodDefinition && memberKeyName(element.key) === name && element.key.type === method.key.type,
+    ).length !== 1
+  )
+    return undefined;
   const mentionsByName = memberMentions(sourceCode, classBody);
   // A `#name` cannot be reached by a computed key; a TypeScript-private name can.
   if (!isHashPrivate && mentionsByName.has(DYNAMIC)) return undefined;
@@ -123,7 +136,8 @@ function memberMentions(sourceCode: SourceCode, classBody: TSESTree.ClassBody): 
     if (node.type === AST_NODE_TYPES.MemberExpression) {
       const name = node.property.type === AST_NODE_TYPES.PrivateIdentifier ? `#${node.property.name}` : propertyName(node);
       // `this[method](...)`: a name this cannot read, which may be any method's.
-      if (name === undefined && node.computed && skipTypeWrappers(node.object).type === AST_NODE_TYPES.ThisExpression) byName.set(DYNAMIC, [...byName.get(DYNAMIC) ?? [], { node, parent: node.parent, onThis: false }]);
+      if (name === undefined && node.computed && skipTypeWrappers(node.object).type === AST_NODE_TYPES.ThisExpression)
+        byName.set(DYNAMIC, [...(byName.get(DYNAMIC) ?? []), { node, parent: node.parent, onThis: false }]);
       if (name !== undefined) {
         const list = byName.get(name) ?? [];
         list.push({ node, parent: node.parent, onThis: ownThis && skipTypeWrappers(node.object).type === AST_NODE_TYPES.ThisExpression });
@@ -132,8 +146,14 @@ function memberMentions(sourceCode: SourceCode, classBody: TSESTree.ClassBody): 
     }
     forEachChild(node, sourceCode.visitorKeys, (child) => {
       // A method's body keeps the instance's `this`; a nested `function` (or class) has its own.
-      const keepsThis = ownThis && !((child.type === AST_NODE_TYPES.FunctionExpression || child.type === AST_NODE_TYPES.FunctionDeclaration) && node.type !== AST_NODE_TYPES.MethodDefinition && node.type !== AST_NODE_TYPES.PropertyDefinition)
-        && child.type !== AST_NODE_TYPES.ClassBody;
+      const keepsThis =
+        ownThis &&
+        !(
+          (child.type === AST_NODE_TYPES.FunctionExpression || child.type === AST_NODE_TYPES.FunctionDeclaration) &&
+          node.type !== AST_NODE_TYPES.MethodDefinition &&
+          node.type !== AST_NODE_TYPES.PropertyDefinition
+        ) &&
+        child.type !== AST_NODE_TYPES.ClassBody;
       visit(child, keepsThis);
     });
   };

@@ -27,10 +27,17 @@ export function valueFlow(node: TSESTree.Node): ValueFlow {
   const parent = carrier.parent;
   if (!parent) return { kind: 'detached', carrier };
   if (parent.type === AST_NODE_TYPES.ExpressionStatement) return { kind: 'dropped', carrier, statement: parent };
-  if (parent.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'void') return { kind: 'dropped', carrier, statement: undefined };
+  if (parent.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'void')
+    return { kind: 'dropped', carrier, statement: undefined };
   // The carrier of a call is never a declarator's id, so it is the init here.
-  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier) return { kind: 'declared', carrier, declarator: parent };
-  if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.right === carrier && parent.left.type === AST_NODE_TYPES.Identifier) {
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier)
+    return { kind: 'declared', carrier, declarator: parent };
+  if (
+    parent.type === AST_NODE_TYPES.AssignmentExpression &&
+    parent.operator === '=' &&
+    parent.right === carrier &&
+    parent.left.type === AST_NODE_TYPES.Identifier
+  ) {
     return { kind: 'assigned', carrier, target: parent.left };
   }
   return { kind: 'used', carrier, parent };
@@ -40,7 +47,7 @@ export function valueFlow(node: TSESTree.Node): ValueFlow {
 export function resultDeclarator(node: TSESTree.Node): (TSESTree.VariableDeclarator & { id: TSESTree.Identifier }) | undefined {
   const flow = valueFlow(node);
   return flow.kind === 'declared' && flow.declarator.id.type === AST_NODE_TYPES.Identifier
-    ? flow.declarator as TSESTree.VariableDeclarator & { id: TSESTree.Identifier }
+    ? (flow.declarator as TSESTree.VariableDeclarator & { id: TSESTree.Identifier })
     : undefined;
 }
 
@@ -74,7 +81,12 @@ export type ResultFate =
   | { readonly kind: 'checked' }
   | { readonly kind: 'ignored'; readonly statement: TSESTree.ExpressionStatement | undefined }
   /** Bound, but nothing reads the answer; `guard` is an expression for it from the binding, when one binding leads there. */
-  | { readonly kind: 'unread'; readonly name: string; readonly declaration: TSESTree.VariableDeclaration | undefined; readonly guard: string | undefined };
+  | {
+      readonly kind: 'unread';
+      readonly name: string;
+      readonly declaration: TSESTree.VariableDeclaration | undefined;
+      readonly guard: string | undefined;
+    };
 
 /**
  * What happens to the answer in `node`'s value. Checked: any read of the answer (a test, a
@@ -85,7 +97,12 @@ export type ResultFate =
 export function resultFate(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, answer: Answer): ResultFate {
   // A callback receives a query's result (pg's `query(text, values, cb)`): not followed. A Redis
   // acquire's v3 callback is read by callbackIgnoresReply instead.
-  if (answer.shape !== 'reply' && node.type === AST_NODE_TYPES.CallExpression && node.arguments.some((argument) => isFunctionLike(argument))) return { kind: 'checked' };
+  if (
+    answer.shape !== 'reply' &&
+    node.type === AST_NODE_TYPES.CallExpression &&
+    node.arguments.some((argument) => isFunctionLike(argument))
+  )
+    return { kind: 'checked' };
   const flow = valueFlow(node);
   switch (flow.kind) {
     case 'dropped':
@@ -138,7 +155,10 @@ export function resultAccess(shape: ResultShape, column: string): string | undef
  * when it is not bound, the carrier itself), the declaration when it declares that name alone, and
  * whether the call is awaited. `undefined` when a later assignment makes the reads ambiguous.
  */
-export function valueReaders(sourceCode: Readonly<TSESLint.SourceCode>, call: TSESTree.Node): { uses: TSESTree.Node[]; declaration: TSESTree.VariableDeclaration | undefined; awaited: boolean } | undefined {
+export function valueReaders(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  call: TSESTree.Node,
+): { uses: TSESTree.Node[]; declaration: TSESTree.VariableDeclaration | undefined; awaited: boolean } | undefined {
   const carrier = valueCarrier(call);
   const awaited = carrier !== call && awaitsBetween(carrier, call);
   const declarator = resultDeclarator(call);
@@ -208,7 +228,9 @@ function isConditionPosition(node: TSESTree.Node): boolean {
     case AST_NODE_TYPES.UnaryExpression:
       return parent.operator === '!';
     case AST_NODE_TYPES.LogicalExpression:
-      return parent.left === node ? isConditionPosition(parent) || parent.operator !== '??' && parent.parent.type !== AST_NODE_TYPES.VariableDeclarator : isConditionPosition(parent);
+      return parent.left === node
+        ? isConditionPosition(parent) || (parent.operator !== '??' && parent.parent.type !== AST_NODE_TYPES.VariableDeclarator)
+        : isConditionPosition(parent);
     case AST_NODE_TYPES.CallExpression:
       return parent.callee.type === AST_NODE_TYPES.Identifier && parent.callee.name === 'Boolean';
     default:
@@ -230,7 +252,11 @@ export function returnsResultOf(sourceCode: Readonly<TSESLint.SourceCode>, block
 }
 
 /** Walks the statements and expressions of a block, not entering nested functions. */
-export function visitStatements(sourceCode: Readonly<TSESLint.SourceCode>, root: TSESTree.Node, visit: (node: TSESTree.Node) => void): void {
+export function visitStatements(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  root: TSESTree.Node,
+  visit: (node: TSESTree.Node) => void,
+): void {
   const stack: TSESTree.Node[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -254,11 +280,16 @@ interface Binding {
 function guardExpression(name: string, level: Level, column: string): string | undefined {
   const access = /^[A-Za-z_$][\w$]*$/u.test(column) ? `?.${column}` : `?.[${JSON.stringify(column)}]`;
   switch (level) {
-    case 'value': return name;
-    case 'row': return `${name}${access}`;
-    case 'rows': return `${name}[0]${access}`;
-    case 'result': return `${name}.rows[0]${access}`;
-    default: return undefined;
+    case 'value':
+      return name;
+    case 'row':
+      return `${name}${access}`;
+    case 'rows':
+      return `${name}[0]${access}`;
+    case 'result':
+      return `${name}.rows[0]${access}`;
+    default:
+      return undefined;
   }
 }
 
@@ -292,9 +323,13 @@ function collectBindings(pattern: TSESTree.Node, level: Level, column: string, i
           if (!collectBindings(property.argument, level, column, into)) return false;
           continue;
         }
-        const key = property.computed ? undefined
-          : property.key.type === AST_NODE_TYPES.Identifier ? property.key.name
-            : typeof property.key.value === 'number' ? property.key.value : property.key.value;
+        const key = property.computed
+          ? undefined
+          : property.key.type === AST_NODE_TYPES.Identifier
+            ? property.key.name
+            : typeof property.key.value === 'number'
+              ? property.key.value
+              : property.key.value;
         const next = step(level, key, column);
         if (next === 'opaque') return false;
         if (!collectBindings(property.value, next, column, into)) return false;
@@ -321,7 +356,10 @@ function collectBindings(pattern: TSESTree.Node, level: Level, column: string, i
 class ReadTracker {
   private readonly visiting = new Set<TSESTree.Identifier>();
 
-  constructor(private readonly sourceCode: Readonly<TSESLint.SourceCode>, private readonly column: string) {}
+  constructor(
+    private readonly sourceCode: Readonly<TSESLint.SourceCode>,
+    private readonly column: string,
+  ) {}
 
   /** Some read of the binding reaches the boolean, or lets the rows go where this analysis does not follow. */
   bindingReadsValue(identifier: TSESTree.Identifier, level: Level): boolean {
@@ -365,8 +403,14 @@ class ReadTracker {
 /** The node itself, or the `?.` chain, `!`, `as` or `satisfies` around it. */
 function outermostWrapper(node: TSESTree.Node): TSESTree.Node {
   let current = node;
-  while (current.parent && (current.parent.type === AST_NODE_TYPES.ChainExpression || current.parent.type === AST_NODE_TYPES.TSNonNullExpression
-    || current.parent.type === AST_NODE_TYPES.TSAsExpression || current.parent.type === AST_NODE_TYPES.TSSatisfiesExpression)) current = current.parent;
+  while (
+    current.parent &&
+    (current.parent.type === AST_NODE_TYPES.ChainExpression ||
+      current.parent.type === AST_NODE_TYPES.TSNonNullExpression ||
+      current.parent.type === AST_NODE_TYPES.TSAsExpression ||
+      current.parent.type === AST_NODE_TYPES.TSSatisfiesExpression)
+  )
+    current = current.parent;
   return current;
 }
 

@@ -24,14 +24,22 @@ export const DEFAULT_FENCE_COLUMNS: readonly string[] = ['fence', 'fencing_token
 
 /** JSON schema fragment for `settings.locksmith`-style shared options, reused by rule schemas. */
 export const sharedOptionSchema = {
-  lockKeyPattern: { type: 'string', description: 'Regular expression (case-insensitive) that marks a key as a lock key, tested against each word of the key (literal text, names) as written and with camelCase humps apart. Default: `lock` as a word, not inside `block`, `clock`, `unlock`, `deadlock`, `lockout` or `locked`.' },
+  lockKeyPattern: {
+    type: 'string',
+    description:
+      'Regular expression (case-insensitive) that marks a key as a lock key, tested against each word of the key (literal text, names) as written and with camelCase humps apart. Default: `lock` as a word, not inside `block`, `clock`, `unlock`, `deadlock`, `lockout` or `locked`.',
+  },
   lockWrappers: {
     type: 'object',
     description: 'Names or /patterns/ of your own lock helpers, seen as acquisitions, releases, and run-with-lock functions.',
     additionalProperties: false,
     properties: {
       acquire: { type: 'array', items: { type: 'string' }, description: 'Functions that acquire a lock (key as first argument).' },
-      release: { type: 'array', items: { type: 'string' }, description: 'Functions that release a lock (key or handle as first argument).' },
+      release: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Functions that release a lock (key or handle as first argument).',
+      },
       withLock: { type: 'array', items: { type: 'string' }, description: 'Functions that run a callback while holding a lock.' },
     },
   },
@@ -57,12 +65,17 @@ export const sharedSettingsSchema = {
   lockWrappers: sharedOptionSchema.lockWrappers,
   redis: {
     type: 'object',
-    description: 'The Redis deployment the code talks to. With `server`/`version` naming a server that has its own compare-and-delete (Redis ≥ 8.4 and Dragonfly ≥ 1.37 `DELEX`, Valkey ≥ 9.0 `DELIFEQ`, ≥ 9.2 `DELEX`) or compare-and-set (Redis ≥ 8.4, Valkey ≥ 8.1 `SET … IFEQ`), no-unsafe-release and no-unsafe-extend suggest it before the Lua script. Default: none (Lua scripts only).',
+    description:
+      'The Redis deployment the code talks to. With `server`/`version` naming a server that has its own compare-and-delete (Redis ≥ 8.4 and Dragonfly ≥ 1.37 `DELEX`, Valkey ≥ 9.0 `DELIFEQ`, ≥ 9.2 `DELEX`) or compare-and-set (Redis ≥ 8.4, Valkey ≥ 8.1 `SET … IFEQ`), no-unsafe-release and no-unsafe-extend suggest it before the Lua script. Default: none (Lua scripts only).',
     additionalProperties: false,
     properties: {
       server: { enum: SERVER_KINDS, description: '"redis", "valkey" or "dragonfly".' },
       version: { type: 'string', minLength: 1, description: 'The server version as a string, e.g. "8.4" or "9.0.1".' },
-      cluster: { type: 'boolean', description: 'Treat every Redis client as a cluster client: a script call whose keys share no hash tag is reported (no-lua-reply-pitfalls). Default: only clients made with `new Cluster`/`createCluster`.' },
+      cluster: {
+        type: 'boolean',
+        description:
+          'Treat every Redis client as a cluster client: a script call whose keys share no hash tag is reported (no-lua-reply-pitfalls). Default: only clients made with `new Cluster`/`createCluster`.',
+      },
     },
   },
 } as const satisfies Record<keyof RawSharedSettings, object>;
@@ -75,10 +88,7 @@ const byObject = new WeakMap<object, SharedSettings>();
 const NO_SETTINGS: RawSharedSettings = {};
 
 /** Shared settings from `settings.locksmith`, with rule options (when given) taking precedence. */
-export function readSharedSettings(
-  context: Pick<LocksmithRuleContext, 'settings'>,
-  ruleOverrides?: RawSharedSettings,
-): SharedSettings {
+export function readSharedSettings(context: Pick<LocksmithRuleContext, 'settings'>, ruleOverrides?: RawSharedSettings): SharedSettings {
   const settingsObject = context.settings as Record<string, unknown>;
   const raw = (settingsObject['locksmith'] ?? NO_SETTINGS) as RawSharedSettings;
   // Asked once per file and rule: the common call (no overrides) allocates nothing before the lookup.

@@ -88,7 +88,10 @@ export function within<T>(list: readonly T[] | undefined, range: readonly [numbe
 }
 
 /** True when `earlier` runs before `later` in the same function or in a function nested in it. */
-export function precedesInScope(earlier: { node: TSESTree.CallExpression; owner: TSESTree.Node }, later: { node: TSESTree.CallExpression; owner: TSESTree.Node }): boolean {
+export function precedesInScope(
+  earlier: { node: TSESTree.CallExpression; owner: TSESTree.Node },
+  later: { node: TSESTree.CallExpression; owner: TSESTree.Node },
+): boolean {
   return contains(earlier.owner, later.node) && runsBefore(earlier.node, later.node);
 }
 

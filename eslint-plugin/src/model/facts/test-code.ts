@@ -18,12 +18,31 @@ export interface TestCode {
 
 /** mocha (bdd and tdd), jest, vitest, ava, node:test, bun:test, tap. */
 const HOOK_NAMES: ReadonlySet<string> = new Set([
-  'before', 'after', 'beforeEach', 'afterEach', 'beforeAll', 'afterAll', 'setup', 'teardown', 'suiteSetup', 'suiteTeardown',
+  'before',
+  'after',
+  'beforeEach',
+  'afterEach',
+  'beforeAll',
+  'afterAll',
+  'setup',
+  'teardown',
+  'suiteSetup',
+  'suiteTeardown',
 ]);
 const CASE_NAMES: ReadonlySet<string> = new Set(['it', 'test', 'specify', 'xit', 'fit', 'xtest']);
 /** `t.teardown(fn)` (ava, tap) and node:test's `t.after(fn)` on a test's context parameter. */
 const CONTEXT_HOOK_METHODS: ReadonlySet<string> = new Set(['teardown', 'before', 'after', 'beforeEach', 'afterEach']);
-const TEST_MODULES: ReadonlySet<string> = new Set(['mocha', 'vitest', '@jest/globals', 'ava', 'node:test', 'test', 'bun:test', 'tap', 'uvu']);
+const TEST_MODULES: ReadonlySet<string> = new Set([
+  'mocha',
+  'vitest',
+  '@jest/globals',
+  'ava',
+  'node:test',
+  'test',
+  'bun:test',
+  'tap',
+  'uvu',
+]);
 
 const byProgram = new WeakMap<TSESTree.Program, TestCode>();
 
@@ -56,7 +75,11 @@ export function testCodeOf(sourceCode: Readonly<TSESLint.SourceCode>): TestCode 
  * global or an import from a test module. A name the file binds itself (`import { after } from
  * 'lodash'`, a local `function test()`) is not the framework's.
  */
-function frameworkCallKind(sourceCode: Readonly<TSESLint.SourceCode>, call: TSESTree.CallExpression, known: ReadonlyMap<TSESTree.Node, TestCallbackKind>): TestCallbackKind | undefined {
+function frameworkCallKind(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  call: TSESTree.CallExpression,
+  known: ReadonlyMap<TSESTree.Node, TestCallbackKind>,
+): TestCallbackKind | undefined {
   let callee = skipTypeWrappers(call.callee);
   if (callee.type === AST_NODE_TYPES.CallExpression) callee = skipTypeWrappers(callee.callee);
   const names: string[] = [];
@@ -95,12 +118,20 @@ function frameworkName(sourceCode: Readonly<TSESLint.SourceCode>, identifier: TS
   }
   // `const { test, after } = require('node:test')`
   const init = definition.node.type === AST_NODE_TYPES.VariableDeclarator ? definition.node.init : null;
-  const required = init?.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'require'
-    && init.arguments[0]?.type === AST_NODE_TYPES.Literal && TEST_MODULES.has(String(init.arguments[0].value));
+  const required =
+    init?.type === AST_NODE_TYPES.CallExpression &&
+    init.callee.type === AST_NODE_TYPES.Identifier &&
+    init.callee.name === 'require' &&
+    init.arguments[0]?.type === AST_NODE_TYPES.Literal &&
+    TEST_MODULES.has(String(init.arguments[0].value));
   return required ? identifier.name : undefined;
 }
 
-function isTestContextParameter(sourceCode: Readonly<TSESLint.SourceCode>, identifier: TSESTree.Identifier, known: ReadonlyMap<TSESTree.Node, TestCallbackKind>): boolean {
+function isTestContextParameter(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  identifier: TSESTree.Identifier,
+  known: ReadonlyMap<TSESTree.Node, TestCallbackKind>,
+): boolean {
   const definition = findVariable(sourceCode, identifier)?.defs[0];
   if (definition?.type !== DefinitionType.Parameter) return false;
   const fn = definition.node;
@@ -122,7 +153,8 @@ function callbackArguments(sourceCode: Readonly<TSESLint.SourceCode>, call: TSES
     if (expression.type !== AST_NODE_TYPES.Identifier) continue;
     const definition = findVariable(sourceCode, expression)?.defs[0];
     if (definition?.node.type === AST_NODE_TYPES.FunctionDeclaration) found.push(definition.node);
-    else if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init && isFunctionLike(definition.node.init)) found.push(definition.node.init);
+    else if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init && isFunctionLike(definition.node.init))
+      found.push(definition.node.init);
   }
   return found;
 }

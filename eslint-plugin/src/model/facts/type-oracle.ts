@@ -71,7 +71,12 @@ function isClientShapedInterface(type: ts.Type): boolean {
 function declaringFamily(checker: ts.TypeChecker, type: ts.Type): ClientFamily | undefined {
   const apparent = checker.getApparentType(type);
   const members = apparent.isIntersection() ? apparent.types : [];
-  for (const symbol of [type.aliasSymbol, apparent.getSymbol(), apparent.aliasSymbol, ...members.map((member) => member.getSymbol() ?? member.aliasSymbol)]) {
+  for (const symbol of [
+    type.aliasSymbol,
+    apparent.getSymbol(),
+    apparent.aliasSymbol,
+    ...members.map((member) => member.getSymbol() ?? member.aliasSymbol),
+  ]) {
     for (const declaration of symbol?.declarations ?? []) {
       const fileName = declaration.getSourceFile().fileName;
       for (const [pattern, family] of DECLARATION_PATH_FAMILIES) {

@@ -17,7 +17,11 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
  * `this.acquire(k)` in the helper's class, `locks.acquire(k)` on `new RedisLock()` or on an object
  * literal of helpers, `this.lock.acquire(k)` on a field holding such an instance.
  */
-export function helperCalled(sourceCode: SourceCode, call: TSESTree.CallExpression, summaries: ReadonlyMap<FunctionLike, LockHelperSummary>): LockHelperSummary | undefined {
+export function helperCalled(
+  sourceCode: SourceCode,
+  call: TSESTree.CallExpression,
+  summaries: ReadonlyMap<FunctionLike, LockHelperSummary>,
+): LockHelperSummary | undefined {
   if (summaries.size === 0) return undefined;
   const callee = skipTypeWrappers(call.callee);
   if (callee.type === AST_NODE_TYPES.Identifier) {
@@ -27,7 +31,13 @@ export function helperCalled(sourceCode: SourceCode, call: TSESTree.CallExpressi
   const parts = methodCallParts(call);
   if (!parts) return undefined;
   const holder = holderOf(sourceCode, parts.receiver, call);
-  let fn = holder ? memberFunction(holder, parts.method, holder.type === AST_NODE_TYPES.ClassBody ? isStaticCall(sourceCode, parts.receiver, holder) : undefined) : undefined;
+  let fn = holder
+    ? memberFunction(
+        holder,
+        parts.method,
+        holder.type === AST_NODE_TYPES.ClassBody ? isStaticCall(sourceCode, parts.receiver, holder) : undefined,
+      )
+    : undefined;
   if (!fn && !holder) {
     // `this.lockService.acquire(k)` on a typed constructor parameter, `locks.acquire(k)` on a typed parameter.
     const named = receiverClassOf(sourceCode, parts.receiver, call);
@@ -44,7 +54,11 @@ export function helperCalled(sourceCode: SourceCode, call: TSESTree.CallExpressi
  * then `this.locks.acquire(k)`, `function f(locks: LockService)`). The caller decides whether that
  * name is a class of this module or an import.
  */
-export function receiverClassOf(sourceCode: SourceCode, receiver: TSESTree.Node, call: TSESTree.Node): { readonly name: TSESTree.Identifier; readonly isStatic: boolean } | undefined {
+export function receiverClassOf(
+  sourceCode: SourceCode,
+  receiver: TSESTree.Node,
+  call: TSESTree.Node,
+): { readonly name: TSESTree.Identifier; readonly isStatic: boolean } | undefined {
   const expression = skipTypeWrappers(receiver);
   if (expression.type === AST_NODE_TYPES.Identifier) {
     const definition = findVariableOf(sourceCode, expression)?.defs[0];
@@ -58,12 +72,14 @@ export function receiverClassOf(sourceCode: SourceCode, receiver: TSESTree.Node,
       return name ? { name, isStatic: false } : undefined;
     }
     if (definition.node.type === AST_NODE_TYPES.VariableDeclarator) {
-      const name = (definition.node.init ? constructedClass(definition.node.init) : undefined) ?? typeName(definition.node.id.typeAnnotation);
+      const name =
+        (definition.node.init ? constructedClass(definition.node.init) : undefined) ?? typeName(definition.node.id.typeAnnotation);
       return name ? { name, isStatic: false } : undefined;
     }
     return undefined;
   }
-  if (expression.type !== AST_NODE_TYPES.MemberExpression || skipTypeWrappers(expression.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
+  if (expression.type !== AST_NODE_TYPES.MemberExpression || skipTypeWrappers(expression.object).type !== AST_NODE_TYPES.ThisExpression)
+    return undefined;
   const field = propertyName(expression);
   const classBody = enclosingClassBody(call);
   if (field === undefined || !classBody) return undefined;
@@ -80,7 +96,11 @@ function isStaticCall(sourceCode: SourceCode, receiver: TSESTree.Node, classBody
   if (expression.type === AST_NODE_TYPES.Identifier) return findVariableOf(sourceCode, expression)?.defs[0]?.node === classBody.parent;
   if (expression.type !== AST_NODE_TYPES.ThisExpression) return false;
   for (let current: TSESTree.Node | undefined = expression.parent; current; current = current.parent) {
-    if ((current.type === AST_NODE_TYPES.MethodDefinition || current.type === AST_NODE_TYPES.PropertyDefinition) && current.parent === classBody) return current.static;
+    if (
+      (current.type === AST_NODE_TYPES.MethodDefinition || current.type === AST_NODE_TYPES.PropertyDefinition) &&
+      current.parent === classBody
+    )
+      return current.static;
   }
   return false;
 }
@@ -97,14 +117,21 @@ function constructedClass(node: TSESTree.Node): TSESTree.Identifier | undefined 
 /** `: LockService` (not a generic, a union or a qualified name): the identifier of the type. */
 function typeName(annotation: TSESTree.TSTypeAnnotation | undefined): TSESTree.Identifier | undefined {
   const type = annotation?.typeAnnotation;
-  if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeArguments || type.typeName.type !== AST_NODE_TYPES.Identifier) return undefined;
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeArguments || type.typeName.type !== AST_NODE_TYPES.Identifier)
+    return undefined;
   return type.typeName;
 }
 
 /** The declared type of a field: `locks: LockService;` or a constructor parameter property `private readonly locks: LockService`. */
 function fieldType(classBody: TSESTree.ClassBody, field: string): TSESTree.Identifier | undefined {
   for (const element of classBody.body) {
-    if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.computed && element.key.type === AST_NODE_TYPES.Identifier && element.key.name === field) return typeName(element.typeAnnotation);
+    if (
+      element.type === AST_NODE_TYPES.PropertyDefinition &&
+      !element.computed &&
+      element.key.type === AST_NODE_TYPES.Identifier &&
+      element.key.name === field
+    )
+      return typeName(element.typeAnnotation);
     if (element.type !== AST_NODE_TYPES.MethodDefinition || element.kind !== 'constructor') continue;
     for (const parameter of element.value.params) {
       if (parameter.type !== AST_NODE_TYPES.TSParameterProperty) continue;
@@ -116,10 +143,14 @@ function fieldType(classBody: TSESTree.ClassBody, field: string): TSESTree.Ident
 }
 
 /** The class declared in this module under the name, if the name is one. */
-function localClassNamed(sourceCode: SourceCode, name: TSESTree.Identifier): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined {
+function localClassNamed(
+  sourceCode: SourceCode,
+  name: TSESTree.Identifier,
+): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined {
   const definition = findVariableOf(sourceCode, name)?.defs[0];
   if (definition?.node.type === AST_NODE_TYPES.ClassDeclaration) return definition.node;
-  if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init?.type === AST_NODE_TYPES.ClassExpression) return definition.node.init;
+  if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init?.type === AST_NODE_TYPES.ClassExpression)
+    return definition.node.init;
   return undefined;
 }
 
@@ -144,7 +175,8 @@ function holderOf(sourceCode: SourceCode, receiver: TSESTree.Node, call: TSESTre
     const definition = findVariableOf(sourceCode, expression)?.defs[0];
     if (!definition) return undefined;
     if (definition.node.type === AST_NODE_TYPES.ClassDeclaration) return definition.node.body;
-    if (definition.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init) return holderOfValue(sourceCode, definition.node.init);
+    if (definition.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init)
+      return holderOfValue(sourceCode, definition.node.init);
     return undefined;
   }
   if (expression.type === AST_NODE_TYPES.MemberExpression && skipTypeWrappers(expression.object).type === AST_NODE_TYPES.ThisExpression) {
@@ -168,12 +200,14 @@ function holderOfValue(sourceCode: SourceCode, node: TSESTree.Node, depth = 0): 
     if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
     const definition = findVariableOf(sourceCode, callee)?.defs[0];
     if (definition?.node.type === AST_NODE_TYPES.ClassDeclaration) return definition.node.body;
-    if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init?.type === AST_NODE_TYPES.ClassExpression) return definition.node.init.body;
+    if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init?.type === AST_NODE_TYPES.ClassExpression)
+      return definition.node.init.body;
     return undefined;
   }
   if (expression.type === AST_NODE_TYPES.Identifier && depth < 3) {
     const definition = findVariableOf(sourceCode, expression)?.defs[0];
-    if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init) return holderOfValue(sourceCode, definition.node.init, depth + 1);
+    if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init)
+      return holderOfValue(sourceCode, definition.node.init, depth + 1);
   }
   return undefined;
 }
@@ -181,12 +215,25 @@ function holderOfValue(sourceCode: SourceCode, node: TSESTree.Node, depth = 0): 
 /** A field's value: its initialiser, or the one `this.field = ...` in the constructor. */
 function fieldValue(classBody: TSESTree.ClassBody, field: string): TSESTree.Node | undefined {
   for (const element of classBody.body) {
-    if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.computed && element.key.type === AST_NODE_TYPES.Identifier && element.key.name === field && element.value) return element.value;
+    if (
+      element.type === AST_NODE_TYPES.PropertyDefinition &&
+      !element.computed &&
+      element.key.type === AST_NODE_TYPES.Identifier &&
+      element.key.name === field &&
+      element.value
+    )
+      return element.value;
     if (element.type !== AST_NODE_TYPES.MethodDefinition || element.kind !== 'constructor' || !element.value.body) continue;
     for (const statement of element.value.body.body) {
-      if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
+      if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression)
+        continue;
       const { left, right } = statement.expression;
-      if (left.type === AST_NODE_TYPES.MemberExpression && left.object.type === AST_NODE_TYPES.ThisExpression && propertyName(left) === field) return right;
+      if (
+        left.type === AST_NODE_TYPES.MemberExpression &&
+        left.object.type === AST_NODE_TYPES.ThisExpression &&
+        propertyName(left) === field
+      )
+        return right;
     }
   }
   return undefined;
@@ -196,7 +243,8 @@ function fieldValue(classBody: TSESTree.ClassBody, field: string): TSESTree.Node
 export function memberFunction(holder: Holder, name: string, isStatic?: boolean): FunctionLike | undefined {
   if (holder.type === AST_NODE_TYPES.ClassBody) {
     for (const element of holder.body) {
-      if ((element.type !== AST_NODE_TYPES.MethodDefinition && element.type !== AST_NODE_TYPES.PropertyDefinition) || element.computed) continue;
+      if ((element.type !== AST_NODE_TYPES.MethodDefinition && element.type !== AST_NODE_TYPES.PropertyDefinition) || element.computed)
+        continue;
       if (isStatic !== undefined && element.static !== isStatic) continue;
       if (element.key.type !== AST_NODE_TYPES.Identifier || element.key.name !== name) continue;
       const value = element.value ? skipTypeWrappers(element.value) : undefined;
@@ -205,7 +253,13 @@ export function memberFunction(holder: Holder, name: string, isStatic?: boolean)
     return undefined;
   }
   for (const property of holder.properties) {
-    if (property.type !== AST_NODE_TYPES.Property || property.computed || property.key.type !== AST_NODE_TYPES.Identifier || property.key.name !== name) continue;
+    if (
+      property.type !== AST_NODE_TYPES.Property ||
+      property.computed ||
+      property.key.type !== AST_NODE_TYPES.Identifier ||
+      property.key.name !== name
+    )
+      continue;
     const value = skipTypeWrappers(property.value);
     return isFunctionLike(value) ? value : undefined;
   }
@@ -217,7 +271,12 @@ function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined
     if (current.type === AST_NODE_TYPES.ClassBody) return current;
     // A function other than an arrow or a method has its own `this`.
     if (current.type === AST_NODE_TYPES.FunctionDeclaration) return undefined;
-    if (current.type === AST_NODE_TYPES.FunctionExpression && current.parent.type !== AST_NODE_TYPES.MethodDefinition && current.parent.type !== AST_NODE_TYPES.Property) return undefined;
+    if (
+      current.type === AST_NODE_TYPES.FunctionExpression &&
+      current.parent.type !== AST_NODE_TYPES.MethodDefinition &&
+      current.parent.type !== AST_NODE_TYPES.Property
+    )
+      return undefined;
   }
   return undefined;
 }
@@ -250,12 +309,28 @@ export function helperCallEvents(sourceCode: SourceCode, call: TSESTree.CallExpr
     // A lock only its handle names (`const unlock = await lock(k)`) pairs with that handle's calls.
     const keySignatureOrHandle = signature ?? (handle ? `handle@${handle.at}` : undefined);
     result.acquisitions.push({
-      ...base, keySignature: keySignatureOrHandle, kind: 'helper', value, hasTtl: summary.hasTtl, isTry: summary.isTry, mintsFence: summary.mintsFence,
+      ...base,
+      keySignature: keySignatureOrHandle,
+      kind: 'helper',
+      value,
+      hasTtl: summary.hasTtl,
+      isTry: summary.isTry,
+      mintsFence: summary.mintsFence,
     });
     if (handle && summary.returns === 'handle') {
       for (const release of handleReleaseCalls(handle, summary.handleRelease)) {
         // Whether the handle's own release compares the owner is judged in the helper's body.
-        result.releases.push({ node: release, library: 'helper', command: undefined, key, keySignature: keySignatureOrHandle, owner: enclosingFunction(release), kind: 'helper', safe: true, helper: summary });
+        result.releases.push({
+          node: release,
+          library: 'helper',
+          command: undefined,
+          key,
+          keySignature: keySignatureOrHandle,
+          owner: enclosingFunction(release),
+          kind: 'helper',
+          safe: true,
+          helper: summary,
+        });
       }
     }
     return result;
@@ -300,7 +375,13 @@ function argumentAt(call: TSESTree.CallExpression, ref: ParameterRef): TSESTree.
   const object = skipTypeWrappers(argument);
   if (object.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
   for (const property of object.properties) {
-    if (property.type === AST_NODE_TYPES.Property && !property.computed && property.key.type === AST_NODE_TYPES.Identifier && property.key.name === ref.property) return property.value;
+    if (
+      property.type === AST_NODE_TYPES.Property &&
+      !property.computed &&
+      property.key.type === AST_NODE_TYPES.Identifier &&
+      property.key.name === ref.property
+    )
+      return property.value;
   }
   return undefined;
 }
@@ -323,7 +404,9 @@ function handleOf(sourceCode: SourceCode, call: TSESTree.CallExpression): Handle
   if (flow.kind === 'assigned') {
     const variable = findVariableOf(sourceCode, flow.target);
     const declared = variable?.defs[0]?.node;
-    return variable && declared?.type === AST_NODE_TYPES.VariableDeclarator ? { variable, at: declared.range[0], from: flow.target.parent.range[1] } : undefined;
+    return variable && declared?.type === AST_NODE_TYPES.VariableDeclarator
+      ? { variable, at: declared.range[0], from: flow.target.parent.range[1] }
+      : undefined;
   }
   return undefined;
 }
@@ -340,15 +423,26 @@ function handleReleaseCalls(handle: Handle, members: readonly string[]): TSESTre
     if (identifier.range[0] < handle.from) continue;
     const parent = identifier.parent;
     if (members.includes('call') && parent.type === AST_NODE_TYPES.CallExpression && parent.callee === identifier) calls.push(parent);
-    if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === identifier && members.includes(propertyName(parent) ?? '')
-      && parent.parent.type === AST_NODE_TYPES.CallExpression && parent.parent.callee === parent) calls.push(parent.parent);
-    if (parent.type === AST_NODE_TYPES.CallExpression && parent.arguments[0] === identifier && parent.arguments.length === 1 && RELEASE_CALL.test(calledName(parent) ?? '')) calls.push(parent);
+    if (
+      parent.type === AST_NODE_TYPES.MemberExpression &&
+      parent.object === identifier &&
+      members.includes(propertyName(parent) ?? '') &&
+      parent.parent.type === AST_NODE_TYPES.CallExpression &&
+      parent.parent.callee === parent
+    )
+      calls.push(parent.parent);
+    if (
+      parent.type === AST_NODE_TYPES.CallExpression &&
+      parent.arguments[0] === identifier &&
+      parent.arguments.length === 1 &&
+      RELEASE_CALL.test(calledName(parent) ?? '')
+    )
+      calls.push(parent);
   }
   return calls;
 }
 
 const RELEASE_CALL = /^(?:release|unlock|releaseLock|unlockLock|releaseMutex|free)$/u;
-
 
 export function calledName(call: TSESTree.CallExpression): string | undefined {
   const callee = skipTypeWrappers(call.callee);

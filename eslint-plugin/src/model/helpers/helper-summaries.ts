@@ -13,7 +13,15 @@
 // another module's calls (imported-helpers.ts) can carry it.
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { type FunctionLike, functionName, isFunctionLike, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers } from '../../util/ast.js';
+import {
+  type FunctionLike,
+  functionName,
+  isFunctionLike,
+  methodCallParts,
+  propertyName,
+  type ScopeOwner,
+  skipTypeWrappers,
+} from '../../util/ast.js';
 import { eventNode, within } from '../facts/source-order.js';
 import { looksLikeLockKey } from '../facts/keys.js';
 import { isInLockFunction } from '../facts/keys.js';
@@ -35,7 +43,8 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
 
 // Calls that are the lock's own machinery, not work done under it: token minting, clocks, retry
 // waits, logging, errors.
-const MACHINERY_CALLS = /^(?:randomUUID|randomBytes|uuid\w*|v4|nanoid|ulid|cuid|toString|String|Number|JSON\.stringify|stringify|now|getTime|setTimeout|clearTimeout|setInterval|clearInterval|sleep|delay|wait|resolve|reject|Promise|Error|\w*Error|random|floor|ceil|round|min|max|log|info|warn|error|debug|trace|slice|substring|toFixed|hrtime|bigint|unref|isArray)$/u;
+const MACHINERY_CALLS =
+  /^(?:randomUUID|randomBytes|uuid\w*|v4|nanoid|ulid|cuid|toString|String|Number|JSON\.stringify|stringify|now|getTime|setTimeout|clearTimeout|setInterval|clearInterval|sleep|delay|wait|resolve|reject|Promise|Error|\w*Error|random|floor|ceil|round|min|max|log|info|warn|error|debug|trace|slice|substring|toFixed|hrtime|bigint|unref|isArray)$/u;
 export const RELEASE_NAME = /release|unlock|free|drop|remove/iu;
 const ACQUIRE_NAME = /acquire|lock|obtain|claim|grab|take|reserve|lease/iu;
 
@@ -65,8 +74,12 @@ export function summarizeLockHelpers(
   for (const release of events.releases) slot(release.owner)?.releases.push(release);
   for (const expiry of events.expiries) slot(expiry.owner)?.expiries.push(expiry);
   const summaries = new Map(previous);
-  const eventNodes = new Set<TSESTree.Node>([...events.commands.map((command) => command.call), ...events.acquisitions.map((event) => event.node),
-    ...events.releases.map((event) => event.node), ...events.expiries.map((event) => event.node)]);
+  const eventNodes = new Set<TSESTree.Node>([
+    ...events.commands.map((command) => command.call),
+    ...events.acquisitions.map((event) => event.node),
+    ...events.releases.map((event) => event.node),
+    ...events.expiries.map((event) => event.node),
+  ]);
   for (const [fn, found] of byOwner) {
     if (summaries.has(fn) || (onlyOwners && !onlyOwners.has(fn))) continue;
     const summary = summarize(sourceCode, fn, found, evidence, eventNodes, events.releases);
@@ -92,15 +105,22 @@ function lockEvidence(sourceCode: SourceCode, events: ModuleEvents, lockKeyPatte
     if (acquisition.keySignature !== undefined) acquired.add(acquisition.keySignature);
     if (acquisition.splitKey !== undefined) acquired.add(acquisition.splitKey);
   }
-  const lockLike = (event: Acquisition | Release | Expiry) => (event.key !== undefined && (looksLikeLockKey(sourceCode, event.key, lockKeyPattern)
-    || callersPassLockKeys(sourceCode, event.key, lockKeyPattern))) || isInLockFunction(event.node, lockKeyPattern);
+  const lockLike = (event: Acquisition | Release | Expiry) =>
+    (event.key !== undefined &&
+      (looksLikeLockKey(sourceCode, event.key, lockKeyPattern) || callersPassLockKeys(sourceCode, event.key, lockKeyPattern))) ||
+    isInLockFunction(event.node, lockKeyPattern);
   return {
-    isLockAcquisition: (acquisition) => acquisition.library !== 'redis' || lockLike(acquisition)
-      || (acquisition.keySignature !== undefined && released.has(acquisition.keySignature))
-      || (acquisition.splitKey !== undefined && released.has(acquisition.splitKey)),
-    isLockRelease: (event) => event.library !== 'redis' || event.safe || lockLike(event)
-      || (event.keySignature !== undefined && acquired.has(event.keySignature))
-      || (event.splitKey !== undefined && acquired.has(event.splitKey)),
+    isLockAcquisition: (acquisition) =>
+      acquisition.library !== 'redis' ||
+      lockLike(acquisition) ||
+      (acquisition.keySignature !== undefined && released.has(acquisition.keySignature)) ||
+      (acquisition.splitKey !== undefined && released.has(acquisition.splitKey)),
+    isLockRelease: (event) =>
+      event.library !== 'redis' ||
+      event.safe ||
+      lockLike(event) ||
+      (event.keySignature !== undefined && acquired.has(event.keySignature)) ||
+      (event.splitKey !== undefined && acquired.has(event.splitKey)),
   };
 }
 
@@ -130,10 +150,16 @@ function summarize(
   const parameters = parameterBindings(sourceCode, fn);
   const body = readBody(sourceCode, fn, parameters);
   if (acquisition) {
-    const releasedHere = found.releases.some((release) => release.keySignature !== undefined && release.keySignature === acquisition.keySignature);
+    const releasedHere = found.releases.some(
+      (release) => release.keySignature !== undefined && release.keySignature === acquisition.keySignature,
+    );
     // The work handed on as the routine of the acquisition itself (`redlock.using([k], ttl, routine)`, a with-lock helper's callback).
     const routine = routineParameter(sourceCode, acquisition, parameters);
-    const callback = routine ?? body.calledParameters.find((index) => body.calls.some((call) => call.range[0] > acquisition.node.range[1] && calledParameter(call, parameters) === index));
+    const callback =
+      routine ??
+      body.calledParameters.find((index) =>
+        body.calls.some((call) => call.range[0] > acquisition.node.range[1] && calledParameter(call, parameters) === index),
+      );
     let role: HelperRole;
     if (callback !== undefined) role = 'with-lock';
     else if (releasedHere) return undefined;
@@ -141,7 +167,8 @@ function summarize(
     // are not in its critical section.
     else if (doesWorkAfter(body, acquisition.node, eventNodes, name)) return undefined;
     else role = 'acquire';
-    const returns = role === 'acquire' ? returnKind(sourceCode, fn, body, acquisition, allReleases) : { kind: 'nothing' as const, handleRelease: [] };
+    const returns =
+      role === 'acquire' ? returnKind(sourceCode, fn, body, acquisition, allReleases) : { kind: 'nothing' as const, handleRelease: [] };
     // A helper that drops its try's answer (a body finding) and is not named like one is no acquire helper.
     if (role === 'acquire' && returns.kind === 'nothing' && !ACQUIRE_NAME.test(name ?? '')) return undefined;
     const extension = autoExtensionOf(sourceCode, acquisition);
@@ -202,13 +229,19 @@ function answersOwnership(sourceCode: SourceCode, body: Body, event: Release | E
   if (!event.safe) return false;
   if (event.library === 'redis' && event.kind === 'script') {
     const holder = resultDeclarator(event.node)?.id.name;
-    return body.returns.some((argument) => argument !== null
-      && ((argument.range[0] <= event.node.range[0] && event.node.range[1] <= argument.range[1]) || (holder !== undefined && mentions(sourceCode, argument, holder))));
+    return body.returns.some(
+      (argument) =>
+        argument !== null &&
+        ((argument.range[0] <= event.node.range[0] && event.node.range[1] <= argument.range[1]) ||
+          (holder !== undefined && mentions(sourceCode, argument, holder))),
+    );
   }
   // A library release (Redlock's throws when the lock is gone): an answer only where the helper turns the failure into `false`.
-  return (event.library === 'redlock' || event.library === 'redis-semaphore')
-    && body.returns.some((argument) => argument?.type === AST_NODE_TYPES.Literal && argument.value === false)
-    && body.returns.some((argument) => argument?.type === AST_NODE_TYPES.Literal && argument.value === true);
+  return (
+    (event.library === 'redlock' || event.library === 'redis-semaphore') &&
+    body.returns.some((argument) => argument?.type === AST_NODE_TYPES.Literal && argument.value === false) &&
+    body.returns.some((argument) => argument?.type === AST_NODE_TYPES.Literal && argument.value === true)
+  );
 }
 
 /** A parameter's binding: its signature in keys.ts's notation (`v:key@120`) and where it sits. */
@@ -251,7 +284,10 @@ export function parameterHole(ref: ParameterRef): string {
  * position. Undefined when the key reads a local of the helper that is no parameter (a caller
  * could not name it) or has no signature.
  */
-export function keyOf(event: Acquisition | Release | Expiry, parameters: readonly ParameterBinding[]): Pick<LockHelperSummary, 'keyParameters' | 'keyPattern' | 'keyOfInstance'> {
+export function keyOf(
+  event: Acquisition | Release | Expiry,
+  parameters: readonly ParameterBinding[],
+): Pick<LockHelperSummary, 'keyParameters' | 'keyPattern' | 'keyOfInstance'> {
   const signature = event.keySignature;
   if (signature === undefined) return { keyParameters: [], keyPattern: undefined, keyOfInstance: false };
   const used: { at: number; ref: ParameterRef }[] = [];
@@ -297,7 +333,11 @@ function parameterRead(sourceCode: SourceCode, node: TSESTree.Node, parameters: 
 }
 
 /** The first parameter an expression reads anywhere inside it (`Math.ceil(ttlMs / 1000)` reads `ttlMs`). */
-function parameterReadWithin(sourceCode: SourceCode, node: TSESTree.Node, parameters: readonly ParameterBinding[]): ParameterRef | undefined {
+function parameterReadWithin(
+  sourceCode: SourceCode,
+  node: TSESTree.Node,
+  parameters: readonly ParameterBinding[],
+): ParameterRef | undefined {
   const stack: TSESTree.Node[] = [node];
   while (stack.length > 0) {
     const current = stack.pop()!;
@@ -311,7 +351,11 @@ function parameterReadWithin(sourceCode: SourceCode, node: TSESTree.Node, parame
   return undefined;
 }
 
-function ttlParameterOf(sourceCode: SourceCode, acquisition: Acquisition, parameters: readonly ParameterBinding[]): ParameterRef | undefined {
+function ttlParameterOf(
+  sourceCode: SourceCode,
+  acquisition: Acquisition,
+  parameters: readonly ParameterBinding[],
+): ParameterRef | undefined {
   const expiry = acquisition.command?.set?.expiry?.value ?? acquisition.command?.script?.args[1];
   return expiry ? parameterReadWithin(sourceCode, expiry, parameters) : undefined;
 }
@@ -373,9 +417,13 @@ function routineParameter(sourceCode: SourceCode, acquisition: Acquisition, para
 /** `fn()`, `fn.call(this)`, `cb(client)`: the index of the (plain) parameter a call invokes. */
 function calledParameter(call: TSESTree.CallExpression, parameters: readonly ParameterBinding[]): number | undefined {
   let callee = skipTypeWrappers(call.callee);
-  if (callee.type === AST_NODE_TYPES.MemberExpression && (propertyName(callee) === 'call' || propertyName(callee) === 'apply')) callee = skipTypeWrappers(callee.object);
+  if (callee.type === AST_NODE_TYPES.MemberExpression && (propertyName(callee) === 'call' || propertyName(callee) === 'apply'))
+    callee = skipTypeWrappers(callee.object);
   if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const parameter = parameters.find((candidate) => candidate.ref.property === undefined && candidate.variable.references.some((reference) => reference.identifier === callee));
+  const parameter = parameters.find(
+    (candidate) =>
+      candidate.ref.property === undefined && candidate.variable.references.some((reference) => reference.identifier === callee),
+  );
   return parameter?.ref.index;
 }
 
@@ -402,7 +450,8 @@ function calleeText(call: TSESTree.CallExpression): string | undefined {
   if (callee.type === AST_NODE_TYPES.MemberExpression) {
     const object = skipTypeWrappers(callee.object);
     const name = propertyName(callee);
-    if (name !== undefined && object.type === AST_NODE_TYPES.Identifier && (object.name === 'JSON' || object.name === 'console')) return object.name === 'JSON' ? `JSON.${name}` : 'log';
+    if (name !== undefined && object.type === AST_NODE_TYPES.Identifier && (object.name === 'JSON' || object.name === 'console'))
+      return object.name === 'JSON' ? `JSON.${name}` : 'log';
     return name;
   }
   return undefined;
@@ -421,7 +470,9 @@ function returnKind(
 ): { kind: HelperReturn; handleRelease: readonly string[] } {
   // A binary search in the module's releases, not a scan per returned function.
   const releasesIn = (node: TSESTree.Node) => within(releases, node.range, eventNode).length > 0;
-  const returned = body.returns.filter((argument): argument is TSESTree.Expression => argument !== null).map((argument) => unwrapReturned(sourceCode, argument));
+  const returned = body.returns
+    .filter((argument): argument is TSESTree.Expression => argument !== null)
+    .map((argument) => unwrapReturned(sourceCode, argument));
   for (const argument of returned) {
     if (isFunctionLike(argument) && releasesIn(argument)) return { kind: 'handle', handleRelease: ['call'] };
     if (argument.type === AST_NODE_TYPES.ObjectExpression) {
@@ -437,7 +488,8 @@ function returnKind(
   if (library) return { kind: 'handle', handleRelease: library };
   const token = acquisition.value ? skipTypeWrappers(acquisition.value) : undefined;
   const tokenName = token?.type === AST_NODE_TYPES.Identifier && token.range[0] >= fn.range[0] ? token.name : undefined;
-  if (tokenName !== undefined && body.returns.some((argument) => argument !== null && mentions(sourceCode, argument, tokenName))) return { kind: 'token', handleRelease: [] };
+  if (tokenName !== undefined && body.returns.some((argument) => argument !== null && mentions(sourceCode, argument, tokenName)))
+    return { kind: 'token', handleRelease: [] };
   return { kind: returned.length > 0 ? 'result' : 'nothing', handleRelease: [] };
 }
 
@@ -450,13 +502,21 @@ function libraryHandleReturned(sourceCode: SourceCode, body: Body, acquisition: 
   if (acquisition.library !== 'redlock' && acquisition.library !== 'redis-semaphore') return undefined;
   const holder = resultDeclarator(acquisition.node)?.id;
   const receiver = methodCallParts(acquisition.node)?.receiver;
-  const semaphore = acquisition.library === 'redis-semaphore' && receiver && skipTypeWrappers(receiver).type === AST_NODE_TYPES.Identifier ? skipTypeWrappers(receiver) as TSESTree.Identifier : undefined;
+  const semaphore =
+    acquisition.library === 'redis-semaphore' && receiver && skipTypeWrappers(receiver).type === AST_NODE_TYPES.Identifier
+      ? (skipTypeWrappers(receiver) as TSESTree.Identifier)
+      : undefined;
   for (const argument of body.returns) {
     if (!argument) continue;
     let expression = skipTypeWrappers(argument);
     if (expression.type === AST_NODE_TYPES.AwaitExpression) expression = skipTypeWrappers(expression.argument);
-    if (acquisition.library === 'redlock' && method(acquisition.node) !== 'using'
-      && (expression === acquisition.node || (holder && expression.type === AST_NODE_TYPES.Identifier && sameBinding(sourceCode, expression, holder)))) return ['release', 'unlock'];
+    if (
+      acquisition.library === 'redlock' &&
+      method(acquisition.node) !== 'using' &&
+      (expression === acquisition.node ||
+        (holder && expression.type === AST_NODE_TYPES.Identifier && sameBinding(sourceCode, expression, holder)))
+    )
+      return ['release', 'unlock'];
     if (semaphore && expression.type === AST_NODE_TYPES.Identifier && sameBinding(sourceCode, expression, semaphore)) return ['release'];
   }
   return undefined;
@@ -477,7 +537,8 @@ function unwrapReturned(sourceCode: SourceCode, node: TSESTree.Expression): TSES
   let expression = skipTypeWrappers(node);
   if (expression.type === AST_NODE_TYPES.Identifier) {
     const definition = findVariableOf(sourceCode, expression)?.defs[0];
-    if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init) expression = skipTypeWrappers(definition.node.init);
+    if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init)
+      expression = skipTypeWrappers(definition.node.init);
   }
   return expression;
 }
@@ -514,9 +575,12 @@ function reportsFailure(sourceCode: SourceCode, body: Body, acquisition: Acquisi
 function boundNames(id: TSESTree.Node): string[] {
   if (id.type === AST_NODE_TYPES.Identifier) return [id.name];
   if (id.type === AST_NODE_TYPES.ObjectPattern) {
-    return id.properties.flatMap((property) => (property.type === AST_NODE_TYPES.Property && property.value.type === AST_NODE_TYPES.Identifier ? [property.value.name] : []));
+    return id.properties.flatMap((property) =>
+      property.type === AST_NODE_TYPES.Property && property.value.type === AST_NODE_TYPES.Identifier ? [property.value.name] : [],
+    );
   }
-  if (id.type === AST_NODE_TYPES.ArrayPattern) return id.elements.flatMap((element) => (element?.type === AST_NODE_TYPES.Identifier ? [element.name] : []));
+  if (id.type === AST_NODE_TYPES.ArrayPattern)
+    return id.elements.flatMap((element) => (element?.type === AST_NODE_TYPES.Identifier ? [element.name] : []));
   return [];
 }
 

@@ -55,10 +55,17 @@ export function importedHelperCandidates(sourceCode: SourceCode, imports: Import
   let callsLockMethod: boolean | undefined;
   for (const [local, binding] of imports) {
     if (NOT_A_HELPER.test(local)) continue;
-    const lockNamed = LOCK_NAME.test(local) || (binding.imported !== '*' && binding.imported !== 'default' && LOCK_NAME.test(binding.imported));
+    const lockNamed =
+      LOCK_NAME.test(local) || (binding.imported !== '*' && binding.imported !== 'default' && LOCK_NAME.test(binding.imported));
     if (lockNamed && calledInText(text, local)) candidates.set(local, { binding, classOnly: false });
-    else if (binding.imported !== '*' && CLASS_NAME.test(local) && !isPackage(binding.source)
-      && (hasLockText ??= LOCK_TEXT.test(text)) && (callsLockMethod ??= callsLockNamedMethod(text)) && usedAsClassInText(text, local)) {
+    else if (
+      binding.imported !== '*' &&
+      CLASS_NAME.test(local) &&
+      !isPackage(binding.source) &&
+      (hasLockText ??= LOCK_TEXT.test(text)) &&
+      (callsLockMethod ??= callsLockNamedMethod(text)) &&
+      usedAsClassInText(text, local)
+    ) {
       candidates.set(local, { binding, classOnly: true });
     }
   }
@@ -67,7 +74,11 @@ export function importedHelperCandidates(sourceCode: SourceCode, imports: Import
 }
 
 /** The module's lock helpers, Redis and PostgreSQL alike: once per module version and settings. */
-function helpersOf(module: ProjectModule, settings: SharedSettings, summaries: ModuleHelperSummaries): ReadonlyMap<FunctionLike, LockHelperSummary> {
+function helpersOf(
+  module: ProjectModule,
+  settings: SharedSettings,
+  summaries: ModuleHelperSummaries,
+): ReadonlyMap<FunctionLike, LockHelperSummary> {
   let perSettings = module.memo.get('lock-helpers') as WeakMap<SharedSettings, ReadonlyMap<FunctionLike, LockHelperSummary>> | undefined;
   if (!perSettings) {
     perSettings = new WeakMap();
@@ -81,7 +92,12 @@ function helpersOf(module: ProjectModule, settings: SharedSettings, summaries: M
   return helpers;
 }
 
-function summaryOf(value: ExportedValue | undefined, fn: FunctionLike | undefined, settings: SharedSettings, summaries: ModuleHelperSummaries): LockHelperSummary | undefined {
+function summaryOf(
+  value: ExportedValue | undefined,
+  fn: FunctionLike | undefined,
+  settings: SharedSettings,
+  summaries: ModuleHelperSummaries,
+): LockHelperSummary | undefined {
   if (!value || !fn) return undefined;
   return helpersOf(value.module, settings, summaries).get(fn);
 }
@@ -138,8 +154,14 @@ function helperOfCall(
   const whole = candidate.binding.imported === '*' && !member ? undefined : importedValue(filename, candidate.binding, 'helper');
   if (!whole) return undefined;
   // `export class MutexLock { static acquire() }`: a static method called on the imported class.
-  const classNode = whole.node.type === AST_NODE_TYPES.ClassDeclaration || whole.node.type === AST_NODE_TYPES.ClassExpression ? whole.node : undefined;
-  return summaryOf(whole, classNode ? memberFunction(classNode.body, parts.method, true) : instanceMethod(whole, parts.method), settings, summaries);
+  const classNode =
+    whole.node.type === AST_NODE_TYPES.ClassDeclaration || whole.node.type === AST_NODE_TYPES.ClassExpression ? whole.node : undefined;
+  return summaryOf(
+    whole,
+    classNode ? memberFunction(classNode.body, parts.method, true) : instanceMethod(whole, parts.method),
+    settings,
+    summaries,
+  );
 }
 
 /**
@@ -162,21 +184,29 @@ function classMethodHelper(
   // The name must be the import itself (or a top-level `require`), not a local class that shadows it.
   if (!named || !candidate || !isModuleBinding(sourceCode, named.name)) return undefined;
   const value = importedValue(filename, candidate.binding, 'helper');
-  const classNode = value?.node.type === AST_NODE_TYPES.ClassDeclaration || value?.node.type === AST_NODE_TYPES.ClassExpression ? value.node : undefined;
+  const classNode =
+    value?.node.type === AST_NODE_TYPES.ClassDeclaration || value?.node.type === AST_NODE_TYPES.ClassExpression ? value.node : undefined;
   return classNode ? summaryOf(value, memberFunction(classNode.body, parts.method, named.isStatic), settings, summaries) : undefined;
 }
 
 /** `method` of the class an exported instance was made from (`new RedisLock()`, the class declared in that module). */
 function instanceMethod(value: ExportedValue, method: string): FunctionLike | undefined {
   const declarator = value.node.parent;
-  if (value.node.type !== AST_NODE_TYPES.Identifier || declarator?.type !== AST_NODE_TYPES.VariableDeclarator || !declarator.init) return undefined;
+  if (value.node.type !== AST_NODE_TYPES.Identifier || declarator?.type !== AST_NODE_TYPES.VariableDeclarator || !declarator.init)
+    return undefined;
   const init = skipTypeWrappers(declarator.init);
   if (init.type !== AST_NODE_TYPES.NewExpression || init.callee.type !== AST_NODE_TYPES.Identifier) return undefined;
   const definition = findVariable(value.module.sourceCode, init.callee)?.defs[0];
   const classNode = definition?.node;
   if (classNode?.type !== AST_NODE_TYPES.ClassDeclaration) return undefined;
   for (const element of classNode.body.body) {
-    if (element.type !== AST_NODE_TYPES.MethodDefinition || element.computed || element.key.type !== AST_NODE_TYPES.Identifier || element.key.name !== method) continue;
+    if (
+      element.type !== AST_NODE_TYPES.MethodDefinition ||
+      element.computed ||
+      element.key.type !== AST_NODE_TYPES.Identifier ||
+      element.key.name !== method
+    )
+      continue;
     return isFunctionLike(element.value) ? element.value : undefined;
   }
   return undefined;
@@ -198,7 +228,13 @@ function isModuleBinding(sourceCode: SourceCode, identifier: TSESTree.Identifier
  * Whether the file calls a lock helper another module exports, for the screen (file-screen.ts): a
  * lock-like import whose module summary holds a helper. Reads only the modules such names import.
  */
-export function callsImportedHelper(sourceCode: SourceCode, filename: string, imports: ImportTable, settings: SharedSettings, summaries: ModuleHelperSummaries): boolean {
+export function callsImportedHelper(
+  sourceCode: SourceCode,
+  filename: string,
+  imports: ImportTable,
+  settings: SharedSettings,
+  summaries: ModuleHelperSummaries,
+): boolean {
   const candidates = importedHelperCandidates(sourceCode, imports);
   if (candidates.size === 0) return false;
   try {
@@ -208,7 +244,12 @@ export function callsImportedHelper(sourceCode: SourceCode, filename: string, im
   }
 }
 
-function anyCandidateIsHelper(filename: string, candidates: ReadonlyMap<string, Candidate>, settings: SharedSettings, summaries: ModuleHelperSummaries): boolean {
+function anyCandidateIsHelper(
+  filename: string,
+  candidates: ReadonlyMap<string, Candidate>,
+  settings: SharedSettings,
+  summaries: ModuleHelperSummaries,
+): boolean {
   for (const candidate of candidates.values()) {
     const value = importedValue(filename, candidate.binding, 'helper');
     const fn = value && exportedFunction(value);

@@ -32,7 +32,8 @@ export function splitKeyOf(sourceCode: SourceCode, event: Acquisition | Release 
   const abstracted = keyPattern.replace(/\$\d+/gu, '$');
   if (/^\$(?:\.[\w$]+)?$/u.test(abstracted)) {
     const name = functionName(fn) ?? '';
-    if (!isInLockFunction(event.node, lockKeyPattern) && !(RELEASE_NAME.test(name) || /^(?:acquire|tryAcquire|extend|renew)$/u.test(name))) return undefined;
+    if (!isInLockFunction(event.node, lockKeyPattern) && !(RELEASE_NAME.test(name) || /^(?:acquire|tryAcquire|extend|renew)$/u.test(name)))
+      return undefined;
   }
   return `${containerOf(fn)}|${abstracted}`;
 }
@@ -40,8 +41,10 @@ export function splitKeyOf(sourceCode: SourceCode, event: Acquisition | Release 
 /** Where a function lives, for pairing: its class body, its object literal, or the module. */
 function containerOf(fn: FunctionLike): string {
   const parent = fn.parent;
-  if (parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.PropertyDefinition) return `class@${parent.parent.range[0]}`;
-  if (parent.type === AST_NODE_TYPES.Property && parent.parent.type === AST_NODE_TYPES.ObjectExpression) return `object@${parent.parent.range[0]}`;
+  if (parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.PropertyDefinition)
+    return `class@${parent.parent.range[0]}`;
+  if (parent.type === AST_NODE_TYPES.Property && parent.parent.type === AST_NODE_TYPES.ObjectExpression)
+    return `object@${parent.parent.range[0]}`;
   return 'module';
 }
 
@@ -109,7 +112,13 @@ export function withLockHelpers(
   let changedOwners: Set<ScopeOwner> | undefined;
   for (let round = 0; round < HELPER_ROUNDS; round++) {
     // Copies: the lists grow between rounds, and `within` caches a sorted copy per list.
-    const next = summarizeLockHelpers(sourceCode, { commands: events.commands, acquisitions: [...acquisitions], releases: [...releases], expiries: [...expiries] }, lockKeyPattern, summaries, changedOwners);
+    const next = summarizeLockHelpers(
+      sourceCode,
+      { commands: events.commands, acquisitions: [...acquisitions], releases: [...releases], expiries: [...expiries] },
+      lockKeyPattern,
+      summaries,
+      changedOwners,
+    );
     const fresh = new Set([...next.values()].filter((summary) => !summaries.has(summary.fn)));
     summaries = next;
     if (fresh.size === 0) break;
@@ -126,7 +135,8 @@ export function withLockHelpers(
   }
   if (acquisitions.length + releases.length + expiries.length > baseCount) {
     // Stable: events of one call (a chain's links) keep their order.
-    for (const list of [acquisitions, releases, expiries] as (Acquisition | Release | Expiry)[][]) list.sort((left, right) => left.node.range[0] - right.node.range[0]);
+    for (const list of [acquisitions, releases, expiries] as (Acquisition | Release | Expiry)[][])
+      list.sort((left, right) => left.node.range[0] - right.node.range[0]);
   }
   return { commands: events.commands, acquisitions, releases, expiries, helpers: summaries };
 }

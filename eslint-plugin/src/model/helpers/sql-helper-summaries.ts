@@ -19,7 +19,11 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
 type Family = NonNullable<LockHelperSummary['family']>;
 
 /** The module's SQL lock helpers, by function. */
-export function summarizeSqlLockHelpers(sourceCode: SourceCode, sql: SqlModel, lockKeyPattern: RegExp): Map<FunctionLike, LockHelperSummary> {
+export function summarizeSqlLockHelpers(
+  sourceCode: SourceCode,
+  sql: SqlModel,
+  lockKeyPattern: RegExp,
+): Map<FunctionLike, LockHelperSummary> {
   const acquisitions: Acquisition[] = [];
   const releases: Release[] = [];
   const expiries: Expiry[] = [];
@@ -27,29 +31,63 @@ export function summarizeSqlLockHelpers(sourceCode: SourceCode, sql: SqlModel, l
   for (const item of sql.advisoryLocks) {
     // A transaction-level lock ends with its transaction, inside the helper: no lock reaches the caller.
     if (item.call.scope !== 'session' || item.node.type !== AST_NODE_TYPES.CallExpression) continue;
-    const base = { node: item.node, library: 'wrapper' as const, command: undefined, owner: item.function, ...advisoryKey(sourceCode, item) };
+    const base = {
+      node: item.node,
+      library: 'wrapper' as const,
+      command: undefined,
+      owner: item.function,
+      ...advisoryKey(sourceCode, item),
+    };
     families.set(item.node, 'advisory');
-    if (item.call.action === 'lock') acquisitions.push({ ...base, kind: 'wrapper', value: undefined, hasTtl: false, isTry: item.call.mode === 'try', mintsFence: false });
+    if (item.call.action === 'lock')
+      acquisitions.push({ ...base, kind: 'wrapper', value: undefined, hasTtl: false, isTry: item.call.mode === 'try', mintsFence: false });
     else releases.push({ ...base, kind: 'wrapper', safe: true });
   }
   for (const item of sql.lockTableAcquisitions) {
     if (item.node.type !== AST_NODE_TYPES.CallExpression) continue;
     families.set(item.node, 'lock-table');
     // An upsert or a conditional insert can find the row taken: the helper reports it through its result.
-    acquisitions.push({ node: item.node, library: 'wrapper', command: undefined, owner: item.function, ...rowKey(sourceCode, item.table, item.query?.parameters ?? item.builder?.parameters ?? []), kind: 'wrapper', value: undefined, hasTtl: true, isTry: true, mintsFence: false });
+    acquisitions.push({
+      node: item.node,
+      library: 'wrapper',
+      command: undefined,
+      owner: item.function,
+      ...rowKey(sourceCode, item.table, item.query?.parameters ?? item.builder?.parameters ?? []),
+      kind: 'wrapper',
+      value: undefined,
+      hasTtl: true,
+      isTry: true,
+      mintsFence: false,
+    });
   }
-  for (const [list, target] of [[sql.lockTableReleases, releases], [sql.lockTableRenewals, expiries]] as const) {
+  for (const [list, target] of [
+    [sql.lockTableReleases, releases],
+    [sql.lockTableRenewals, expiries],
+  ] as const) {
     for (const item of list) {
       if (item.node.type !== AST_NODE_TYPES.CallExpression) continue;
       families.set(item.node, 'lock-table');
-      const event = { node: item.node, library: 'wrapper' as const, command: undefined, owner: item.function, ...rowKey(sourceCode, item.table, item.query?.parameters ?? item.builder?.parameters ?? []), kind: 'wrapper' as const, safe: item.ownerCompared };
+      const event = {
+        node: item.node,
+        library: 'wrapper' as const,
+        command: undefined,
+        owner: item.function,
+        ...rowKey(sourceCode, item.table, item.query?.parameters ?? item.builder?.parameters ?? []),
+        kind: 'wrapper' as const,
+        safe: item.ownerCompared,
+      };
       (target as (Release | Expiry)[]).push(target === releases ? event : { ...event, kind: 'library' });
     }
   }
   const summaries = new Map<FunctionLike, LockHelperSummary>();
   if (acquisitions.length + releases.length + expiries.length === 0) return summaries;
   const byOrder = (left: { node: TSESTree.Node }, right: { node: TSESTree.Node }) => left.node.range[0] - right.node.range[0];
-  const events = { commands: [], acquisitions: acquisitions.sort(byOrder), releases: releases.sort(byOrder), expiries: expiries.sort(byOrder) };
+  const events = {
+    commands: [],
+    acquisitions: acquisitions.sort(byOrder),
+    releases: releases.sort(byOrder),
+    expiries: expiries.sort(byOrder),
+  };
   for (const [fn, summary] of summarizeLockHelpers(sourceCode, events, lockKeyPattern)) {
     summaries.set(fn, { ...summary, family: families.get(summary.event.node) });
   }
@@ -79,7 +117,11 @@ function advisoryKey(sourceCode: SourceCode, item: AdvisoryLockItem): { key: TSE
  * A lock row's key: the table and the first value the query binds (the row's name), or the table
  * alone. A knex chain binds its insert's values first, then its `where` values, in the order written.
  */
-function rowKey(sourceCode: SourceCode, table: string, parameters: readonly (TSESTree.Node | undefined)[]): { key: TSESTree.Node | undefined; keySignature: string | undefined } {
+function rowKey(
+  sourceCode: SourceCode,
+  table: string,
+  parameters: readonly (TSESTree.Node | undefined)[],
+): { key: TSESTree.Node | undefined; keySignature: string | undefined } {
   const bound = parameters[0];
   const signature = bound ? keySignature(sourceCode, bound) : undefined;
   return { key: bound, keySignature: `row:${table}(${signature ?? ''})` };

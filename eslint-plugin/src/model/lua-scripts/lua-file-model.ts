@@ -91,8 +91,15 @@ function namesLock(filename: string, lockKeyPattern: RegExp): boolean {
   const base = path.basename(filename).replace(/\.lua$/iu, '');
   const folder = path.basename(path.dirname(filename));
   const words = `${base} ${folder}`.split(/[^A-Za-z0-9]+/u).filter((word) => word.length > 0);
-  return words.some((word) => /^(?:un)?lock$/iu.test(word) || matchesLockPattern(word, lockKeyPattern)
-    || word.replace(/([a-z0-9])([A-Z])/gu, '$1 $2').split(' ').some((hump) => /^(?:un)?lock$/iu.test(hump)));
+  return words.some(
+    (word) =>
+      /^(?:un)?lock$/iu.test(word) ||
+      matchesLockPattern(word, lockKeyPattern) ||
+      word
+        .replace(/([a-z0-9])([A-Z])/gu, '$1 $2')
+        .split(' ')
+        .some((hump) => /^(?:un)?lock$/iu.test(hump)),
+  );
 }
 
 /**
@@ -135,7 +142,9 @@ class LiteralKeys {
   }
 
   isLiteralOnly(range: readonly [number, number]): boolean {
-    const node = this.nodes.find((candidate) => candidate.range[0] === range[0] && candidate.range[1] === range[1] && candidate.type !== 'Chunk');
+    const node = this.nodes.find(
+      (candidate) => candidate.range[0] === range[0] && candidate.range[1] === range[1] && candidate.type !== 'Chunk',
+    );
     return node !== undefined && this.literal(node as luaparse.Expression, 0);
   }
 

@@ -33,7 +33,13 @@ export function luaTextsOf(sourceCode: Readonly<TSESLint.SourceCode>, filename: 
     for (const token of sourceCode.ast.tokens) {
       if ((token.type !== AST_TOKEN_TYPES.String && token.type !== AST_TOKEN_TYPES.Template) || !REDIS_CALL.test(token.value)) continue;
       const literal = sourceCode.getNodeByRangeIndex(token.range[0]);
-      if (!literal || (literal.type !== AST_NODE_TYPES.Literal && literal.type !== AST_NODE_TYPES.TemplateLiteral && literal.type !== AST_NODE_TYPES.TemplateElement)) continue;
+      if (
+        !literal ||
+        (literal.type !== AST_NODE_TYPES.Literal &&
+          literal.type !== AST_NODE_TYPES.TemplateLiteral &&
+          literal.type !== AST_NODE_TYPES.TemplateElement)
+      )
+        continue;
       const holder = scriptHolder(literal.type === AST_NODE_TYPES.TemplateElement ? literal.parent : literal);
       if (seen.has(holder)) continue;
       seen.add(holder);
@@ -70,8 +76,13 @@ function scriptHolder(node: TSESTree.Node): TSESTree.Node {
   for (;;) {
     const parent = current.parent;
     if (parent?.type === AST_NODE_TYPES.BinaryExpression && parent.operator === '+') current = parent;
-    else if (parent?.type === AST_NODE_TYPES.ArrayExpression && parent.parent.type === AST_NODE_TYPES.MemberExpression
-      && parent.parent.parent.type === AST_NODE_TYPES.CallExpression && methodCallParts(parent.parent.parent)?.method === 'join') current = parent.parent.parent;
+    else if (
+      parent?.type === AST_NODE_TYPES.ArrayExpression &&
+      parent.parent.type === AST_NODE_TYPES.MemberExpression &&
+      parent.parent.parent.type === AST_NODE_TYPES.CallExpression &&
+      methodCallParts(parent.parent.parent)?.method === 'join'
+    )
+      current = parent.parent.parent;
     else return current;
   }
 }
@@ -83,7 +94,8 @@ function offsetMap(sourceCode: Readonly<TSESLint.SourceCode>, holder: TSESTree.N
     if (node.type === AST_NODE_TYPES.BinaryExpression && node.operator === '+') return flatten(node.left) && flatten(node.right);
     let cooked: string | undefined;
     if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string') cooked = node.value;
-    else if (node.type === AST_NODE_TYPES.TemplateLiteral && node.expressions.length === 0) cooked = node.quasis[0]?.value.cooked ?? undefined;
+    else if (node.type === AST_NODE_TYPES.TemplateLiteral && node.expressions.length === 0)
+      cooked = node.quasis[0]?.value.cooked ?? undefined;
     if (cooked === undefined) return false;
     const inner = sourceCode.text.slice(node.range[0] + 1, node.range[1] - 1);
     if (inner !== cooked) return false;

@@ -96,7 +96,10 @@ export interface RedisModel {
   /** Module-level constants holding a compare-and-delete or compare-and-expire script, by kind. */
   readonly scriptConstants: { readonly release: string | undefined; readonly extend: string | undefined };
   /** Commands registered with `defineCommand`/`defineScript` whose script is safe, by kind. */
-  readonly definedCommands: ReadonlyMap<string, { readonly summary: LuaScriptSummary | undefined; readonly numberOfKeys: number | undefined }>;
+  readonly definedCommands: ReadonlyMap<
+    string,
+    { readonly summary: LuaScriptSummary | undefined; readonly numberOfKeys: number | undefined }
+  >;
   readonly fileDialect: RedisDialect | undefined;
   readonly imports: ImportTable;
   /** `HSET`/`HMSET` calls: not lock commands, only a sign that their key holds data. */

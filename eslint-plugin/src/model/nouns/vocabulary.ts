@@ -5,7 +5,6 @@ import type { TSESTree } from '@typescript-eslint/utils';
 // Which packages provide Redis clients and lock libraries, and how their clients are made.
 // Recognition is data: add a package here, not a branch in the analysis.
 
-
 /**
  * How a client spells commands (see fixes/templates.ts for what each spelling looks like); the model
  * decides it, fixes write in it.

@@ -9,7 +9,6 @@ import type { HashWrite } from '../nouns/redis-events.js';
 import { eventNode, sortedBySource } from '../facts/source-order.js';
 import type { Acquisition, Expiry, RedisCommand, RedisModel, Release } from '../nouns/redis-events.js';
 
-
 export interface RedisIndex {
   readonly acquisitionsByKey: ReadonlyMap<string, readonly Acquisition[]>;
   readonly releasesByKey: ReadonlyMap<string, readonly Release[]>;
@@ -92,8 +91,10 @@ function groupBySplitKey<T extends { readonly splitKey?: string }>(events: reado
  */
 export function isReleasedInModule(model: RedisModel, acquisition: Acquisition): boolean {
   const index = redisIndex(model);
-  return (acquisition.keySignature !== undefined && index.releasesByKey.has(acquisition.keySignature))
-    || (acquisition.splitKey !== undefined && index.releasesBySplitKey.has(acquisition.splitKey));
+  return (
+    (acquisition.keySignature !== undefined && index.releasesByKey.has(acquisition.keySignature)) ||
+    (acquisition.splitKey !== undefined && index.releasesBySplitKey.has(acquisition.splitKey))
+  );
 }
 
 /**
@@ -110,7 +111,12 @@ export function splitAcquisitionsOf(model: RedisModel, event: Release | Expiry):
  * The items of key `keySignature` that run in `owner` or in a function around it (the only ones
  * whose function contains `owner`), in the model's order given by `order`.
  */
-export function inEnclosingFunctions<T>(groups: ByOwnerAndKey<T>, order: ReadonlyMap<T, number>, owner: ScopeOwner, keySignature: string | undefined): T[] {
+export function inEnclosingFunctions<T>(
+  groups: ByOwnerAndKey<T>,
+  order: ReadonlyMap<T, number>,
+  owner: ScopeOwner,
+  keySignature: string | undefined,
+): T[] {
   const found: T[] = [];
   for (let current: TSESTree.Node | undefined = owner; current; current = current.parent) {
     if (current !== owner && !isFunctionLike(current) && current.type !== AST_NODE_TYPES.Program) continue;
@@ -122,7 +128,9 @@ export function inEnclosingFunctions<T>(groups: ByOwnerAndKey<T>, order: Readonl
     : found;
 }
 
-function groupByOwnerAndKey<T extends { readonly owner: ScopeOwner; readonly keySignature: string | undefined }>(commands: readonly T[]): Map<ScopeOwner, Map<string | undefined, T[]>> {
+function groupByOwnerAndKey<T extends { readonly owner: ScopeOwner; readonly keySignature: string | undefined }>(
+  commands: readonly T[],
+): Map<ScopeOwner, Map<string | undefined, T[]>> {
   const groups = new Map<ScopeOwner, Map<string | undefined, T[]>>();
   for (const command of commands) {
     let byKey = groups.get(command.owner);
@@ -136,7 +144,6 @@ function groupByOwnerAndKey<T extends { readonly owner: ScopeOwner; readonly key
   }
   return groups;
 }
-
 
 /**
  * A lock's critical section in one function: from its first acquisition there to the last release
@@ -167,7 +174,10 @@ export function redisCriticalSections(model: RedisModel): readonly RedisCritical
       if (keySignature === undefined) continue;
       // redis-semaphore prefixes its keys (`mutex:<name>`), and helpers and wrappers may build their own:
       // only where the code names the very key the lock lives under.
-      const acquisitions = sortedBySource(group.filter((acquisition) => acquisition.library === 'redis' || acquisition.library === 'redlock'), eventNode);
+      const acquisitions = sortedBySource(
+        group.filter((acquisition) => acquisition.library === 'redis' || acquisition.library === 'redlock'),
+        eventNode,
+      );
       const first = acquisitions[0];
       if (!first) continue;
       const routine = first.library === 'redlock' && methodOf(first.node) === 'using' ? first.node.arguments.at(-1) : undefined;
@@ -177,8 +187,10 @@ export function redisCriticalSections(model: RedisModel): readonly RedisCritical
       }
       // Redlock's `lock.release()` names its handle, not the key.
       const endKey = first.library === 'redlock' ? undefined : keySignature;
-      const ends = [...(index.releasesByOwnerAndKey.get(owner)?.get(endKey) ?? []), ...(index.expiriesByOwnerAndKey.get(owner)?.get(endKey) ?? [])]
-        .filter((event) => event.library === first.library);
+      const ends = [
+        ...(index.releasesByOwnerAndKey.get(owner)?.get(endKey) ?? []),
+        ...(index.expiriesByOwnerAndKey.get(owner)?.get(endKey) ?? []),
+      ].filter((event) => event.library === first.library);
       let to = -1;
       for (const event of ends) if (event.node.range[0] > first.node.range[1] && event.node.range[0] > to) to = event.node.range[0];
       if (to >= 0) sections.push({ keySignature, owner, acquisitions, from: first.node.range[1], to });
@@ -190,5 +202,7 @@ export function redisCriticalSections(model: RedisModel): readonly RedisCritical
 
 function methodOf(call: TSESTree.CallExpression): string | undefined {
   const callee = call.callee;
-  return callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && callee.property.type === AST_NODE_TYPES.Identifier ? callee.property.name : undefined;
+  return callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && callee.property.type === AST_NODE_TYPES.Identifier
+    ? callee.property.name
+    : undefined;
 }

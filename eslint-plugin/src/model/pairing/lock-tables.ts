@@ -3,7 +3,6 @@
 
 import type { LockTableAcquisition, SqlModel } from '../nouns/sql-items.js';
 
-
 export interface LockTable {
   readonly acquisitions: LockTableAcquisition[];
   /** The columns the acquisitions return (`RETURNING id`): a handle naming this holder's row. */

@@ -54,13 +54,18 @@ export function locksOf(sourceCode: SourceCode, sources: LockSources): Locks {
   return locks;
 }
 
-function isRedisEvent(event: Acquisition | Release | Expiry | LockTableAcquisition | LockTableRelease | AdvisoryLockItem): event is Acquisition | Release | Expiry {
+function isRedisEvent(
+  event: Acquisition | Release | Expiry | LockTableAcquisition | LockTableRelease | AdvisoryLockItem,
+): event is Acquisition | Release | Expiry {
   // The SQL items name a table or a query, never a Redis key signature.
   return 'keySignature' in event;
 }
 
 /** The related location "the lock is acquired here" for a Redis release or renewal, when the module shows it. */
-export function acquiredAt(locks: Locks, event: Release | Expiry): { message: string; node: TSESTree.Node; role: 'acquisition' } | undefined {
+export function acquiredAt(
+  locks: Locks,
+  event: Release | Expiry,
+): { message: string; node: TSESTree.Node; role: 'acquisition' } | undefined {
   const lock = locks.lockReleasedBy(event);
   return lock && { message: 'The lock is acquired here', node: lock.node, role: 'acquisition' };
 }
@@ -75,8 +80,9 @@ export function keyedReleasesAndRenewals(lock: RedisLock): (Release | Expiry)[] 
 
 /** Writes that run inside the lock's critical section. */
 export function writesUnder(lock: Lock, writes: readonly SqlWrite[]): SqlWrite[] {
-  return within(writes, [lock.from, lock.to], eventNode)
-    .filter((write) => write.range[0] > lock.from && write.range[1] <= lock.to && contains(lock.owner, write.node) && write.node !== lock.node);
+  return within(writes, [lock.from, lock.to], eventNode).filter(
+    (write) => write.range[0] > lock.from && write.range[1] <= lock.to && contains(lock.owner, write.node) && write.node !== lock.node,
+  );
 }
 
 /**
@@ -86,10 +92,10 @@ export function writesUnder(lock: Lock, writes: readonly SqlWrite[]): SqlWrite[]
 export function releasesAfterAcquisition<L extends Lock>(lock: L): L['releases'] {
   // A Redis lock reads only the part of its key's (shared) bucket inside its function.
   if (lock.redis) return redisReleasesAfter(lock);
-  return (lock.releases as readonly (LockTableRelease | AdvisoryLockItem)[])
-    .filter((release) => contains(lock.owner, release.node) && release.range[0] > lock.node.range[1]) as L['releases'];
+  return (lock.releases as readonly (LockTableRelease | AdvisoryLockItem)[]).filter(
+    (release) => contains(lock.owner, release.node) && release.range[0] > lock.node.range[1],
+  ) as L['releases'];
 }
-
 
 import { pairingOf, redisLocksOf, redisReleasesAfter } from './redis-locks.js';
 import { sqlLocksOf } from './sql-locks.js';

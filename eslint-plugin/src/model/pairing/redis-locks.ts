@@ -14,8 +14,6 @@ import type { LockHalf } from '../nouns/lock-types.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
-
-
 const redisHalves = new WeakMap<RedisModel, LockHalf<RedisLock, Release | Expiry>>();
 
 export function redisLocksOf(sourceCode: SourceCode, model: RedisModel): LockHalf<RedisLock, Release | Expiry> {
@@ -128,8 +126,12 @@ export function pairingOf(lock: RedisLock): RedisPairing {
 function everyPaired<E extends Release | Expiry>(acquisition: Acquisition, paired: Paired<E>, order: ReadonlyMap<E, number>): E[] {
   const keep = (event: E) => paired.excluded?.has(event) !== true;
   // Of the split key's events, those in other functions and not already of the lock's own key.
-  const others = paired.bySplitKey.filter((event) => event.owner !== acquisition.owner && !contains(acquisition.owner, event.node)
-    && (acquisition.keySignature === undefined || event.keySignature !== acquisition.keySignature));
+  const others = paired.bySplitKey.filter(
+    (event) =>
+      event.owner !== acquisition.owner &&
+      !contains(acquisition.owner, event.node) &&
+      (acquisition.keySignature === undefined || event.keySignature !== acquisition.keySignature),
+  );
   return [...paired.byKey, ...paired.onHandle, ...others].filter(keep).sort((left, right) => order.get(left)! - order.get(right)!);
 }
 
@@ -175,18 +177,26 @@ function completingExpiries(model: RedisModel): ReadonlySet<Expiry> {
  */
 function unpairedLibraryRelease(model: RedisModel, acquisition: Acquisition): TSESTree.Node | undefined {
   if (acquisition.library === 'redis') return undefined;
-  return within(model.releases, [acquisition.node.range[1], acquisition.owner.range[1]], eventNode).find((candidate) => candidate.owner === acquisition.owner
-    && candidate.node.range[0] > acquisition.node.range[1] && candidate.keySignature === undefined && candidate.library === acquisition.library)?.node;
+  return within(model.releases, [acquisition.node.range[1], acquisition.owner.range[1]], eventNode).find(
+    (candidate) =>
+      candidate.owner === acquisition.owner &&
+      candidate.node.range[0] > acquisition.node.range[1] &&
+      candidate.keySignature === undefined &&
+      candidate.library === acquisition.library,
+  )?.node;
 }
 
 function redisTtl(model: RedisModel, acquisition: Acquisition): LockTtl | undefined {
   const expiry = acquisition.command?.set?.expiry;
-  if (expiry?.value) return { node: expiry.value, unit: expiry.unit === 'EX' || expiry.unit === 'EXAT' ? 's' : 'ms', completion: undefined };
+  if (expiry?.value)
+    return { node: expiry.value, unit: expiry.unit === 'EX' || expiry.unit === 'EXAT' ? 's' : 'ms', completion: undefined };
   // Redlock's `acquire(resources, duration)`; redis-semaphore's `lockTimeout` option is not read.
   const duration = acquisition.library === 'redlock' ? acquisition.node.arguments[1] : undefined;
   if (duration) return { node: duration, unit: 'ms', completion: undefined };
   if (acquisition.kind === 'setnx' && acquisition.keySignature !== undefined) {
-    const completion = (redisIndex(model).expiriesByKey.get(acquisition.keySignature) ?? []).find((candidate) => splitAcquisitionOf(model, candidate) === acquisition);
+    const completion = (redisIndex(model).expiriesByKey.get(acquisition.keySignature) ?? []).find(
+      (candidate) => splitAcquisitionOf(model, candidate) === acquisition,
+    );
     const seconds = completion?.command?.args[1];
     if (seconds) return { node: seconds, unit: 's', completion };
   }
@@ -201,7 +211,12 @@ function acquisitionReleasedBy(model: RedisModel, release: Release | Expiry): Ac
   // One that precedes it in scope runs in its function or in one around it; failing that, the
   // first of the key (none of them precedes it then).
   let sameScope: Acquisition | undefined;
-  for (const acquisition of inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, release.owner, release.keySignature)) {
+  for (const acquisition of inEnclosingFunctions(
+    index.acquisitionsByOwnerAndKey,
+    index.acquisitionOrder,
+    release.owner,
+    release.keySignature,
+  )) {
     if (precedesInScope(acquisition, release)) sameScope = acquisition;
   }
   return sameScope ?? index.acquisitionsByKey.get(release.keySignature)?.[0] ?? splitAcquisitionsOf(model, release)[0];
@@ -265,12 +280,22 @@ function push<E>(map: Map<string, E[]>, name: string, event: E): void {
  * same key anywhere; a semaphore's own receiver or the returned handle in its function; the same
  * split key in another function.
  */
-function pairedEvents<E extends Release | Expiry>(sourceCode: SourceCode, model: RedisModel, acquisition: Acquisition, lookups: EventLookups<E>, excluded?: ReadonlySet<E>): Paired<E> {
-  const byKey = acquisition.keySignature === undefined ? [] : lookups.byKey.get(acquisition.keySignature) ?? [];
-  const bySplitKey = acquisition.splitKey === undefined ? [] : lookups.bySplitKey.get(acquisition.splitKey) ?? [];
+function pairedEvents<E extends Release | Expiry>(
+  sourceCode: SourceCode,
+  model: RedisModel,
+  acquisition: Acquisition,
+  lookups: EventLookups<E>,
+  excluded?: ReadonlySet<E>,
+): Paired<E> {
+  const byKey = acquisition.keySignature === undefined ? [] : (lookups.byKey.get(acquisition.keySignature) ?? []);
+  const bySplitKey = acquisition.splitKey === undefined ? [] : (lookups.bySplitKey.get(acquisition.splitKey) ?? []);
   const onHandle = new Set<E>();
-  const local = (list: readonly E[] | undefined) => within(list, acquisition.owner.range, eventNode)
-    .filter((event) => (acquisition.keySignature === undefined || event.keySignature !== acquisition.keySignature) && runsBefore(acquisition.node, event.node));
+  const local = (list: readonly E[] | undefined) =>
+    within(list, acquisition.owner.range, eventNode).filter(
+      (event) =>
+        (acquisition.keySignature === undefined || event.keySignature !== acquisition.keySignature) &&
+        runsBefore(acquisition.node, event.node),
+    );
   if (acquisition.library === 'redis-semaphore') {
     const acquired = methodCallParts(acquisition.node)?.receiver;
     for (const event of acquired ? local(lookups.semaphoreByReceiver.get(sourceCode.getText(acquired))) : []) {
@@ -292,7 +317,9 @@ function pairedEvents<E extends Release | Expiry>(sourceCode: SourceCode, model:
 function handleDeclarator(acquisition: Acquisition): TSESTree.VariableDeclarator | undefined {
   const carrier = valueCarrier(acquisition.node);
   const parent = carrier.parent;
-  return parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier ? parent : undefined;
+  return parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier
+    ? parent
+    : undefined;
 }
 
 function keyText(sourceCode: SourceCode, key: TSESTree.Node): string {

@@ -6,7 +6,6 @@ import { eventNode, runsBefore, within } from '../facts/source-order.js';
 import type { Acquisition, Expiry, RedisModel } from '../nouns/redis-events.js';
 import { inEnclosingFunctions, redisIndex } from './indexes.js';
 
-
 /**
  * The acquisition without a TTL that this plain `EXPIRE` completes — the split acquire of
  * `SETNX` then `EXPIRE`: the first expiry of the same key after it, in the same function or in a
@@ -17,15 +16,21 @@ export function splitAcquisitionOf(model: RedisModel, expiry: Expiry): Acquisiti
   const index = redisIndex(model);
   let match: Acquisition | undefined;
   // An acquisition it completes runs in its function or holds it in a callback: in a function around it.
-  for (const acquisition of inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, expiry.owner, expiry.keySignature)) {
+  for (const acquisition of inEnclosingFunctions(
+    index.acquisitionsByOwnerAndKey,
+    index.acquisitionOrder,
+    expiry.owner,
+    expiry.keySignature,
+  )) {
     if (acquisition.hasTtl || acquisition.library !== 'redis') continue;
     if (completesAcquisition(acquisition, expiry)) match = acquisition;
   }
   if (!match) return undefined;
   const acquisition = match;
   // Those it completes run in the acquisition's function (nested callbacks included).
-  const firstExpiry = within(index.expiriesByKey.get(expiry.keySignature), acquisition.owner.range, eventNode).find((candidate) =>
-    candidate.kind === 'expire' && completesAcquisition(acquisition, candidate));
+  const firstExpiry = within(index.expiriesByKey.get(expiry.keySignature), acquisition.owner.range, eventNode).find(
+    (candidate) => candidate.kind === 'expire' && completesAcquisition(acquisition, candidate),
+  );
   return firstExpiry === expiry ? acquisition : undefined;
 }
 

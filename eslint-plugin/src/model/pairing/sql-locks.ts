@@ -22,10 +22,15 @@ export function sqlLocksOf(sourceCode: SourceCode, model: SqlModel): LockHalf<Sq
   const tables = lockTables(model);
   const answered = answeredElsewhere(model, tables);
   const rowLocks = new Map<LockTableAcquisition, LockTableLock>();
-  for (const acquisition of model.lockTableAcquisitions) rowLocks.set(acquisition, lockTableLock(model, acquisition, answered.get(acquisition)));
-  const advisoryLocks = model.advisoryLocks.filter((item) => item.call.action === 'lock').map((item) => advisoryLock(sourceCode, model, item));
+  for (const acquisition of model.lockTableAcquisitions)
+    rowLocks.set(acquisition, lockTableLock(model, acquisition, answered.get(acquisition)));
+  const advisoryLocks = model.advisoryLocks
+    .filter((item) => item.call.action === 'lock')
+    .map((item) => advisoryLock(sourceCode, model, item));
   const locks: SqlLock[] = [...rowLocks.values(), ...advisoryLocks];
-  const byAcquisition = new Map<Acquisition | LockTableAcquisition | AdvisoryLockItem, SqlLock>(locks.map((lock) => [lock.library === 'advisory' ? lock.advisory : lock.lockTable, lock]));
+  const byAcquisition = new Map<Acquisition | LockTableAcquisition | AdvisoryLockItem, SqlLock>(
+    locks.map((lock) => [lock.library === 'advisory' ? lock.advisory : lock.lockTable, lock]),
+  );
   let unlocked: Map<AdvisoryLockItem, AdvisoryLock> | undefined;
   const half: LockHalf<SqlLock, LockTableRelease | AdvisoryLockItem> = {
     locks,
@@ -55,7 +60,10 @@ interface RowEvents {
 /** Releases and renewals in other functions that pair with a table's only acquisition, by that acquisition. */
 function answeredElsewhere(model: SqlModel, tables: ReadonlyMap<string, LockTable>): ReadonlyMap<LockTableAcquisition, RowEvents> {
   const answered = new Map<LockTableAcquisition, RowEvents>();
-  for (const [list, which] of [[model.lockTableReleases, 'releases'], [model.lockTableRenewals, 'renewals']] as const) {
+  for (const [list, which] of [
+    [model.lockTableReleases, 'releases'],
+    [model.lockTableRenewals, 'renewals'],
+  ] as const) {
     for (const event of list) {
       const acquisition = lockRowAcquisitionOf(tables, event);
       // Releases in the acquisition's own function are paired from its side, in order.
@@ -74,22 +82,22 @@ function answeredElsewhere(model: SqlModel, tables: ReadonlyMap<string, LockTabl
 /** The acquisition of the same table: the one earlier in the same function, else the file's only one. */
 function lockRowAcquisitionOf(tables: ReadonlyMap<string, LockTable>, event: LockTableRelease): LockTableAcquisition | undefined {
   const sameTable = tables.get(event.table)?.acquisitions ?? [];
-  return within(sameTable, event.function.range, itemNode)
-    .filter((acquisition) => acquisition.function === event.function && acquisition.range[1] < event.range[0]).at(-1)
-    ?? (sameTable.length === 1 ? sameTable[0] : undefined);
+  return (
+    within(sameTable, event.function.range, itemNode)
+      .filter((acquisition) => acquisition.function === event.function && acquisition.range[1] < event.range[0])
+      .at(-1) ?? (sameTable.length === 1 ? sameTable[0] : undefined)
+  );
 }
 
 /** A release names its row (`WHERE name = $1`); a sweep of expired rows or a reset frees no one row. */
 function namesOneRow(release: LockTableRelease): boolean {
-  return release.statement.where.some((comparison) => comparison.operator === '=')
-    && !release.statement.where.some((comparison) => comparison.comparedWithClock);
+  return (
+    release.statement.where.some((comparison) => comparison.operator === '=') &&
+    !release.statement.where.some((comparison) => comparison.comparedWithClock)
+  );
 }
 
-function lockTableLock(
-  model: SqlModel,
-  acquisition: LockTableAcquisition,
-  answered: RowEvents | undefined,
-): LockTableLock {
+function lockTableLock(model: SqlModel, acquisition: LockTableAcquisition, answered: RowEvents | undefined): LockTableLock {
   let releases: LockTableRelease[] | undefined;
   let section: { release: TSESTree.Node | undefined } | undefined;
   const lock: LockTableLock = {
@@ -138,8 +146,9 @@ function releaseQueries(model: SqlModel): ReadonlySet<NonNullable<LockTableRelea
 function lockRowReleasesIn(model: SqlModel, acquisition: LockTableAcquisition): LockTableRelease[] {
   // One query that takes and frees the row holds it for no work at all.
   if (acquisition.query && releaseQueries(model).has(acquisition.query)) return [];
-  return within(model.lockTableReleases, acquisition.function.range, itemNode)
-    .filter((release) => release.table === acquisition.table && release.range[0] > acquisition.range[1] && namesOneRow(release));
+  return within(model.lockTableReleases, acquisition.function.range, itemNode).filter(
+    (release) => release.table === acquisition.table && release.range[0] > acquisition.range[1] && namesOneRow(release),
+  );
 }
 
 function advisoryLock(sourceCode: SourceCode, model: SqlModel, item: AdvisoryLockItem): AdvisoryLock {
@@ -186,13 +195,22 @@ function advisoryLock(sourceCode: SourceCode, model: SqlModel, item: AdvisoryLoc
  */
 function advisoryUnlocksOf(sourceCode: SourceCode, model: SqlModel, lock: AdvisoryLockItem): AdvisoryLockItem[] {
   if (lock.call.scope !== 'session') return [];
-  if (advisoryByQuery(model).get(lock.query)!.some((other) => other !== lock && other.call.action !== 'lock')) return [];
+  if (
+    advisoryByQuery(model)
+      .get(lock.query)!
+      .some((other) => other !== lock && other.call.action !== 'lock')
+  )
+    return [];
   const key = advisoryKeyText(sourceCode, lock);
-  return within(model.advisoryLocks, lock.function.range, itemNode).filter((candidate) => candidate.call.scope === 'session' && candidate.call.action !== 'lock'
-    && candidate.query.sender.identity === lock.query.sender.identity
-    && candidate.range[0] > lock.range[1]
-    // `pg_advisory_unlock(2)` does not release `pg_advisory_lock(1)`; unknown keys may match.
-    && (candidate.call.action === 'unlock-all' || !differentKeys(key, advisoryKeyText(sourceCode, candidate))));
+  return within(model.advisoryLocks, lock.function.range, itemNode).filter(
+    (candidate) =>
+      candidate.call.scope === 'session' &&
+      candidate.call.action !== 'lock' &&
+      candidate.query.sender.identity === lock.query.sender.identity &&
+      candidate.range[0] > lock.range[1] &&
+      // `pg_advisory_unlock(2)` does not release `pg_advisory_lock(1)`; unknown keys may match.
+      (candidate.call.action === 'unlock-all' || !differentKeys(key, advisoryKeyText(sourceCode, candidate))),
+  );
 }
 
 /**

@@ -117,9 +117,14 @@ interface MemberInitializer {
 
 // A file's member initialisers grouped by class and name, once per file: a class's members are
 // read from its own group, so a file of C classes and N assignments costs N, not C × N or N².
-const assignmentIndexes = new WeakMap<readonly MemberInitializer[], ReadonlyMap<TSESTree.ClassBody, ReadonlyMap<string, TSESTree.Node[]>>>();
+const assignmentIndexes = new WeakMap<
+  readonly MemberInitializer[],
+  ReadonlyMap<TSESTree.ClassBody, ReadonlyMap<string, TSESTree.Node[]>>
+>();
 
-function memberAssignmentsByClass(initializers: readonly MemberInitializer[]): ReadonlyMap<TSESTree.ClassBody, ReadonlyMap<string, TSESTree.Node[]>> {
+function memberAssignmentsByClass(
+  initializers: readonly MemberInitializer[],
+): ReadonlyMap<TSESTree.ClassBody, ReadonlyMap<string, TSESTree.Node[]>> {
   let index = assignmentIndexes.get(initializers);
   if (!index) {
     const byClass = new Map<TSESTree.ClassBody, Map<string, TSESTree.Node[]>>();
@@ -187,8 +192,15 @@ export function calledFunction(
   if (callee.object.type === AST_NODE_TYPES.ThisExpression) {
     const classBody = enclosingClassBody(callee);
     for (const element of classBody?.body ?? []) {
-      if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'method' && !element.static && !element.computed
-        && element.key.type === AST_NODE_TYPES.Identifier && element.key.name === member && element.value.type === AST_NODE_TYPES.FunctionExpression) {
+      if (
+        element.type === AST_NODE_TYPES.MethodDefinition &&
+        element.kind === 'method' &&
+        !element.static &&
+        !element.computed &&
+        element.key.type === AST_NODE_TYPES.Identifier &&
+        element.key.name === member &&
+        element.value.type === AST_NODE_TYPES.FunctionExpression
+      ) {
         return { fn: element.value, module: undefined };
       }
     }
@@ -200,7 +212,12 @@ export function calledFunction(
   return undefined;
 }
 
-function importedFunction(imports: ImportTable, filename: string | undefined, local: string, member: string | undefined): CalledFunction | undefined {
+function importedFunction(
+  imports: ImportTable,
+  filename: string | undefined,
+  local: string,
+  member: string | undefined,
+): CalledFunction | undefined {
   const binding = imports.get(local);
   if (!binding || filename === undefined) return undefined;
   try {

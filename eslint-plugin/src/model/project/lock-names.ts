@@ -8,7 +8,10 @@ import { identifierEnd, identifierStart, isIdentifierCode, nextSignificantCode, 
 // Names a helper (or the object holding helpers) is imported by. `block`/`clock` are no locks, nor
 // a token's claims (`getClaims`); `claimJob`/`tryClaim` take a lock row.
 const NAME_PATTERNS: Readonly<Record<string, string>> = { lock: '(?:^|[^bBcC])[lL]ock', claim: '^claim|[a-z]Claim(?!s)' };
-export const LOCK_NAME = new RegExp([...LOCK_NOUNS, ...LOCK_ACTS].map((word) => NAME_PATTERNS[word] ?? eitherInitialCase(word)).join('|'), 'u');
+export const LOCK_NAME = new RegExp(
+  [...LOCK_NOUNS, ...LOCK_ACTS].map((word) => NAME_PATTERNS[word] ?? eitherInitialCase(word)).join('|'),
+  'u',
+);
 // Cheaper than the import table: a file whose text has none of these imports no helper by name.
 export const LOCK_TEXT = new RegExp([...LOCK_NOUNS, ...LOCK_ACTS].map(eitherInitialCase).join('|'), 'u');
 
@@ -74,7 +77,11 @@ export function usedAsClassInText(text: string, name: string): boolean {
     const before = previousSignificantCode(text, index);
     const after = nextSignificantCode(text, end);
     // `: Name` as a type, not the value after a ternary's or a property's colon (`: Utils.merge(…)`).
-    if ((before === COLON && after !== DOT && after !== OPEN_PAREN) || (before === LOWER_W && /\bnew\s*$/u.test(text.slice(Math.max(0, index - 8), index)))) return true;
+    if (
+      (before === COLON && after !== DOT && after !== OPEN_PAREN) ||
+      (before === LOWER_W && /\bnew\s*$/u.test(text.slice(Math.max(0, index - 8), index)))
+    )
+      return true;
     if (after === DOT && staticLockCallFollows(text, end)) return true;
   }
   return false;

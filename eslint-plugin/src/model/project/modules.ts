@@ -16,7 +16,13 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { parseForESLint } from '@typescript-eslint/parser';
 import { SourceCode } from 'eslint';
 import { createRequire } from 'node:module';
-import { createJavascriptParser, type EslintScope, type Espree, type JavascriptParser, type VisitorKeys } from '../../parsing/javascript-parser.js';
+import {
+  createJavascriptParser,
+  type EslintScope,
+  type Espree,
+  type JavascriptParser,
+  type VisitorKeys,
+} from '../../parsing/javascript-parser.js';
 import { isFunctionLike, type FunctionLike, skipTypeWrappers } from '../../util/ast.js';
 import { CLIENT_PACKAGES } from '../tables/redis-clients.js';
 import { eitherInitialCase, LOCK_NOUNS } from '../tables/lock-words.js';
@@ -50,7 +56,11 @@ function mentionsClientPackage(text: string): boolean {
     while (index !== -1) {
       const before = text.charCodeAt(index - 1);
       const after = text.charCodeAt(index + name.length);
-      if ((before === 39 || before === 34 || before === 96) && (after === 39 || after === 34 || after === 96 || after === 47 || name.endsWith('/'))) return true;
+      if (
+        (before === 39 || before === 34 || before === 96) &&
+        (after === 39 || after === 34 || after === 96 || after === 47 || name.endsWith('/'))
+      )
+        return true;
       index = text.indexOf(name, index + name.length);
     }
   }
@@ -148,7 +158,13 @@ function parse(filePath: string, text: string): { ast: unknown; scopeManager: un
   const javascript = JAVASCRIPT_EXTENSIONS.has(extension) ? javascriptParserOrNull() : null;
   if (javascript) {
     return javascript.parseForESLint(text, {
-      filePath, ecmaVersion: 'latest', range: true, loc: true, tokens: true, comment: true, ecmaFeatures: { jsx: extension === '.jsx' },
+      filePath,
+      ecmaVersion: 'latest',
+      range: true,
+      loc: true,
+      tokens: true,
+      comment: true,
+      ecmaFeatures: { jsx: extension === '.jsx' },
     });
   }
   return parseForESLint(text, {
@@ -229,11 +245,15 @@ function exportsOf(program: TSESTree.Program): Pick<ProjectModule, 'exportTable'
         for (const specifier of statement.specifiers) {
           const exported = nameOf(specifier.exported);
           const local = nameOf(specifier.local);
-          exportTable.set(exported, statement.source ? { kind: 'reexport', source: statement.source.value, imported: local } : { kind: 'local', name: local });
+          exportTable.set(
+            exported,
+            statement.source ? { kind: 'reexport', source: statement.source.value, imported: local } : { kind: 'local', name: local },
+          );
         }
         break;
       case AST_NODE_TYPES.ExportAllDeclaration:
-        if (statement.exported) exportTable.set(nameOf(statement.exported), { kind: 'reexport', source: statement.source.value, imported: '*' });
+        if (statement.exported)
+          exportTable.set(nameOf(statement.exported), { kind: 'reexport', source: statement.source.value, imported: '*' });
         else stars.push(statement.source.value);
         break;
       case AST_NODE_TYPES.ExportDefaultDeclaration: {
@@ -275,12 +295,21 @@ function nameOf(node: TSESTree.Identifier | TSESTree.StringLiteral): string {
 function commonJsExport(expression: TSESTree.Expression): { name: string | undefined; value: TSESTree.Node } | undefined {
   if (expression.type !== AST_NODE_TYPES.AssignmentExpression || expression.operator !== '=') return undefined;
   const target = expression.left;
-  if (target.type !== AST_NODE_TYPES.MemberExpression || target.computed || target.property.type !== AST_NODE_TYPES.Identifier) return undefined;
+  if (target.type !== AST_NODE_TYPES.MemberExpression || target.computed || target.property.type !== AST_NODE_TYPES.Identifier)
+    return undefined;
   const object = target.object;
-  if (object.type === AST_NODE_TYPES.Identifier && object.name === 'module' && target.property.name === 'exports') return { name: undefined, value: expression.right };
-  if (object.type === AST_NODE_TYPES.Identifier && object.name === 'exports') return { name: target.property.name, value: expression.right };
-  if (object.type === AST_NODE_TYPES.MemberExpression && !object.computed && object.object.type === AST_NODE_TYPES.Identifier && object.object.name === 'module'
-    && object.property.type === AST_NODE_TYPES.Identifier && object.property.name === 'exports') {
+  if (object.type === AST_NODE_TYPES.Identifier && object.name === 'module' && target.property.name === 'exports')
+    return { name: undefined, value: expression.right };
+  if (object.type === AST_NODE_TYPES.Identifier && object.name === 'exports')
+    return { name: target.property.name, value: expression.right };
+  if (
+    object.type === AST_NODE_TYPES.MemberExpression &&
+    !object.computed &&
+    object.object.type === AST_NODE_TYPES.Identifier &&
+    object.object.name === 'module' &&
+    object.property.type === AST_NODE_TYPES.Identifier &&
+    object.property.name === 'exports'
+  ) {
     return { name: target.property.name, value: expression.right };
   }
   return undefined;
@@ -297,7 +326,13 @@ export interface ExportedValue {
  * `import * as db`), is in the module that exports it. Undefined for packages, missing modules,
  * and anything the top-level walk cannot name.
  */
-export function importedValue(fromFile: string, binding: ImportBinding, purpose: ModulePurpose, member?: string, depth = 0): ExportedValue | undefined {
+export function importedValue(
+  fromFile: string,
+  binding: ImportBinding,
+  purpose: ModulePurpose,
+  member?: string,
+  depth = 0,
+): ExportedValue | undefined {
   if (depth > MAX_DEPTH || !mayBeProjectModule(binding.source)) return undefined;
   const filePath = resolveImport(fromFile, binding.source);
   if (!filePath || filePath === fromFile) return undefined;
@@ -305,7 +340,10 @@ export function importedValue(fromFile: string, binding: ImportBinding, purpose:
   if (!module) return undefined;
   if (binding.imported === '*') {
     // A whole-module require (or namespace import): `module.exports = v` is the value itself.
-    if (module.cjsValue) return member === undefined ? valueIn(module, module.cjsValue, purpose, depth) : propertyOf(module, module.cjsValue, member, purpose, depth);
+    if (module.cjsValue)
+      return member === undefined
+        ? valueIn(module, module.cjsValue, purpose, depth)
+        : propertyOf(module, module.cjsValue, member, purpose, depth);
     return member === undefined ? undefined : exportIn(module, member, purpose, depth);
   }
   if (binding.imported === 'default' && !module.exportTable.has('default') && module.cjsValue) {
@@ -323,7 +361,9 @@ function exportIn(module: ProjectModule, name: string, purpose: ModulePurpose, d
   if (target?.kind === 'value') return valueIn(module, target.node, purpose, depth);
   if (target?.kind === 'local') return localIn(module, target.name, purpose, depth);
   if (target?.kind === 'reexport') {
-    return target.imported === '*' ? undefined : importedValue(module.filePath, { source: target.source, imported: target.imported }, purpose, undefined, depth + 1);
+    return target.imported === '*'
+      ? undefined
+      : importedValue(module.filePath, { source: target.source, imported: target.imported }, purpose, undefined, depth + 1);
   }
   if (module.cjsValue) return propertyOf(module, module.cjsValue, name, purpose, depth);
   for (const source of module.stars) {
@@ -338,7 +378,8 @@ function localIn(module: ProjectModule, name: string, purpose: ModulePurpose, de
   const declared = module.topLevel.get(name);
   const binding = module.imports.get(name);
   // `const redis = require('./client')` is a declaration the import table also knows: follow the import.
-  if (binding && (!declared || isRequireDeclarator(declared))) return importedValue(module.filePath, binding, purpose, undefined, depth + 1);
+  if (binding && (!declared || isRequireDeclarator(declared)))
+    return importedValue(module.filePath, binding, purpose, undefined, depth + 1);
   return declared ? { module, node: declared } : undefined;
 }
 
@@ -354,7 +395,13 @@ function valueIn(module: ProjectModule, node: TSESTree.Node, purpose: ModulePurp
 }
 
 /** `member` of an exported object literal (`module.exports = { redis, withLock }`). */
-function propertyOf(module: ProjectModule, node: TSESTree.Node, member: string, purpose: ModulePurpose, depth: number): ExportedValue | undefined {
+function propertyOf(
+  module: ProjectModule,
+  node: TSESTree.Node,
+  member: string,
+  purpose: ModulePurpose,
+  depth: number,
+): ExportedValue | undefined {
   let value = skipTypeWrappers(node);
   if (value.type === AST_NODE_TYPES.Identifier) {
     const declared = localIn(module, value.name, purpose, depth + 1);
@@ -366,7 +413,13 @@ function propertyOf(module: ProjectModule, node: TSESTree.Node, member: string, 
   }
   if (value.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
   for (const property of value.properties) {
-    if (property.type !== AST_NODE_TYPES.Property || property.computed || property.key.type !== AST_NODE_TYPES.Identifier || property.key.name !== member) continue;
+    if (
+      property.type !== AST_NODE_TYPES.Property ||
+      property.computed ||
+      property.key.type !== AST_NODE_TYPES.Identifier ||
+      property.key.name !== member
+    )
+      continue;
     return valueIn(module, property.value, purpose, depth);
   }
   return undefined;
@@ -377,18 +430,26 @@ export function exportedFunction(value: ExportedValue): FunctionLike | undefined
   const node = value.node;
   if (isFunctionLike(node)) return node;
   const declarator = node.parent;
-  if (node.type === AST_NODE_TYPES.Identifier && declarator?.type === AST_NODE_TYPES.VariableDeclarator && declarator.id === node && declarator.init) {
+  if (
+    node.type === AST_NODE_TYPES.Identifier &&
+    declarator?.type === AST_NODE_TYPES.VariableDeclarator &&
+    declarator.id === node &&
+    declarator.init
+  ) {
     const init = skipTypeWrappers(declarator.init);
     return isFunctionLike(init) ? init : undefined;
   }
   return undefined;
 }
 
-const NODE_BUILTINS = /^(?:node:|fs$|path$|os$|crypto$|util$|events$|http$|https$|url$|stream$|child_process$|worker_threads$|net$|tls$|zlib$|assert$|buffer$|timers$)/u;
+const NODE_BUILTINS =
+  /^(?:node:|fs$|path$|os$|crypto$|util$|events$|http$|https$|url$|stream$|child_process$|worker_threads$|net$|tls$|zlib$|assert$|buffer$|timers$)/u;
 
 /** Only project files can be resolved: packages are known by name in the client tables, builtins never hold a client. */
 function mayBeProjectModule(source: string): boolean {
-  return source.length > 0 && !NODE_BUILTINS.test(source) && !Object.hasOwn(CLIENT_PACKAGES, source) && !Object.hasOwn(SQL_PACKAGES, source);
+  return (
+    source.length > 0 && !NODE_BUILTINS.test(source) && !Object.hasOwn(CLIENT_PACKAGES, source) && !Object.hasOwn(SQL_PACKAGES, source)
+  );
 }
 
 /** Forgets every parsed module (tests that rewrite files within one process). */

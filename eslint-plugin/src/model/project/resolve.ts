@@ -97,7 +97,11 @@ function tsconfigPath(fromDir: string, specifier: string): string | undefined {
     const star = pattern.indexOf('*');
     let captured: string | undefined;
     if (star === -1) captured = pattern === specifier ? '' : undefined;
-    else if (specifier.startsWith(pattern.slice(0, star)) && specifier.endsWith(pattern.slice(star + 1)) && specifier.length >= pattern.length - 1) {
+    else if (
+      specifier.startsWith(pattern.slice(0, star)) &&
+      specifier.endsWith(pattern.slice(star + 1)) &&
+      specifier.length >= pattern.length - 1
+    ) {
       captured = specifier.slice(star, specifier.length - (pattern.length - star - 1));
     }
     if (captured === undefined) continue;
@@ -137,14 +141,16 @@ function readTsconfig(file: string, text: string, depth: number): PathsConfig | 
   }
   const options = json.compilerOptions ?? {};
   const baseUrl = typeof options.baseUrl === 'string' ? path.resolve(dir, options.baseUrl) : inherited?.baseUrl;
-  const ownPaths = options.paths && typeof options.paths === 'object'
-    ? Object.entries(options.paths as Record<string, unknown>)
-      .filter((entry): entry is [string, string[]] => Array.isArray(entry[1]) && entry[1].every((target) => typeof target === 'string'))
-    : undefined;
+  const ownPaths =
+    options.paths && typeof options.paths === 'object'
+      ? Object.entries(options.paths as Record<string, unknown>).filter(
+          (entry): entry is [string, string[]] => Array.isArray(entry[1]) && entry[1].every((target) => typeof target === 'string'),
+        )
+      : undefined;
   if (!ownPaths && !inherited && baseUrl === undefined) return undefined;
   return {
     baseUrl,
-    pathsBase: ownPaths ? baseUrl ?? dir : inherited?.pathsBase ?? baseUrl ?? dir,
+    pathsBase: ownPaths ? (baseUrl ?? dir) : (inherited?.pathsBase ?? baseUrl ?? dir),
     paths: ownPaths ?? inherited?.paths ?? [],
   };
 }
@@ -167,9 +173,21 @@ function parseJsonc(text: string): unknown {
       else if (char === '"') inString = false;
       continue;
     }
-    if (char === '"') { inString = true; out += char; continue; }
-    if (char === '/' && text[index + 1] === '/') { while (index < text.length && text[index] !== '\n') index++; out += '\n'; continue; }
-    if (char === '/' && text[index + 1] === '*') { const end = text.indexOf('*/', index + 2); index = end === -1 ? text.length : end + 1; continue; }
+    if (char === '"') {
+      inString = true;
+      out += char;
+      continue;
+    }
+    if (char === '/' && text[index + 1] === '/') {
+      while (index < text.length && text[index] !== '\n') index++;
+      out += '\n';
+      continue;
+    }
+    if (char === '/' && text[index + 1] === '*') {
+      const end = text.indexOf('*/', index + 2);
+      index = end === -1 ? text.length : end + 1;
+      continue;
+    }
     out += char;
   }
   try {
@@ -197,7 +215,7 @@ function packageJsonAt(dir: string): Record<string, unknown> | undefined {
   if (known !== undefined) return known ?? undefined;
   const text = moduleHost().readFile(path.join(dir, 'package.json'));
   const json = text === undefined ? undefined : parseJsonc(text);
-  const object = json && typeof json === 'object' && !Array.isArray(json) ? json as Record<string, unknown> : undefined;
+  const object = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
   packageJsons.set(dir, object ?? null);
   return object;
 }
@@ -225,7 +243,8 @@ function packageImport(fromDir: string, specifier: string): string | undefined {
     const star = pattern.indexOf('*');
     let captured: string | undefined;
     if (star === -1) captured = pattern === specifier ? '' : undefined;
-    else if (specifier.startsWith(pattern.slice(0, star)) && specifier.endsWith(pattern.slice(star + 1))) captured = specifier.slice(star, specifier.length - (pattern.length - star - 1));
+    else if (specifier.startsWith(pattern.slice(0, star)) && specifier.endsWith(pattern.slice(star + 1)))
+      captured = specifier.slice(star, specifier.length - (pattern.length - star - 1));
     if (captured === undefined) continue;
     for (const candidate of conditionTargets(target)) {
       if (!candidate.startsWith('./')) continue;
@@ -268,9 +287,13 @@ function workspacePackage(fromDir: string, specifier: string): string | undefine
   const info = nearestPackage(dir);
   if (subpath !== '') return fileOrDirectory(path.join(dir, subpath)) ?? fileOrDirectory(path.join(dir, 'src', subpath));
   const exportsField = info?.json.exports;
-  const dotTarget = exportsField && typeof exportsField === 'object' && !Array.isArray(exportsField) && '.' in exportsField
-    ? (exportsField as Record<string, unknown>)['.'] : exportsField;
-  const candidates = [...conditionTargets(dotTarget), info?.json.types, info?.json.main].filter((value): value is string => typeof value === 'string');
+  const dotTarget =
+    exportsField && typeof exportsField === 'object' && !Array.isArray(exportsField) && '.' in exportsField
+      ? (exportsField as Record<string, unknown>)['.']
+      : exportsField;
+  const candidates = [...conditionTargets(dotTarget), info?.json.types, info?.json.main].filter(
+    (value): value is string => typeof value === 'string',
+  );
   for (const candidate of candidates) {
     const found = fileOrDirectory(path.resolve(dir, candidate));
     if (found) return found;
@@ -278,7 +301,9 @@ function workspacePackage(fromDir: string, specifier: string): string | undefine
   return fileOrDirectory(path.join(dir, 'src', 'index')) ?? fileOrDirectory(path.join(dir, 'index'));
 }
 
-interface Workspace { readonly members: ReadonlyMap<string, string> }
+interface Workspace {
+  readonly members: ReadonlyMap<string, string>;
+}
 
 const workspaces = new Map<string, Workspace | null>();
 
@@ -291,11 +316,15 @@ function workspaceRoot(dir: string): Workspace | undefined {
   const known = workspaces.get(dir);
   if (known !== undefined) return known ?? undefined;
   const json = packageJsonAt(dir) as { workspaces?: unknown } | undefined;
-  const patterns = Array.isArray(json?.workspaces) ? json.workspaces
-    : (json?.workspaces as { packages?: unknown } | undefined)?.packages;
+  const patterns = Array.isArray(json?.workspaces) ? json.workspaces : (json?.workspaces as { packages?: unknown } | undefined)?.packages;
   let workspace: Workspace | undefined;
   if (Array.isArray(patterns)) {
-    workspace = { members: workspaceMembers(dir, patterns.filter((pattern): pattern is string => typeof pattern === 'string')) };
+    workspace = {
+      members: workspaceMembers(
+        dir,
+        patterns.filter((pattern): pattern is string => typeof pattern === 'string'),
+      ),
+    };
   } else {
     const parent = path.dirname(dir);
     workspace = parent === dir ? undefined : workspaceRoot(parent);

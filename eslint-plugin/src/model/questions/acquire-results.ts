@@ -11,7 +11,8 @@ import type { AnyAcquisition, TryAcquisition } from './try-acquisitions.js';
  * argument, `ignored` when the callback never reads it), or the boolean column of a try-lock's row.
  */
 export function tryAcquisitionFate(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: TryAcquisition): ResultFate {
-  if (acquisition.callback) return callbackIgnoresReply(sourceCode, acquisition.callback) ? { kind: 'ignored', statement: undefined } : { kind: 'checked' };
+  if (acquisition.callback)
+    return callbackIgnoresReply(sourceCode, acquisition.callback) ? { kind: 'ignored', statement: undefined } : { kind: 'checked' };
   const column = acquisition.resultColumn;
   return resultFate(sourceCode, acquisition.node, column ? { column: column.name, shape: column.shape } : REPLY);
 }
@@ -34,7 +35,8 @@ export function failOpenReturn(sourceCode: Readonly<TSESLint.SourceCode>, acquis
     const literal = truthyReturnIn(sourceCode, parent.handler.body);
     if (!literal) continue;
     const name = functionName(owner) ?? '';
-    if ((ACQUIRE_HELPER_NAME.test(name) && !RUN_HELPER_NAME.test(name)) || returnsResultOf(sourceCode, parent.block, acquisition.node)) return literal;
+    if ((ACQUIRE_HELPER_NAME.test(name) && !RUN_HELPER_NAME.test(name)) || returnsResultOf(sourceCode, parent.block, acquisition.node))
+      return literal;
   }
   return undefined;
 }
@@ -44,7 +46,8 @@ function truthyReturnIn(sourceCode: Readonly<TSESLint.SourceCode>, block: TSESTr
   visitStatements(sourceCode, block, (node) => {
     if (found || node.type !== AST_NODE_TYPES.ReturnStatement || !node.argument) return;
     const argument = skipTypeWrappers(node.argument);
-    if (argument.type === AST_NODE_TYPES.Literal && (argument.value === true || argument.value === 1 || argument.value === 'OK')) found = argument;
+    if (argument.type === AST_NODE_TYPES.Literal && (argument.value === true || argument.value === 1 || argument.value === 'OK'))
+      found = argument;
   });
   return found;
 }

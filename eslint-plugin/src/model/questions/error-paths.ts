@@ -26,7 +26,12 @@ export function isGuaranteed(release: LockStep): boolean {
 }
 
 /** Something between acquiring and releasing can throw: a call, an `await`, a `throw`. */
-export function hasWorkBetween(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: LockStep, release: LockStep, machinery: ReadonlySet<TSESTree.Node>): boolean {
+export function hasWorkBetween(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  acquisition: LockStep,
+  release: LockStep,
+  machinery: ReadonlySet<TSESTree.Node>,
+): boolean {
   const from = acquisition.node.range[1];
   const to = release.node.range[0];
   const stack: TSESTree.Node[] = [acquisition.owner];
@@ -35,8 +40,13 @@ export function hasWorkBetween(sourceCode: Readonly<TSESLint.SourceCode>, acquis
     if (node.range[1] <= from || node.range[0] >= to) continue;
     const inside = node.range[0] >= from && node.range[1] <= to;
     if (machinery.has(node) || (node.type === AST_NODE_TYPES.AwaitExpression && machinery.has(skipTypeWrappers(node.argument)))) continue;
-    if (inside && (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression
-      || node.type === AST_NODE_TYPES.AwaitExpression || node.type === AST_NODE_TYPES.ThrowStatement)) {
+    if (
+      inside &&
+      (node.type === AST_NODE_TYPES.CallExpression ||
+        node.type === AST_NODE_TYPES.NewExpression ||
+        node.type === AST_NODE_TYPES.AwaitExpression ||
+        node.type === AST_NODE_TYPES.ThrowStatement)
+    ) {
       return true;
     }
     // A function defined in between runs later, if at all.
@@ -75,8 +85,13 @@ export function endsSessionInFinally(sourceCode: Readonly<TSESLint.SourceCode>, 
     if (node !== owner && isFunctionLike(node)) continue;
     if (node.type === AST_NODE_TYPES.CallExpression) {
       const parts = methodCallParts(node);
-      if (parts && sourceCode.getText(parts.receiver) === client && isInFinally(node, owner)
-        && ((parts.method === 'release' && node.arguments.length > 0) || parts.method === 'end' || parts.method === 'destroy')) return true;
+      if (
+        parts &&
+        sourceCode.getText(parts.receiver) === client &&
+        isInFinally(node, owner) &&
+        ((parts.method === 'release' && node.arguments.length > 0) || parts.method === 'end' || parts.method === 'destroy')
+      )
+        return true;
     }
     forEachChild(node, sourceCode.visitorKeys, (child) => stack.push(child));
   }

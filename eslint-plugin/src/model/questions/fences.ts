@@ -14,15 +14,23 @@ const EFFICIENCY_MARKER = /\blocksmith:\s*efficiency\b/u;
 export function isEfficiencyLock(sourceCode: Readonly<TSESLint.SourceCode>, lock: Lock, patterns: readonly RegExp[]): boolean {
   const line = lock.node.loc.start.line;
   let statement: TSESTree.Node = lock.node;
-  while (statement.parent && statement.parent.type !== AST_NODE_TYPES.BlockStatement && statement.parent.type !== AST_NODE_TYPES.Program) statement = statement.parent;
+  while (statement.parent && statement.parent.type !== AST_NODE_TYPES.BlockStatement && statement.parent.type !== AST_NODE_TYPES.Program)
+    statement = statement.parent;
   const firstLine = statement.loc.start.line;
-  const marked = sourceCode.getAllComments().some((comment) => EFFICIENCY_MARKER.test(comment.value)
-    && comment.loc.end.line >= firstLine - 1 && comment.loc.start.line <= line);
+  const marked = sourceCode
+    .getAllComments()
+    .some((comment) => EFFICIENCY_MARKER.test(comment.value) && comment.loc.end.line >= firstLine - 1 && comment.loc.start.line <= line);
   return marked || (lock.keyText !== undefined && patterns.some((pattern) => pattern.test(lock.keyText!)));
 }
 
 /** The fence compared in the write comes from an `INCR` that runs after the acquisition. */
-export function fenceMintedAfter(sourceCode: Readonly<TSESLint.SourceCode>, redis: RedisModel, write: SqlWrite, fenceColumns: readonly string[], lock: Lock): boolean {
+export function fenceMintedAfter(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  redis: RedisModel,
+  write: SqlWrite,
+  fenceColumns: readonly string[],
+  lock: Lock,
+): boolean {
   const comparison = write.statement?.where.find((candidate) => fenceColumns.includes(candidate.column) && candidate.operator === '<');
   if (!comparison?.parameter || !write.query) return false;
   let expression = write.query.parameters[comparison.parameter - 1];

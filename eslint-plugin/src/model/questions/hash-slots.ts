@@ -16,7 +16,10 @@ const RUNTIME_PART = /\uE000[^\uE000]*\uE000/gu;
  * An interpolated value is taken to hold no brace, except one that opens the key (`${prefix}:x`),
  * which may carry the tag itself.
  */
-export function slotInput(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): { readonly text: string; readonly static: boolean } | undefined {
+export function slotInput(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  node: TSESTree.Node,
+): { readonly text: string; readonly static: boolean } | undefined {
   const shape = keyShapeText(sourceCode, skipTypeWrappers(node), 0);
   if (shape === undefined) return undefined;
   if (shape.startsWith(PLACEHOLDER)) return undefined;

@@ -42,7 +42,8 @@ export function dataKeyShapes(sourceCode: Readonly<TSESLint.SourceCode>, model: 
   const cached = dataShapesByModel.get(model);
   if (cached) return cached;
   const acquired = new Set<string>();
-  for (const acquisition of model.acquisitions) if (acquisition.keySignature !== undefined) acquired.add(keyShape(acquisition.keySignature));
+  for (const acquisition of model.acquisitions)
+    if (acquisition.keySignature !== undefined) acquired.add(keyShape(acquisition.keySignature));
   const shapes = new Set<string>();
   const add = (signature: string | undefined): void => {
     if (signature === undefined) return;
@@ -76,8 +77,9 @@ export function isHousekeeping(model: RedisModel, event: Release | Expiry): bool
 /** An acquisition by the code itself (`SET NX`, `SETNX`, a script) of the event's key inside `callback`. */
 function takesKeyIn(model: RedisModel, event: Release | Expiry, callback: TSESTree.Node): boolean {
   if (event.keySignature === undefined) return false;
-  return within(redisIndex(model).acquisitionsByKey.get(event.keySignature), callback.range, eventNode)
-    .some((acquisition) => acquisition.library === 'redis');
+  return within(redisIndex(model).acquisitionsByKey.get(event.keySignature), callback.range, eventNode).some(
+    (acquisition) => acquisition.library === 'redis',
+  );
 }
 
 /**
@@ -123,8 +125,11 @@ export function isLockKey(model: RedisModel, node: TSESTree.Node): boolean {
     const sourceCode = model.sourceCode;
     const signature = keySignature(sourceCode, node);
     const splitKey = model.splitKeyOfKey.get(node);
-    answer = (signature !== undefined && model.acquiredKeys.has(signature)) || (splitKey !== undefined && model.acquiredSplitKeys.has(splitKey))
-      || (looksLikeLockKey(sourceCode, node, model.lockKeyPattern) && (signature === undefined || !dataKeyShapes(sourceCode, model).has(keyShape(signature))));
+    answer =
+      (signature !== undefined && model.acquiredKeys.has(signature)) ||
+      (splitKey !== undefined && model.acquiredSplitKeys.has(splitKey)) ||
+      (looksLikeLockKey(sourceCode, node, model.lockKeyPattern) &&
+        (signature === undefined || !dataKeyShapes(sourceCode, model).has(keyShape(signature))));
     answers.set(node, answer);
   }
   return answer;

@@ -2,7 +2,16 @@
 // only makes sense for a lock (a missing TTL, a shared value, a check-then-set).
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, findVariable, forEachChild, type FunctionLike, functionName, isFunctionLike, methodCallParts, propertyName } from '../../util/ast.js';
+import {
+  contains,
+  findVariable,
+  forEachChild,
+  type FunctionLike,
+  functionName,
+  isFunctionLike,
+  methodCallParts,
+  propertyName,
+} from '../../util/ast.js';
 import type { LockModel } from '../nouns/lock-types.js';
 import { isReleasedInModule, redisIndex } from '../pairing/indexes.js';
 import { eventNode, within } from '../facts/source-order.js';
@@ -72,15 +81,22 @@ function isExported(sourceCode: Readonly<TSESLint.SourceCode>, fn: FunctionLike)
 /** A property of the object assigned to `module.exports` (or `exports.name`). */
 function isExportedObjectProperty(property: TSESTree.Property): boolean {
   const object = property.parent;
-  return object.type === AST_NODE_TYPES.ObjectExpression && object.parent.type === AST_NODE_TYPES.AssignmentExpression
-    && object.parent.right === object && isExportsTarget(object.parent.left);
+  return (
+    object.type === AST_NODE_TYPES.ObjectExpression &&
+    object.parent.type === AST_NODE_TYPES.AssignmentExpression &&
+    object.parent.right === object &&
+    isExportsTarget(object.parent.left)
+  );
 }
 
 /** `module.exports`, `module.exports.name`, `exports.name`. */
 function isExportsTarget(target: TSESTree.Node): boolean {
   if (target.type !== AST_NODE_TYPES.MemberExpression) return false;
-  const isModuleExports = (node: TSESTree.Node) => node.type === AST_NODE_TYPES.MemberExpression
-    && node.object.type === AST_NODE_TYPES.Identifier && node.object.name === 'module' && propertyName(node) === 'exports';
+  const isModuleExports = (node: TSESTree.Node) =>
+    node.type === AST_NODE_TYPES.MemberExpression &&
+    node.object.type === AST_NODE_TYPES.Identifier &&
+    node.object.name === 'module' &&
+    propertyName(node) === 'exports';
   if (isModuleExports(target)) return true;
   const object = target.object;
   return isModuleExports(object) || (object.type === AST_NODE_TYPES.Identifier && object.name === 'exports');
@@ -98,8 +114,13 @@ function readsParameter(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTre
       const variable = findVariable(sourceCode, current);
       const definition = variable?.defs.length === 1 ? variable.defs[0] : undefined;
       if (definition?.type === DefinitionType.Parameter && definition.node === fn) found = true;
-      else if (hops < MAX_KEY_HOPS && definition?.type === DefinitionType.Variable && definition.node.init && contains(fn, definition.node)
-        && variable!.references.every((reference) => !reference.isWrite() || reference.init === true)) {
+      else if (
+        hops < MAX_KEY_HOPS &&
+        definition?.type === DefinitionType.Variable &&
+        definition.node.init &&
+        contains(fn, definition.node) &&
+        variable!.references.every((reference) => !reference.isWrite() || reference.init === true)
+      ) {
         found = readsParameter(sourceCode, definition.node.init, fn, hops + 1);
       }
       return;
@@ -124,8 +145,7 @@ function readsParameter(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTre
 export function isLockKeyWrite(model: RedisModel, lockKeyPattern: RegExp, write: RedisCommand): boolean {
   const index = redisIndex(model);
   const released = write.keySignature === undefined ? index.hasUnsignedRelease : index.releasesByKey.has(write.keySignature);
-  return isLockKey(model, write.key!) || released
-    || isInLockFunction(write.call, lockKeyPattern);
+  return isLockKey(model, write.key!) || released || isInLockFunction(write.call, lockKeyPattern);
 }
 
 /**
@@ -137,9 +157,11 @@ export function redisAcquisitionsWithoutTtl(sourceCode: Readonly<TSESLint.Source
   const model = lockModel.redis;
   return model.acquisitions.filter((acquisition) => {
     if (acquisition.library !== 'redis' || acquisition.hasTtl || !acquisition.command) return false;
-    const expiredLater = within(model.expiries, acquisition.owner.range, eventNode).some((expiry) =>
-      (expiry.keySignature === undefined || acquisition.keySignature === undefined || expiry.keySignature === acquisition.keySignature)
-      && precedesInScope(acquisition, expiry));
+    const expiredLater = within(model.expiries, acquisition.owner.range, eventNode).some(
+      (expiry) =>
+        (expiry.keySignature === undefined || acquisition.keySignature === undefined || expiry.keySignature === acquisition.keySignature) &&
+        precedesInScope(acquisition, expiry),
+    );
     if (expiredLater) return false;
     return isLockAcquisition(sourceCode, model, lockModel.settings.lockKeyPattern, acquisition);
   });

@@ -23,8 +23,30 @@ export interface LockKeyWrite {
  * and a `SET` with options this analysis cannot read (a renewal, `IFEQ`), and scripts.
  */
 const KEY_WRITES: ReadonlySet<string> = new Set([
-  'SET', 'SETEX', 'PSETEX', 'GETSET', 'APPEND', 'SETRANGE', 'INCR', 'INCRBY', 'INCRBYFLOAT', 'DECR', 'DECRBY',
-  'HSET', 'HMSET', 'HDEL', 'HINCRBY', 'LPUSH', 'RPUSH', 'SADD', 'ZADD', 'RENAME', 'RENAMENX', 'PERSIST', 'GETDEL', 'GETEX',
+  'SET',
+  'SETEX',
+  'PSETEX',
+  'GETSET',
+  'APPEND',
+  'SETRANGE',
+  'INCR',
+  'INCRBY',
+  'INCRBYFLOAT',
+  'DECR',
+  'DECRBY',
+  'HSET',
+  'HMSET',
+  'HDEL',
+  'HINCRBY',
+  'LPUSH',
+  'RPUSH',
+  'SADD',
+  'ZADD',
+  'RENAME',
+  'RENAMENX',
+  'PERSIST',
+  'GETDEL',
+  'GETEX',
 ]);
 
 /** Writes that replace the value the lock compares with: the holder rewriting its own token is a renewal, not data. */
@@ -42,13 +64,22 @@ export function lockKeyWrites(sourceCode: Readonly<TSESLint.SourceCode>, model: 
   for (const section of redisCriticalSections(model)) {
     const range: [number, number] = [section.from, section.to];
     const candidates: { call: TSESTree.CallExpression; command: string; write: RedisCommand | undefined }[] = [
-      ...within(index.commandsByKey.get(section.keySignature), range, commandNode).map((write) => ({ call: write.call, command: write.name, write })),
-      ...within(index.hashWritesByKey.get(section.keySignature), range, (write) => write.call).map((write) => ({ call: write.call, command: 'HSET', write: undefined })),
+      ...within(index.commandsByKey.get(section.keySignature), range, commandNode).map((write) => ({
+        call: write.call,
+        command: write.name,
+        write,
+      })),
+      ...within(index.hashWritesByKey.get(section.keySignature), range, (write) => write.call).map((write) => ({
+        call: write.call,
+        command: 'HSET',
+        write: undefined,
+      })),
     ].sort((left, right) => left.call.range[0] - right.call.range[0]);
     // Both lists are in source order: the latest acquisition before each write advances with it.
     let latest = 0;
     for (const candidate of candidates) {
-      while (latest + 1 < section.acquisitions.length && section.acquisitions[latest + 1]!.node.range[1] <= candidate.call.range[0]) latest++;
+      while (latest + 1 < section.acquisitions.length && section.acquisitions[latest + 1]!.node.range[1] <= candidate.call.range[0])
+        latest++;
       const acquisition = section.acquisitions[latest]!;
       if (seen.has(candidate.call) || !contains(section.owner, candidate.call)) continue;
       if (candidate.write && !overwritesLock(sourceCode, candidate.write, acquisition)) continue;
@@ -77,8 +108,12 @@ function overwritesLock(sourceCode: Readonly<TSESLint.SourceCode>, write: RedisC
 function mentionsPersist(sourceCode: Readonly<TSESLint.SourceCode>, argument: TSESTree.Node): boolean {
   const node = skipTypeWrappers(argument);
   if (node.type === AST_NODE_TYPES.ObjectExpression) {
-    return node.properties.some((property) => property.type === AST_NODE_TYPES.Property && property.key.type === AST_NODE_TYPES.Identifier
-      && property.key.name.toUpperCase() === 'PERSIST');
+    return node.properties.some(
+      (property) =>
+        property.type === AST_NODE_TYPES.Property &&
+        property.key.type === AST_NODE_TYPES.Identifier &&
+        property.key.name.toUpperCase() === 'PERSIST',
+    );
   }
   return staticString(sourceCode, node)?.toUpperCase() === 'PERSIST';
 }
@@ -102,9 +137,17 @@ function runsWhileHeld(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: A
   return true;
 }
 
-function decidedBy(sourceCode: Readonly<TSESLint.SourceCode>, test: TSESTree.Node, acquisition: TSESTree.Node, resultName: string | undefined): boolean {
+function decidedBy(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  test: TSESTree.Node,
+  acquisition: TSESTree.Node,
+  resultName: string | undefined,
+): boolean {
   if (contains(test, acquisition)) return true;
-  return resultName !== undefined && sourceCode.getTokens(test).some((token) => token.type === AST_TOKEN_TYPES.Identifier && token.value === resultName);
+  return (
+    resultName !== undefined &&
+    sourceCode.getTokens(test).some((token) => token.type === AST_TOKEN_TYPES.Identifier && token.value === resultName)
+  );
 }
 
 /** `!ok`, `ok === null`, `ok !== 'OK'`: the branch taken when the lock was not taken. */
@@ -113,9 +156,14 @@ function isNegated(test: TSESTree.Node): boolean {
   if (expression.type === AST_NODE_TYPES.UnaryExpression) return expression.operator === '!';
   if (expression.type !== AST_NODE_TYPES.BinaryExpression) return false;
   const sides = [skipTypeWrappers(expression.left), skipTypeWrappers(expression.right)];
-  const failure = sides.some((side) => (side.type === AST_NODE_TYPES.Literal && (side.value === null || side.value === false || side.value === 0))
-    || (side.type === AST_NODE_TYPES.Identifier && side.name === 'undefined'));
-  const success = sides.some((side) => side.type === AST_NODE_TYPES.Literal && (side.value === 'OK' || side.value === true || side.value === 1));
+  const failure = sides.some(
+    (side) =>
+      (side.type === AST_NODE_TYPES.Literal && (side.value === null || side.value === false || side.value === 0)) ||
+      (side.type === AST_NODE_TYPES.Identifier && side.name === 'undefined'),
+  );
+  const success = sides.some(
+    (side) => side.type === AST_NODE_TYPES.Literal && (side.value === 'OK' || side.value === true || side.value === 1),
+  );
   if (expression.operator === '===' || expression.operator === '==') return failure;
   if (expression.operator === '!==' || expression.operator === '!=') return success;
   return false;

@@ -50,7 +50,8 @@ export function locksIgnoringLoss(sourceCode: SourceCode, redis: RedisModel, sql
   const writes = writeNodes(redis, sql);
   const locks = locksOf(sourceCode, { redis, sql });
   for (const { acquisition, library } of candidates) {
-    const work = library === 'redlock' ? redlockRoutine(acquisition) : semaphoreWork(sourceCode, acquisition, locks.lockOfAcquisition(acquisition));
+    const work =
+      library === 'redlock' ? redlockRoutine(acquisition) : semaphoreWork(sourceCode, acquisition, locks.lockOfAcquisition(acquisition));
     if (!work) continue;
     const inside = within(writes, work.range, (node) => node).filter((node) => contains(work.root, node) && node !== acquisition.node);
     if (inside.length === 0) continue;
@@ -94,7 +95,11 @@ function redlockRoutine(acquisition: Acquisition): Work | undefined {
 }
 
 /** A refreshing redis-semaphore lock (the library's or a helper's, whose refresh auto-extension.ts judged): the work from `acquire()` to `release()`. */
-function semaphoreWork(sourceCode: SourceCode, acquisition: Acquisition, section: { readonly from: number; readonly to: number; readonly owner: TSESTree.Node } | undefined): Work | undefined {
+function semaphoreWork(
+  sourceCode: SourceCode,
+  acquisition: Acquisition,
+  section: { readonly from: number; readonly to: number; readonly owner: TSESTree.Node } | undefined,
+): Work | undefined {
   if (!section) return undefined;
   const from = acquisition.node.range[1];
   return {
@@ -111,7 +116,8 @@ function acquiredChecks(sourceCode: SourceCode, from: number, to: number): TSEST
   const word = SEMAPHORE.acquiredProperty;
   for (let at = text.indexOf(word, from); at !== -1 && at < to; at = text.indexOf(word, at + word.length)) {
     const node = sourceCode.getNodeByRangeIndex(at);
-    if (node?.type === AST_NODE_TYPES.Identifier && node.parent.type === AST_NODE_TYPES.MemberExpression && node.parent.property === node) checks.push(node);
+    if (node?.type === AST_NODE_TYPES.Identifier && node.parent.type === AST_NODE_TYPES.MemberExpression && node.parent.property === node)
+      checks.push(node);
   }
   return checks;
 }
@@ -130,8 +136,13 @@ function guardsAWrite(consultation: TSESTree.Node, writes: readonly TSESTree.Nod
 }
 
 function isLoop(node: TSESTree.Node): boolean {
-  return node.type === AST_NODE_TYPES.ForStatement || node.type === AST_NODE_TYPES.ForOfStatement || node.type === AST_NODE_TYPES.ForInStatement
-    || node.type === AST_NODE_TYPES.WhileStatement || node.type === AST_NODE_TYPES.DoWhileStatement;
+  return (
+    node.type === AST_NODE_TYPES.ForStatement ||
+    node.type === AST_NODE_TYPES.ForOfStatement ||
+    node.type === AST_NODE_TYPES.ForInStatement ||
+    node.type === AST_NODE_TYPES.WhileStatement ||
+    node.type === AST_NODE_TYPES.DoWhileStatement
+  );
 }
 
 const writesByModel = new WeakMap<SqlModel, WeakMap<RedisModel, readonly TSESTree.Node[]>>();

@@ -4,7 +4,15 @@
 // Rules use it to see a value read in one round trip and acted on in a later one.
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { constInitializer, contains, findVariable, type FunctionLike, isFunctionLike, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
+import {
+  constInitializer,
+  contains,
+  findVariable,
+  type FunctionLike,
+  isFunctionLike,
+  methodCallParts,
+  skipTypeWrappers,
+} from '../../util/ast.js';
 import { CHAIN_METHODS } from '../tables/redis-clients.js';
 import type { RedisCommand, RedisModel } from '../nouns/redis-events.js';
 
@@ -62,7 +70,12 @@ export function pipelineReplyOf(sourceCode: SourceCode, model: RedisModel, expre
  * its place; for one queued in a loop over a list, `key` is the element of the same list at the
  * reply's index (`keys.forEach((key, index) => … owners[index] …)`, or `keys[index]`).
  */
-export function isReplyOfKey(sourceCode: SourceCode, reply: PipelineReply, key: TSESTree.Node | undefined, keySignature: string | undefined): boolean {
+export function isReplyOfKey(
+  sourceCode: SourceCode,
+  reply: PipelineReply,
+  key: TSESTree.Node | undefined,
+  keySignature: string | undefined,
+): boolean {
   if (!reply.index) return keySignature !== undefined && reply.command.keySignature === keySignature;
   if (!key || !reply.command.key) return false;
   const queuedFrom = loopedList(sourceCode, reply.command.key, reply.command.call);
@@ -113,12 +126,15 @@ function replyAccess(sourceCode: SourceCode, node: TSESTree.Node, inner: readonl
   }
   if (expression.type === AST_NODE_TYPES.CallExpression) {
     const method = methodCallParts(expression)?.method;
-    return method !== undefined && EXEC_METHODS.has(method) && expression.arguments.length === 0 ? { exec: expression, path: inner } : undefined;
+    return method !== undefined && EXEC_METHODS.has(method) && expression.arguments.length === 0
+      ? { exec: expression, path: inner }
+      : undefined;
   }
   if (expression.type !== AST_NODE_TYPES.Identifier || depth >= MAX_ALIAS_DEPTH) return undefined;
   const variable = findVariable(sourceCode, expression);
   const definition = variable?.defs[0];
-  if (!variable || variable.defs.length !== 1 || definition?.node.type !== AST_NODE_TYPES.VariableDeclarator || !definition.node.init) return undefined;
+  if (!variable || variable.defs.length !== 1 || definition?.node.type !== AST_NODE_TYPES.VariableDeclarator || !definition.node.init)
+    return undefined;
   if (variable.references.some((reference) => reference.isWrite() && reference.init !== true)) return undefined;
   const path = patternPath(definition.node.id, definition.name);
   return path ? replyAccess(sourceCode, definition.node.init, [...path, ...inner], depth + 1) : undefined;
@@ -148,7 +164,9 @@ function unwrap(node: TSESTree.Node): TSESTree.Node {
 function literalIndex(index: Index): number | undefined {
   if (typeof index === 'number') return index;
   const value = skipTypeWrappers(index);
-  return value.type === AST_NODE_TYPES.Literal && typeof value.value === 'number' && Number.isInteger(value.value) ? value.value : undefined;
+  return value.type === AST_NODE_TYPES.Literal && typeof value.value === 'number' && Number.isInteger(value.value)
+    ? value.value
+    : undefined;
 }
 
 /** The `multi()`/`pipeline()` call an `exec()` sends: in its own chain, or the one a `const` holds. */
@@ -231,10 +249,11 @@ function queuedCalls(sourceCode: SourceCode, opener: TSESTree.Node): ReadonlySet
 function outermost(node: TSESTree.Node): TSESTree.Node {
   let current = node;
   while (
-    current.parent?.type === AST_NODE_TYPES.TSNonNullExpression
-    || current.parent?.type === AST_NODE_TYPES.TSAsExpression
-    || current.parent?.type === AST_NODE_TYPES.ChainExpression
-  ) current = current.parent;
+    current.parent?.type === AST_NODE_TYPES.TSNonNullExpression ||
+    current.parent?.type === AST_NODE_TYPES.TSAsExpression ||
+    current.parent?.type === AST_NODE_TYPES.ChainExpression
+  )
+    current = current.parent;
   return current;
 }
 
@@ -284,7 +303,11 @@ function loopedList(sourceCode: SourceCode, key: TSESTree.Node, call: TSESTree.N
   let list: TSESTree.Node | undefined;
   if (expression.type === AST_NODE_TYPES.Identifier) {
     const definition = singleDefinition(sourceCode, expression);
-    if (definition?.type === 'Variable' && definition.parent?.parent.type === AST_NODE_TYPES.ForOfStatement && definition.parent.parent.left === definition.parent) {
+    if (
+      definition?.type === 'Variable' &&
+      definition.parent?.parent.type === AST_NODE_TYPES.ForOfStatement &&
+      definition.parent.parent.left === definition.parent
+    ) {
       loop = definition.parent.parent;
       body = definition.parent.parent.body;
       list = definition.parent.parent.right;
@@ -297,7 +320,11 @@ function loopedList(sourceCode: SourceCode, key: TSESTree.Node, call: TSESTree.N
         list = host;
       }
     }
-  } else if (expression.type === AST_NODE_TYPES.MemberExpression && expression.computed && expression.property.type === AST_NODE_TYPES.Identifier) {
+  } else if (
+    expression.type === AST_NODE_TYPES.MemberExpression &&
+    expression.computed &&
+    expression.property.type === AST_NODE_TYPES.Identifier
+  ) {
     const forStatement = countingLoopOf(sourceCode, expression.property);
     if (forStatement) {
       loop = forStatement;
@@ -320,7 +347,11 @@ function elementAtIndex(sourceCode: SourceCode, key: TSESTree.Node, index: TSEST
   const expression = skipTypeWrappers(key);
   const indexVariable = findVariable(sourceCode, index);
   if (!indexVariable) return undefined;
-  if (expression.type === AST_NODE_TYPES.MemberExpression && expression.computed && expression.property.type === AST_NODE_TYPES.Identifier) {
+  if (
+    expression.type === AST_NODE_TYPES.MemberExpression &&
+    expression.computed &&
+    expression.property.type === AST_NODE_TYPES.Identifier
+  ) {
     return findVariable(sourceCode, expression.property) === indexVariable ? expression.object : undefined;
   }
   if (expression.type !== AST_NODE_TYPES.Identifier) return undefined;
@@ -358,7 +389,9 @@ function countingLoopOf(sourceCode: SourceCode, index: TSESTree.Identifier): TSE
   const update = loop.update;
   const stepsByOne = update.type === AST_NODE_TYPES.UpdateExpression && update.operator === '++';
   if (!stepsByOne) return undefined;
-  return variable.references.every((reference) => !reference.isWrite() || reference.init === true || contains(update, reference.identifier)) ? loop : undefined;
+  return variable.references.every((reference) => !reference.isWrite() || reference.init === true || contains(update, reference.identifier))
+    ? loop
+    : undefined;
 }
 
 type Definition =
@@ -372,6 +405,7 @@ function singleDefinition(sourceCode: SourceCode, identifier: TSESTree.Identifie
   if (!variable || variable.defs.length !== 1 || !definition) return undefined;
   if (variable.references.some((reference) => reference.isWrite() && reference.init !== true)) return undefined;
   if (definition.type === DefinitionType.Variable) return { type: 'Variable', name: definition.name, parent: definition.parent };
-  if (definition.type === DefinitionType.Parameter && isFunctionLike(definition.node)) return { type: 'Parameter', name: definition.name, node: definition.node };
+  if (definition.type === DefinitionType.Parameter && isFunctionLike(definition.node))
+    return { type: 'Parameter', name: definition.name, node: definition.node };
   return undefined;
 }

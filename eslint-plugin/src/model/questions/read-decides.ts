@@ -38,7 +38,11 @@ export function readResultOf(sourceCode: Readonly<TSESLint.SourceCode>, read: Re
     const parameter = read.callback.params[1];
     if (parameter?.type !== AST_NODE_TYPES.Identifier) return undefined;
     const variable = sourceCode.getDeclaredVariables(read.callback).find((candidate) => candidate.name === parameter.name);
-    return { uses: (variable?.references ?? []).filter((reference) => reference.isRead()).map((reference) => reference.identifier), declaration: undefined, awaited: false };
+    return {
+      uses: (variable?.references ?? []).filter((reference) => reference.isRead()).map((reference) => reference.identifier),
+      declaration: undefined,
+      awaited: false,
+    };
   }
   return valueReaders(sourceCode, read.call);
 }
@@ -75,12 +79,33 @@ function conditionUse(use: TSESTree.Node): ConditionUse | undefined {
       if (parent.operator === '&&') onlyOr = false;
       else onlyAnd = false;
       simple = false;
-    } else if (parent.type === AST_NODE_TYPES.CallExpression && parent.callee.type === AST_NODE_TYPES.Identifier && parent.callee.name === 'Boolean' && parent.arguments[0] === node) {
+    } else if (
+      parent.type === AST_NODE_TYPES.CallExpression &&
+      parent.callee.type === AST_NODE_TYPES.Identifier &&
+      parent.callee.name === 'Boolean' &&
+      parent.arguments[0] === node
+    ) {
       // Boolean(held) keeps its meaning.
-    } else if (parent.type === AST_NODE_TYPES.AwaitExpression || parent.type === AST_NODE_TYPES.ChainExpression || skipTypeWrappers(parent) !== parent) {
+    } else if (
+      parent.type === AST_NODE_TYPES.AwaitExpression ||
+      parent.type === AST_NODE_TYPES.ChainExpression ||
+      skipTypeWrappers(parent) !== parent
+    ) {
       // Transparent wrappers.
-    } else if ((parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.WhileStatement || parent.type === AST_NODE_TYPES.DoWhileStatement) && parent.test === node) {
-      return { test: node, statement: parent, polarity, impliedWhenTrue: onlyAnd, impliedWhenFalse: onlyOr, simple: simple && polarity !== undefined };
+    } else if (
+      (parent.type === AST_NODE_TYPES.IfStatement ||
+        parent.type === AST_NODE_TYPES.WhileStatement ||
+        parent.type === AST_NODE_TYPES.DoWhileStatement) &&
+      parent.test === node
+    ) {
+      return {
+        test: node,
+        statement: parent,
+        polarity,
+        impliedWhenTrue: onlyAnd,
+        impliedWhenFalse: onlyOr,
+        simple: simple && polarity !== undefined,
+      };
     } else {
       return undefined;
     }
@@ -95,7 +120,9 @@ function flip(polarity: Polarity | undefined): Polarity | undefined {
 /** `x === null`, `x != undefined`, `count === 0`, `count > 0`: readable; `x === token`: not. */
 function comparisonPolarity(operator: string, other: TSESTree.Node, polarity: Polarity | undefined): Polarity | undefined {
   const value = skipTypeWrappers(other);
-  const isNullish = (value.type === AST_NODE_TYPES.Literal && value.value === null) || (value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined');
+  const isNullish =
+    (value.type === AST_NODE_TYPES.Literal && value.value === null) ||
+    (value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined');
   const isZero = value.type === AST_NODE_TYPES.Literal && value.value === 0;
   const isOne = value.type === AST_NODE_TYPES.Literal && value.value === 1;
   if (isNullish || isZero) {
@@ -165,8 +192,12 @@ function alwaysExits(statement: TSESTree.Statement): boolean {
 function followsInList(statement: TSESTree.Node, write: TSESTree.Node): boolean {
   const parent = statement.parent;
   if (!parent) return false;
-  const list = parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.Program ? parent.body
-    : parent.type === AST_NODE_TYPES.SwitchCase ? parent.consequent : undefined;
+  const list =
+    parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.Program
+      ? parent.body
+      : parent.type === AST_NODE_TYPES.SwitchCase
+        ? parent.consequent
+        : undefined;
   if (!list) return false;
   const index = list.indexOf(statement as TSESTree.Statement);
   return index >= 0 && list.slice(index + 1).some((later) => contains(later, write));
@@ -181,12 +212,21 @@ function isDiagnosticUse(use: TSESTree.Node): boolean {
       const callee = skipTypeWrappers(current.callee);
       if (callee.type === AST_NODE_TYPES.MemberExpression) {
         const object = skipTypeWrappers(callee.object);
-        const name = object.type === AST_NODE_TYPES.Identifier ? object.name
-          : object.type === AST_NODE_TYPES.MemberExpression && object.property.type === AST_NODE_TYPES.Identifier ? object.property.name : undefined;
+        const name =
+          object.type === AST_NODE_TYPES.Identifier
+            ? object.name
+            : object.type === AST_NODE_TYPES.MemberExpression && object.property.type === AST_NODE_TYPES.Identifier
+              ? object.property.name
+              : undefined;
         if (name !== undefined && /^(?:console|logger|log)$/iu.test(name)) return true;
       }
     }
-    if (current.type === AST_NODE_TYPES.ExpressionStatement || current.type === AST_NODE_TYPES.ReturnStatement || current.type === AST_NODE_TYPES.VariableDeclaration) return false;
+    if (
+      current.type === AST_NODE_TYPES.ExpressionStatement ||
+      current.type === AST_NODE_TYPES.ReturnStatement ||
+      current.type === AST_NODE_TYPES.VariableDeclaration
+    )
+      return false;
     current = current.parent;
   }
   return false;
@@ -225,8 +265,12 @@ function readsKeyWhenPresent(model: RedisModel, decision: ReadDecision, write: R
   const statement = decision.statement;
   if (statement.type !== AST_NODE_TYPES.IfStatement) return false;
   const presentPath = decision.presentWhenTrue ? statement.consequent : statement.alternate;
-  return presentPath !== null && within(model.commands, presentPath.range, commandNode).some((command) =>
-    command.name === 'GET' && command.keySignature === write.keySignature);
+  return (
+    presentPath !== null &&
+    within(model.commands, presentPath.range, commandNode).some(
+      (command) => command.name === 'GET' && command.keySignature === write.keySignature,
+    )
+  );
 }
 
 /** Source order, or the write inside the read's v3 callback. */

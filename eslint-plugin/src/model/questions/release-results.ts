@@ -89,19 +89,32 @@ function checkableReleases(sourceCode: SourceCode, redis: RedisModel, sql: SqlMo
   // caller is the one who drops it. The helper's own body returns it, so it is not reported there.
   for (const event of [...redis.releases, ...redis.expiries]) {
     const helper = event.helper;
-    if (event.library !== 'helper' || !helper || (helper.role !== 'release' && helper.role !== 'extend') || helper.returns !== 'result') continue;
+    if (event.library !== 'helper' || !helper || (helper.role !== 'release' && helper.role !== 'extend') || helper.returns !== 'result')
+      continue;
     releases.push({
-      node: event.node, owner: event.owner, label: `${helper.name ?? 'release'}()`,
-      failure: 'a falsy answer', answer: WHOLE,
+      node: event.node,
+      owner: event.owner,
+      label: `${helper.name ?? 'release'}()`,
+      failure: 'a falsy answer',
+      answer: WHOLE,
     });
   }
   for (const lock of sql.advisoryLocks) {
     const { call, query } = lock;
     // Alone in its query as its own output column: the row's boolean is the answer (as for try-locks).
-    if (call.action !== 'unlock' || call.outputName === undefined || query.statements?.length !== 1 || lock.statement.advisoryLocks.length !== 1) continue;
+    if (
+      call.action !== 'unlock' ||
+      call.outputName === undefined ||
+      query.statements?.length !== 1 ||
+      lock.statement.advisoryLocks.length !== 1
+    )
+      continue;
     if (!unlockMayAnswerFalse(sourceCode, sql, lock)) continue;
     releases.push({
-      node: lock.node, owner: lock.function, label: call.functionName, failure: 'false',
+      node: lock.node,
+      owner: lock.function,
+      label: call.functionName,
+      failure: 'false',
       answer: { column: call.outputName, shape: resultShapeOf(query.sender.library, query.method) },
     });
   }

@@ -16,7 +16,11 @@ import { isParameterValue } from './token-origin.js';
  * The `GET` may also have gone in a pipeline or transaction before (`results[0][1] === token` of
  * its `exec()`): the delete is a later round trip all the same.
  */
-export function ownerCheckAround(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, event: Release | Expiry): TSESTree.Node | undefined {
+export function ownerCheckAround(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  model: RedisModel,
+  event: Release | Expiry,
+): TSESTree.Node | undefined {
   let current: TSESTree.Node | undefined = event.node.parent;
   while (current && current !== event.owner) {
     if (current.type === AST_NODE_TYPES.IfStatement && contains(current.consequent, event.node)) {
@@ -28,12 +32,21 @@ export function ownerCheckAround(sourceCode: Readonly<TSESLint.SourceCode>, mode
   return undefined;
 }
 
-function comparedWithStoredValue(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, test: TSESTree.Node, event: Release | Expiry): TSESTree.Node | undefined {
+function comparedWithStoredValue(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  model: RedisModel,
+  test: TSESTree.Node,
+  event: Release | Expiry,
+): TSESTree.Node | undefined {
   const expression = skipTypeWrappers(test);
   if (expression.type === AST_NODE_TYPES.LogicalExpression && expression.operator === '&&') {
-    return comparedWithStoredValue(sourceCode, model, expression.left, event) ?? comparedWithStoredValue(sourceCode, model, expression.right, event);
+    return (
+      comparedWithStoredValue(sourceCode, model, expression.left, event) ??
+      comparedWithStoredValue(sourceCode, model, expression.right, event)
+    );
   }
-  if (expression.type !== AST_NODE_TYPES.BinaryExpression || (expression.operator !== '===' && expression.operator !== '==')) return undefined;
+  if (expression.type !== AST_NODE_TYPES.BinaryExpression || (expression.operator !== '===' && expression.operator !== '=='))
+    return undefined;
   const isStoredRead = (side: TSESTree.Node): boolean => {
     let node = skipTypeWrappers(side);
     if (node.type === AST_NODE_TYPES.AwaitExpression) node = skipTypeWrappers(node.argument);
@@ -61,7 +74,12 @@ function couldBeToken(node: TSESTree.Node): boolean {
  * once a minute") may store anything. A suggestion is offered only when all of them are in the
  * acquisition's function: a token minted there could not reach a release anywhere else.
  */
-export function eventsOfSameLock(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, lockKeyPattern: RegExp, acquisition: Acquisition): SameLockEvents {
+export function eventsOfSameLock(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  model: RedisModel,
+  lockKeyPattern: RegExp,
+  acquisition: Acquisition,
+): SameLockEvents {
   const groups = eventGroups(sourceCode, model, lockKeyPattern);
   if (acquisition.keySignature === undefined) return sameLockEvents([groups.all], groups.order);
   const keyOnly = groups.keyOnly.get(acquisition.keySignature);
@@ -116,12 +134,22 @@ function eventGroups(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisMode
     group.start = Math.min(group.start, event.node.range[0]);
     group.end = Math.max(group.end, event.node.range[1]);
   };
-  const groups = { all: emptyGroup(), base: emptyGroup(), writtenKey: emptyGroup(), keyOnly: new Map<string, EventGroup>(), order: new Map<Release | Expiry, number>() };
+  const groups = {
+    all: emptyGroup(),
+    base: emptyGroup(),
+    writtenKey: emptyGroup(),
+    keyOnly: new Map<string, EventGroup>(),
+    order: new Map<Release | Expiry, number>(),
+  };
   for (const event of [...model.releases, ...model.expiries]) {
     if (event.library !== 'redis') continue;
     groups.order.set(event, groups.order.size);
     add(groups.all, event);
-    if (event.keySignature === undefined || (event.key !== undefined && isLockKey(model, event.key)) || isInLockFunction(event.node, lockKeyPattern)) {
+    if (
+      event.keySignature === undefined ||
+      (event.key !== undefined && isLockKey(model, event.key)) ||
+      isInLockFunction(event.node, lockKeyPattern)
+    ) {
       add(groups.base, event);
       if (event.key !== undefined && !isParameterValue(sourceCode, event.key)) add(groups.writtenKey, event);
       continue;
@@ -170,7 +198,10 @@ interface EventArgument {
 const argumentsByTextByModel = new WeakMap<RedisModel, ReadonlyMap<string, readonly EventArgument[]>>();
 
 /** The arguments of every Redis release and renewal, by their text, in the model's order: found once per file. */
-export function argumentsByText(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel): ReadonlyMap<string, readonly EventArgument[]> {
+export function argumentsByText(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  model: RedisModel,
+): ReadonlyMap<string, readonly EventArgument[]> {
   const cached = argumentsByTextByModel.get(model);
   if (cached) return cached;
   const byText = new Map<string, EventArgument[]>();
@@ -189,10 +220,16 @@ export function argumentsByText(sourceCode: Readonly<TSESLint.SourceCode>, model
 }
 
 /** `if ((await redis.get(key)) === WORKER_ID)` in the acquisition's function: it compares the stored value with `valueText`. */
-export function comparesStoredValue(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, acquisition: Acquisition, valueText: string): boolean {
+export function comparesStoredValue(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  model: RedisModel,
+  acquisition: Acquisition,
+  valueText: string,
+): boolean {
   return within(model.commands, acquisition.owner.range, commandNode).some((command) => {
     if (command.name !== 'GET') return false;
-    if (command.keySignature !== undefined && acquisition.keySignature !== undefined && command.keySignature !== acquisition.keySignature) return false;
+    if (command.keySignature !== undefined && acquisition.keySignature !== undefined && command.keySignature !== acquisition.keySignature)
+      return false;
     const comparison = valueCarrier(command.call).parent;
     if (comparison?.type !== AST_NODE_TYPES.BinaryExpression) return false;
     return sourceCode.getText(comparison.left) === valueText || sourceCode.getText(comparison.right) === valueText;
@@ -204,5 +241,7 @@ export function lockMachinery(model: RedisModel, acquisition: Acquisition): Read
   const signature = acquisition.keySignature;
   if (signature === undefined) return new Set();
   // Only nodes inside the acquisition's function are looked up in it.
-  return new Set(within(redisIndex(model).commandsByKey.get(signature), acquisition.owner.range, commandNode).map((command) => command.call));
+  return new Set(
+    within(redisIndex(model).commandsByKey.get(signature), acquisition.owner.range, commandNode).map((command) => command.call),
+  );
 }

@@ -9,20 +9,44 @@ import type { Lock } from '../nouns/lock-types.js';
 import type { SqlModel, SqlQuery, SqlWrite } from '../nouns/sql-items.js';
 
 // The lock's own machinery: token and timestamp minting, renewal timers, connection hand-back.
-const MACHINERY_FUNCTIONS = new Set(['randomUUID', 'uuid', 'v4', 'nanoid', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'now', 'String', 'Number']);
+const MACHINERY_FUNCTIONS = new Set([
+  'randomUUID',
+  'uuid',
+  'v4',
+  'nanoid',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+  'now',
+  'String',
+  'Number',
+]);
 const MACHINERY_METHODS = new Set(['release', 'unlock', 'extend', 'randomUUID', 'randomBytes', 'toString', 'now']);
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
 /** The one statement the critical section runs, or undefined when it does anything else. */
-export function singleStatement(sourceCode: SourceCode, redis: RedisModel, sql: SqlModel, lock: Lock): { statement: string; table: string; node: TSESTree.Node } | undefined {
+export function singleStatement(
+  sourceCode: SourceCode,
+  redis: RedisModel,
+  sql: SqlModel,
+  lock: Lock,
+): { statement: string; table: string; node: TSESTree.Node } | undefined {
   const [from, to] = sectionRange(lock);
   const steps: TSESTree.Node[] = [];
   const { queryByNode, writeByNode, redisCalls } = fileLookups(redis, sql);
   const visit = (node: TSESTree.Node): void => {
     if (node.range[1] <= from || node.range[0] >= to) return;
     const inside = node.range[0] >= from && node.range[1] <= to;
-    if (inside && node !== lock.node && node !== lock.release && (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.TaggedTemplateExpression || node.type === AST_NODE_TYPES.NewExpression)) {
+    if (
+      inside &&
+      node !== lock.node &&
+      node !== lock.release &&
+      (node.type === AST_NODE_TYPES.CallExpression ||
+        node.type === AST_NODE_TYPES.TaggedTemplateExpression ||
+        node.type === AST_NODE_TYPES.NewExpression)
+    ) {
       if (queryByNode.has(node) || writeByNode.has(node)) {
         steps.push(node);
         return;
@@ -43,18 +67,34 @@ export function singleStatement(sourceCode: SourceCode, redis: RedisModel, sql: 
   const statements = query?.statements;
   if (statements?.length !== 1) return undefined;
   const [statement] = statements as [NonNullable<typeof statements>[number]];
-  if ((statement.kind !== 'update' && statement.kind !== 'insert' && statement.kind !== 'delete') || !statement.singleTable || statement.table === undefined) return undefined;
+  if (
+    (statement.kind !== 'update' && statement.kind !== 'insert' && statement.kind !== 'delete') ||
+    !statement.singleTable ||
+    statement.table === undefined
+  )
+    return undefined;
   return { statement: `\`${statement.kind.toUpperCase()}\``, table: statement.table, node: only };
 }
 
 function inLoopWithin(node: TSESTree.Node, from: number, owner: TSESTree.Node): boolean {
   for (let current = node.parent; current && current !== owner; current = current.parent) {
     if (current.range[0] < from) return false;
-    if (current.type === AST_NODE_TYPES.ForStatement || current.type === AST_NODE_TYPES.ForOfStatement || current.type === AST_NODE_TYPES.ForInStatement
-      || current.type === AST_NODE_TYPES.WhileStatement || current.type === AST_NODE_TYPES.DoWhileStatement) return true;
+    if (
+      current.type === AST_NODE_TYPES.ForStatement ||
+      current.type === AST_NODE_TYPES.ForOfStatement ||
+      current.type === AST_NODE_TYPES.ForInStatement ||
+      current.type === AST_NODE_TYPES.WhileStatement ||
+      current.type === AST_NODE_TYPES.DoWhileStatement
+    )
+      return true;
     // `rows.map(...)`/`forEach(...)` callbacks run the statement per item too.
-    if (current.type === AST_NODE_TYPES.CallExpression && current.arguments.some((argument) => argument.range[0] <= node.range[0] && node.range[1] <= argument.range[1])
-      && current.callee.type === AST_NODE_TYPES.MemberExpression && ['map', 'forEach', 'flatMap'].includes(current.callee.property.type === AST_NODE_TYPES.Identifier ? current.callee.property.name : '')) return true;
+    if (
+      current.type === AST_NODE_TYPES.CallExpression &&
+      current.arguments.some((argument) => argument.range[0] <= node.range[0] && node.range[1] <= argument.range[1]) &&
+      current.callee.type === AST_NODE_TYPES.MemberExpression &&
+      ['map', 'forEach', 'flatMap'].includes(current.callee.property.type === AST_NODE_TYPES.Identifier ? current.callee.property.name : '')
+    )
+      return true;
   }
   return false;
 }
@@ -112,6 +152,9 @@ function fileLookups(redis: RedisModel, sql: SqlModel): FileLookups {
 
 function isTransactionControl(query: SqlQuery | undefined): boolean {
   const statements = query?.statements;
-  return statements !== undefined && statements.length > 0
-    && statements.every((statement) => statement.kind === 'begin' || statement.kind === 'commit' || statement.kind === 'rollback');
+  return (
+    statements !== undefined &&
+    statements.length > 0 &&
+    statements.every((statement) => statement.kind === 'begin' || statement.kind === 'commit' || statement.kind === 'rollback')
+  );
 }

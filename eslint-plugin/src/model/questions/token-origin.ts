@@ -25,8 +25,21 @@ const HOST_ENV = /host|pod|instance|node|machine|worker/iu;
 const TIMESTAMP_METHODS = new Set(['getTime', 'toISOString', 'toJSON', 'valueOf', 'toUTCString', 'toString']);
 /** Calls that only re-spell their argument (`String(pid)`, `pid.toString()`, `Math.floor(now / 1000)`). */
 const CONVERSIONS = new Set([
-  'String', 'Number', 'BigInt', 'parseInt', 'parseFloat', 'toString', 'valueOf', 'toFixed', 'toPrecision', 'JSON.stringify',
-  'Math.floor', 'Math.ceil', 'Math.round', 'Math.trunc', 'Math.abs',
+  'String',
+  'Number',
+  'BigInt',
+  'parseInt',
+  'parseFloat',
+  'toString',
+  'valueOf',
+  'toFixed',
+  'toPrecision',
+  'JSON.stringify',
+  'Math.floor',
+  'Math.ceil',
+  'Math.round',
+  'Math.trunc',
+  'Math.abs',
 ]);
 /** The conversions that are methods of the value they convert. */
 const RESPELLING_METHODS = new Set(['toString', 'valueOf', 'toFixed', 'toPrecision']);
@@ -61,7 +74,9 @@ function classify(sourceCode: SourceCode, node: TSESTree.Node, depth: number, mo
         ? classify(sourceCode, expression.argument, depth + 1, moduleLevel)
         : undefined;
     case AST_NODE_TYPES.ObjectExpression: {
-      const values = expression.properties.map((property) => property.type === AST_NODE_TYPES.Property ? classify(sourceCode, property.value, depth + 1, moduleLevel) : undefined);
+      const values = expression.properties.map((property) =>
+        property.type === AST_NODE_TYPES.Property ? classify(sourceCode, property.value, depth + 1, moduleLevel) : undefined,
+      );
       return values.length === 0 ? undefined : combine(values);
     }
     case AST_NODE_TYPES.NewExpression: {
@@ -69,7 +84,9 @@ function classify(sourceCode: SourceCode, node: TSESTree.Node, depth: number, mo
       // `new Date()`, or `new Date(Date.now() + ttl)`: a point in time read from the clock.
       const [instant] = expression.arguments;
       if (expression.arguments.length === 0) return perProcess('timestamp', moduleLevel);
-      return expression.arguments.length === 1 && instant && isTimestamp(classify(sourceCode, instant, depth + 1, moduleLevel)) ? perProcess('timestamp', moduleLevel) : undefined;
+      return expression.arguments.length === 1 && instant && isTimestamp(classify(sourceCode, instant, depth + 1, moduleLevel))
+        ? perProcess('timestamp', moduleLevel)
+        : undefined;
     }
     case AST_NODE_TYPES.CallExpression:
       return classifyCall(sourceCode, expression, depth, moduleLevel);
@@ -82,7 +99,12 @@ function classify(sourceCode: SourceCode, node: TSESTree.Node, depth: number, mo
   }
 }
 
-function classifyCall(sourceCode: SourceCode, call: TSESTree.CallExpression, depth: number, moduleLevel: boolean): SharedTokenKind | undefined {
+function classifyCall(
+  sourceCode: SourceCode,
+  call: TSESTree.CallExpression,
+  depth: number,
+  moduleLevel: boolean,
+): SharedTokenKind | undefined {
   const name = calleeName(call.callee);
   if (name === undefined) return undefined;
   if (CONVERSIONS.has(name)) {
@@ -91,10 +113,12 @@ function classifyCall(sourceCode: SourceCode, call: TSESTree.CallExpression, dep
     return converted ? classify(sourceCode, converted, depth + 1, moduleLevel) : undefined;
   }
   if (name === 'hostname' || name === 'os.hostname') return perProcess('host', moduleLevel);
-  if (name === 'Date.now' || name === 'performance.now' || name === 'process.hrtime' || isHrtimeBigint(call.callee)) return perProcess('timestamp', moduleLevel);
+  if (name === 'Date.now' || name === 'performance.now' || name === 'process.hrtime' || isHrtimeBigint(call.callee))
+    return perProcess('timestamp', moduleLevel);
   const parts = methodCallParts(call);
   // `new Date().getTime()`, `new Date(Date.now() + ttl).toISOString()`.
-  if (parts && TIMESTAMP_METHODS.has(parts.method) && isTimestamp(classify(sourceCode, parts.receiver, depth + 1, moduleLevel))) return perProcess('timestamp', moduleLevel);
+  if (parts && TIMESTAMP_METHODS.has(parts.method) && isTimestamp(classify(sourceCode, parts.receiver, depth + 1, moduleLevel)))
+    return perProcess('timestamp', moduleLevel);
   return undefined;
 }
 
@@ -103,7 +127,12 @@ function classifyCall(sourceCode: SourceCode, call: TSESTree.CallExpression, dep
  * computed from a clock read is a timestamp whatever the other side is (`Date.now() + ttl`,
  * `Math.floor(Date.now() / 1000)`), unless that side is random (`Date.now() * Math.random()`).
  */
-function classifyBinary(sourceCode: SourceCode, expression: TSESTree.BinaryExpression, depth: number, moduleLevel: boolean): SharedTokenKind | undefined {
+function classifyBinary(
+  sourceCode: SourceCode,
+  expression: TSESTree.BinaryExpression,
+  depth: number,
+  moduleLevel: boolean,
+): SharedTokenKind | undefined {
   if (expression.left.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
   const left = classify(sourceCode, expression.left, depth + 1, moduleLevel);
   const right = classify(sourceCode, expression.right, depth + 1, moduleLevel);
@@ -137,7 +166,9 @@ function isNumeric(node: TSESTree.Node): boolean {
     case AST_NODE_TYPES.Literal:
       return typeof expression.value === 'number' || typeof expression.value === 'bigint';
     case AST_NODE_TYPES.BinaryExpression:
-      return ARITHMETIC.has(expression.operator) || (expression.operator === '+' && isNumeric(expression.left) && isNumeric(expression.right));
+      return (
+        ARITHMETIC.has(expression.operator) || (expression.operator === '+' && isNumeric(expression.left) && isNumeric(expression.right))
+      );
     case AST_NODE_TYPES.UnaryExpression:
       return expression.operator === '-' || expression.operator === '+';
     case AST_NODE_TYPES.Identifier:
@@ -155,14 +186,24 @@ function isNumeric(node: TSESTree.Node): boolean {
   }
 }
 
-function classifyMember(sourceCode: SourceCode, member: TSESTree.MemberExpression, depth: number, moduleLevel: boolean): SharedTokenKind | undefined {
+function classifyMember(
+  sourceCode: SourceCode,
+  member: TSESTree.MemberExpression,
+  depth: number,
+  moduleLevel: boolean,
+): SharedTokenKind | undefined {
   const name = propertyName(member);
   if (name === undefined) return undefined;
   const object = skipTypeWrappers(member.object);
-  if (object.type === AST_NODE_TYPES.Identifier && object.name === 'process' && name === 'pid' && !findVariable(sourceCode, object)) return perProcess('host', moduleLevel);
+  if (object.type === AST_NODE_TYPES.Identifier && object.name === 'process' && name === 'pid' && !findVariable(sourceCode, object))
+    return perProcess('host', moduleLevel);
   // `process.env.HOSTNAME` names the machine; any other environment value is configuration.
-  if (object.type === AST_NODE_TYPES.MemberExpression && propertyName(object) === 'env' && skipTypeWrappers(object.object).type === AST_NODE_TYPES.Identifier
-    && (skipTypeWrappers(object.object) as TSESTree.Identifier).name === 'process') {
+  if (
+    object.type === AST_NODE_TYPES.MemberExpression &&
+    propertyName(object) === 'env' &&
+    skipTypeWrappers(object.object).type === AST_NODE_TYPES.Identifier &&
+    (skipTypeWrappers(object.object) as TSESTree.Identifier).name === 'process'
+  ) {
     return HOST_ENV.test(name) ? perProcess('host', moduleLevel) : 'constant';
   }
   if (object.type === AST_NODE_TYPES.ThisExpression) return classifyThisField(sourceCode, member, name, depth);
@@ -175,23 +216,37 @@ function classifyMember(sourceCode: SourceCode, member: TSESTree.MemberExpressio
  * initial value for the life of the process when the object is only ever read or written member by
  * member (never handed out whole) and no code assigns that property.
  */
-function classifyStateProperty(sourceCode: SourceCode, object: TSESTree.Identifier, name: string, depth: number): SharedTokenKind | undefined {
+function classifyStateProperty(
+  sourceCode: SourceCode,
+  object: TSESTree.Identifier,
+  name: string,
+  depth: number,
+): SharedTokenKind | undefined {
   const variable = findVariable(sourceCode, object);
   const definition = variable?.defs[0];
-  if (!variable || variable.defs.length !== 1 || definition?.node.type !== AST_NODE_TYPES.VariableDeclarator || variable.scope.block.type !== AST_NODE_TYPES.Program) return undefined;
+  if (
+    !variable ||
+    variable.defs.length !== 1 ||
+    definition?.node.type !== AST_NODE_TYPES.VariableDeclarator ||
+    variable.scope.block.type !== AST_NODE_TYPES.Program
+  )
+    return undefined;
   const declarator = definition.node;
   if (declarator.parent.kind !== 'const' || !declarator.init) return undefined;
   const init = skipTypeWrappers(declarator.init);
   if (init.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
-  const property = init.properties.find((candidate): candidate is TSESTree.Property => candidate.type === AST_NODE_TYPES.Property
-    && !candidate.computed && propertyKeyName(candidate.key) === name);
+  const property = init.properties.find(
+    (candidate): candidate is TSESTree.Property =>
+      candidate.type === AST_NODE_TYPES.Property && !candidate.computed && propertyKeyName(candidate.key) === name,
+  );
   if (!property || property.kind !== 'init' || property.method) return undefined;
   for (const reference of variable.references) {
     if (reference.init === true) continue;
     const use = reference.identifier.parent;
     if (use.type !== AST_NODE_TYPES.MemberExpression || use.object !== reference.identifier) return undefined;
     const written = use.parent;
-    const writes = (written.type === AST_NODE_TYPES.AssignmentExpression && written.left === use) || written.type === AST_NODE_TYPES.UpdateExpression;
+    const writes =
+      (written.type === AST_NODE_TYPES.AssignmentExpression && written.left === use) || written.type === AST_NODE_TYPES.UpdateExpression;
     // `state[key] = …` may write any property.
     if (writes && (propertyName(use) === name || propertyName(use) === undefined)) return undefined;
   }
@@ -248,14 +303,22 @@ const parameterKinds = new WeakMap<TSESLint.Scope.Variable, SharedTokenKind | nu
 /** The value is a parameter of its function: what it holds is chosen by the callers. */
 export function isParameterValue(sourceCode: SourceCode, value: TSESTree.Node): boolean {
   const expression = skipTypeWrappers(value);
-  return expression.type === AST_NODE_TYPES.Identifier && findVariable(sourceCode, expression)?.defs[0]?.type === TSESLint.Scope.DefinitionType.Parameter;
+  return (
+    expression.type === AST_NODE_TYPES.Identifier &&
+    findVariable(sourceCode, expression)?.defs[0]?.type === TSESLint.Scope.DefinitionType.Parameter
+  );
 }
 
 /**
  * `this.token`: shared when every assignment is in the constructor or a field initialiser and
  * holds a shared value, or a random one in a class the module instantiates once (a singleton).
  */
-function classifyThisField(sourceCode: SourceCode, member: TSESTree.MemberExpression, name: string, depth: number): SharedTokenKind | undefined {
+function classifyThisField(
+  sourceCode: SourceCode,
+  member: TSESTree.MemberExpression,
+  name: string,
+  depth: number,
+): SharedTokenKind | undefined {
   const classNode = enclosingClass(member);
   if (!classNode) return undefined;
   const values: TSESTree.Node[] = [];
@@ -266,7 +329,12 @@ function classifyThisField(sourceCode: SourceCode, member: TSESTree.MemberExpres
     if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'constructor') {
       for (const parameter of element.value.params) {
         // `constructor(private readonly token: string)`: the caller decides.
-        if (parameter.type === AST_NODE_TYPES.TSParameterProperty && parameter.parameter.type === AST_NODE_TYPES.Identifier && parameter.parameter.name === name) return undefined;
+        if (
+          parameter.type === AST_NODE_TYPES.TSParameterProperty &&
+          parameter.parameter.type === AST_NODE_TYPES.Identifier &&
+          parameter.parameter.name === name
+        )
+          return undefined;
       }
     }
   }
@@ -278,7 +346,8 @@ function classifyThisField(sourceCode: SourceCode, member: TSESTree.MemberExpres
   if (assignedElsewhere.length > 0 || values.length === 0) return undefined;
   const kinds = values.map((value) => classify(sourceCode, value, depth + 1, false));
   // Set once per instance: in the one instance a singleton is, once per process.
-  const fixedPerProcess = () => values.every((value) => isComputedValue(value) && !readsParameter(sourceCode, value)) && isSingleton(sourceCode, classNode);
+  const fixedPerProcess = () =>
+    values.every((value) => isComputedValue(value) && !readsParameter(sourceCode, value)) && isSingleton(sourceCode, classNode);
   if (kinds.every((kind) => kind !== undefined)) {
     const kind = combine(kinds);
     return kind === 'timestamp' && fixedPerProcess() ? 'process' : kind;
@@ -292,8 +361,12 @@ function visitAssignments(
   onAssignment: (assignment: TSESTree.AssignmentExpression, method: TSESTree.MethodDefinition | undefined) => void,
 ): void {
   const visit = (node: TSESTree.Node, method: TSESTree.MethodDefinition | undefined): void => {
-    if (node.type === AST_NODE_TYPES.AssignmentExpression && node.left.type === AST_NODE_TYPES.MemberExpression
-      && node.left.object.type === AST_NODE_TYPES.ThisExpression && propertyName(node.left) === name) {
+    if (
+      node.type === AST_NODE_TYPES.AssignmentExpression &&
+      node.left.type === AST_NODE_TYPES.MemberExpression &&
+      node.left.object.type === AST_NODE_TYPES.ThisExpression &&
+      propertyName(node.left) === name
+    ) {
       onAssignment(node, method);
     }
     // A nested class has its own `this`.
@@ -344,7 +417,8 @@ function instantiatedAtModuleLevel(program: TSESTree.Program): ReadonlySet<strin
     const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
     if (statement.type === AST_NODE_TYPES.ExportDefaultDeclaration) note(statement.declaration);
     if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) for (const declarator of declaration.declarations) note(declarator.init);
-    if (declaration?.type === AST_NODE_TYPES.ExpressionStatement && declaration.expression.type === AST_NODE_TYPES.AssignmentExpression) note(declaration.expression.right);
+    if (declaration?.type === AST_NODE_TYPES.ExpressionStatement && declaration.expression.type === AST_NODE_TYPES.AssignmentExpression)
+      note(declaration.expression.right);
   }
   moduleLevelInstances.set(program, names);
   return names;
@@ -390,7 +464,7 @@ function readsParameter(sourceCode: SourceCode, node: TSESTree.Node): boolean {
     }
     for (const key of sourceCode.visitorKeys[current.type] ?? []) {
       const child = (current as unknown as Record<string, unknown>)[key];
-      for (const item of Array.isArray(child) ? child as unknown[] : [child]) if (isNode(item)) visit(item);
+      for (const item of Array.isArray(child) ? (child as unknown[]) : [child]) if (isNode(item)) visit(item);
     }
   };
   visit(node);
@@ -430,7 +504,16 @@ function calleeName(callee: TSESTree.Node): string | undefined {
   const name = propertyName(expression);
   const object = skipTypeWrappers(expression.object);
   if (name === undefined) return undefined;
-  if (object.type === AST_NODE_TYPES.Identifier && (object.name === 'Date' || object.name === 'JSON' || object.name === 'performance' || object.name === 'os' || object.name === 'Math' || object.name === 'process')) return `${object.name}.${name}`;
+  if (
+    object.type === AST_NODE_TYPES.Identifier &&
+    (object.name === 'Date' ||
+      object.name === 'JSON' ||
+      object.name === 'performance' ||
+      object.name === 'os' ||
+      object.name === 'Math' ||
+      object.name === 'process')
+  )
+    return `${object.name}.${name}`;
   return name;
 }
 

@@ -14,7 +14,6 @@ import type { ResultShape } from '../nouns/vocabulary.js';
 import { resultShapeOf } from '../tables/sql-results.js';
 import type { LocksmithRuleContext } from '../../util/rule-context.js';
 
-
 /**
  * A call that may fail to take the lock and says so only through its result. The rule asks nothing
  * else of it, so any lock family can contribute: the PostgreSQL model adds `pg_try_advisory_lock`
@@ -99,8 +98,8 @@ const advisorySource: AcquisitionSource = {
     return result;
   },
   all(_model, context) {
-    return getSqlModel(context).advisoryLocks
-      .filter((lock) => lock.call.action === 'lock')
+    return getSqlModel(context)
+      .advisoryLocks.filter((lock) => lock.call.action === 'lock')
       .map((lock) => ({ node: lock.node, owner: lock.function }));
   },
 };
@@ -119,11 +118,16 @@ function isLockAcquisition(model: LockModel, sourceCode: Readonly<TSESLint.Sourc
 
 function labelOf(acquisition: Acquisition): string {
   switch (acquisition.kind) {
-    case 'set-nx': return 'SET NX';
-    case 'setnx': return 'SETNX';
-    case 'semaphore': return 'tryAcquire()';
-    case 'helper': return `${acquisition.helper?.name ?? 'acquire'}()`;
-    default: return acquisition.command?.name ?? acquisition.kind;
+    case 'set-nx':
+      return 'SET NX';
+    case 'setnx':
+      return 'SETNX';
+    case 'semaphore':
+      return 'tryAcquire()';
+    case 'helper':
+      return `${acquisition.helper?.name ?? 'acquire'}()`;
+    default:
+      return acquisition.command?.name ?? acquisition.kind;
   }
 }
 
@@ -131,6 +135,8 @@ function labelOf(acquisition: Acquisition): string {
 function isReadBackLater(model: LockModel, acquisition: Acquisition): boolean {
   if (acquisition.keySignature === undefined) return false;
   const sameKey = redisIndex(model.redis).commandsByKey.get(acquisition.keySignature);
-  return within(sameKey, acquisition.owner.range, commandNode).some((command) => command.name === 'GET' && command.resultUsed
-    && command.owner === acquisition.owner && runsBefore(acquisition.node, command.call));
+  return within(sameKey, acquisition.owner.range, commandNode).some(
+    (command) =>
+      command.name === 'GET' && command.resultUsed && command.owner === acquisition.owner && runsBefore(acquisition.node, command.call),
+  );
 }

@@ -50,9 +50,12 @@ export function watchGuardOf(sourceCode: Readonly<TSESLint.SourceCode>, release:
   const owner = enclosingFunction(release.node);
   const watch = calls.find((call) => {
     const parts = methodCallParts(call)!;
-    return enclosingFunction(call) === owner && runsBefore(call, release.node)
-      && sourceCode.getText(parts.receiver) === clientText
-      && call.arguments.some((argument) => sourceCode.getText(argument) === keyText);
+    return (
+      enclosingFunction(call) === owner &&
+      runsBefore(call, release.node) &&
+      sourceCode.getText(parts.receiver) === clientText &&
+      call.arguments.some((argument) => sourceCode.getText(argument) === keyText)
+    );
   });
   if (!watch) return undefined;
   if (!isDedicatedConnection(sourceCode, client)) return { watch, verdict: 'shared' };
@@ -91,7 +94,10 @@ function isDedicatedConnection(sourceCode: Readonly<TSESLint.SourceCode>, client
 }
 
 /** The function whose first parameter the identifier names. */
-function findDeclaringParameter(sourceCode: Readonly<TSESLint.SourceCode>, identifier: TSESTree.Identifier): { fn: TSESTree.Node } | undefined {
+function findDeclaringParameter(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  identifier: TSESTree.Identifier,
+): { fn: TSESTree.Node } | undefined {
   for (let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(identifier); scope; scope = scope.upper) {
     const definition = scope.set.get(identifier.name)?.defs[0];
     if (!definition) continue;
@@ -109,7 +115,8 @@ function execOfChain(call: TSESTree.CallExpression): TSESTree.CallExpression | u
   // Links written as one chain: climb callee positions up to the exec call.
   for (;;) {
     const member: TSESTree.Node = node.parent;
-    if (member.type !== AST_NODE_TYPES.MemberExpression || member.object !== node || member.parent.type !== AST_NODE_TYPES.CallExpression) break;
+    if (member.type !== AST_NODE_TYPES.MemberExpression || member.object !== node || member.parent.type !== AST_NODE_TYPES.CallExpression)
+      break;
     const link: TSESTree.CallExpression = member.parent;
     if (methodCallParts(link)?.method === 'exec') return link;
     node = link;
@@ -133,11 +140,17 @@ function findExecOn(scope: TSESTree.Node, name: string, after: TSESTree.Node): T
     if (node.type === AST_NODE_TYPES.CallExpression && node.range[0] > after.range[1]) {
       const parts = methodCallParts(node);
       const receiver = parts ? skipTypeWrappers(parts.receiver) : undefined;
-      if (parts?.method === 'exec' && receiver?.type === AST_NODE_TYPES.Identifier && receiver.name === name) { found = node; return; }
+      if (parts?.method === 'exec' && receiver?.type === AST_NODE_TYPES.Identifier && receiver.name === name) {
+        found = node;
+        return;
+      }
     }
     for (const [key, value] of Object.entries(node)) {
       if (key === 'parent') continue;
-      if (Array.isArray(value)) for (const child of value) { if (child && typeof child === 'object' && 'type' in child) visit(child as TSESTree.Node); }
+      if (Array.isArray(value))
+        for (const child of value) {
+          if (child && typeof child === 'object' && 'type' in child) visit(child as TSESTree.Node);
+        }
       else if (value && typeof value === 'object' && 'type' in value) visit(value as TSESTree.Node);
     }
   };

@@ -6,13 +6,27 @@ import { collectNodes } from '../../util/collect-nodes.js';
 import { findVariable, methodCallParts, propertyName, skipTypeWrappers, type FunctionLike } from '../../util/ast.js';
 import { CHAIN_METHODS, CLIENT_PACKAGES } from '../tables/redis-clients.js';
 import type { ClientFamily } from '../nouns/vocabulary.js';
-import { assignedValues, calledFunction, enclosingClassBody, isNullish, assignedMembersOf, memberAssignments, returnedValues } from '../project/factories.js';
+import {
+  assignedValues,
+  calledFunction,
+  enclosingClassBody,
+  isNullish,
+  assignedMembersOf,
+  memberAssignments,
+  returnedValues,
+} from '../project/factories.js';
 import type { ImportTable } from '../nouns/vocabulary.js';
 import { importedValue, type ExportedValue, type ProjectModule } from '../project/modules.js';
 import type { TypeOracle } from '../nouns/vocabulary.js';
 import type { Evidence, ReceiverInfo } from '../nouns/redis-events.js';
 
-const UNKNOWN = (root: TSESTree.Expression): ReceiverInfo => ({ family: undefined, notClient: false, evidence: 'unknown', root, chain: undefined });
+const UNKNOWN = (root: TSESTree.Expression): ReceiverInfo => ({
+  family: undefined,
+  notClient: false,
+  evidence: 'unknown',
+  root,
+  chain: undefined,
+});
 
 export class ClientResolver {
   private readonly classMembers = new WeakMap<TSESTree.ClassBody, Map<string, TSESTree.Node[]>>();
@@ -62,11 +76,15 @@ export class ClientResolver {
       return family ? { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined } : UNKNOWN(receiver);
     }
     // `getRedis().set(...)`, `(await getClient()).del(...)`: what the factory returns.
-    if (receiver.type === AST_NODE_TYPES.CallExpression || receiver.type === AST_NODE_TYPES.AwaitExpression) return this.fromOrigin(receiver, receiver, depth);
+    if (receiver.type === AST_NODE_TYPES.CallExpression || receiver.type === AST_NODE_TYPES.AwaitExpression)
+      return this.fromOrigin(receiver, receiver, depth);
     const origins = this.originsOf(receiver);
     if (!origins || origins.length === 0) return UNKNOWN(receiver);
     if (origins.length === 1) return this.fromOrigin(origins[0]!, receiver, depth);
-    return combine(origins.map((origin) => this.fromOrigin(origin, receiver, depth + 1)), receiver);
+    return combine(
+      origins.map((origin) => this.fromOrigin(origin, receiver, depth + 1)),
+      receiver,
+    );
   }
 
   /**
@@ -85,7 +103,8 @@ export class ClientResolver {
       if (member === undefined) return undefined;
     } else return undefined;
     const binding = this.imports.get(name.name);
-    if (!binding || CLIENT_PACKAGES[binding.source] || (member !== undefined && binding.imported !== '*' && binding.imported !== 'default')) return undefined;
+    if (!binding || CLIENT_PACKAGES[binding.source] || (member !== undefined && binding.imported !== '*' && binding.imported !== 'default'))
+      return undefined;
     if (!isModuleBinding(this.sourceCode, name)) return undefined;
     try {
       return importedValue(this.filename, binding, 'client', member);
@@ -110,7 +129,7 @@ export class ClientResolver {
         // `let client: Redis;` assigned later: the annotation says what it is.
         if (!init && annotation?.type === AST_NODE_TYPES.TSTypeReference) return [annotation];
         const assigned = definition.node.parent.kind === 'const' ? undefined : assignedValues(variable);
-        return init ? [init, ...assigned ?? []] : assigned;
+        return init ? [init, ...(assigned ?? [])] : assigned;
       }
       if (definition.type === TSESLint.Scope.DefinitionType.Parameter) {
         const annotation = definition.name.typeAnnotation?.typeAnnotation;
@@ -134,15 +153,29 @@ export class ClientResolver {
     if (value.type === AST_NODE_TYPES.AwaitExpression) return this.fromOrigin(value.argument, receiver, depth);
     if (value.type === AST_NODE_TYPES.TSTypeReference) {
       const family = this.familyOfTypeName(value.typeName);
-      const cluster = CLUSTER_MAKERS.has((value.typeName.type === AST_NODE_TYPES.TSQualifiedName ? value.typeName.right.name : makerName(value.typeName)) ?? '');
+      const cluster = CLUSTER_MAKERS.has(
+        (value.typeName.type === AST_NODE_TYPES.TSQualifiedName ? value.typeName.right.name : makerName(value.typeName)) ?? '',
+      );
       return family ? { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined, cluster } : UNKNOWN(receiver);
     }
     if (value.type === AST_NODE_TYPES.NewExpression) {
       const family = this.familyOfMaker(value.callee);
-      if (family) return { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined, cluster: CLUSTER_MAKERS.has(makerName(value.callee) ?? '') };
+      if (family)
+        return {
+          family,
+          notClient: false,
+          evidence: 'traced',
+          root: receiver,
+          chain: undefined,
+          cluster: CLUSTER_MAKERS.has(makerName(value.callee) ?? ''),
+        };
       // `new Map()`, `new LRUCache()`: a constructed object of a known other kind.
       const name = makerName(value.callee);
-      return { ...UNKNOWN(receiver), notClient: name !== undefined && !/redis|cluster|client|valkey|dragonfly|lock|mutex|semaphore/iu.test(name), evidence: 'traced' };
+      return {
+        ...UNKNOWN(receiver),
+        notClient: name !== undefined && !/redis|cluster|client|valkey|dragonfly|lock|mutex|semaphore/iu.test(name),
+        evidence: 'traced',
+      };
     }
     if (value.type === AST_NODE_TYPES.CallExpression) {
       const parts = methodCallParts(value);
@@ -155,7 +188,15 @@ export class ClientResolver {
         return { ...inner, chain: value };
       }
       const family = this.familyOfMaker(value.callee);
-      if (family) return { family, notClient: false, evidence: 'traced', root: receiver, chain: undefined, cluster: CLUSTER_MAKERS.has(makerName(value.callee) ?? '') };
+      if (family)
+        return {
+          family,
+          notClient: false,
+          evidence: 'traced',
+          root: receiver,
+          chain: undefined,
+          cluster: CLUSTER_MAKERS.has(makerName(value.callee) ?? ''),
+        };
     }
     if (value.type === AST_NODE_TYPES.CallExpression && depth < 6) {
       // `const redis = getRedis()`: a factory of the project's own, by what it returns.
@@ -167,7 +208,10 @@ export class ClientResolver {
       return combine([this.fromOrigin(value.left, receiver, depth + 1), this.fromOrigin(value.right, receiver, depth + 1)], receiver);
     }
     if (value.type === AST_NODE_TYPES.ConditionalExpression) {
-      return combine([this.fromOrigin(value.consequent, receiver, depth + 1), this.fromOrigin(value.alternate, receiver, depth + 1)], receiver);
+      return combine(
+        [this.fromOrigin(value.consequent, receiver, depth + 1), this.fromOrigin(value.alternate, receiver, depth + 1)],
+        receiver,
+      );
     }
     if (value.type === AST_NODE_TYPES.Identifier || value.type === AST_NODE_TYPES.MemberExpression) {
       // `const client = redis;` aliases.
@@ -184,7 +228,12 @@ export class ClientResolver {
     const values = returnedValues(fn);
     let info: ReceiverInfo;
     try {
-      info = values ? combine(values.map((value) => this.fromOrigin(value, value as TSESTree.Expression, depth + 1)), fn as unknown as TSESTree.Expression) : UNKNOWN(fn as unknown as TSESTree.Expression);
+      info = values
+        ? combine(
+            values.map((value) => this.fromOrigin(value, value as TSESTree.Expression, depth + 1)),
+            fn as unknown as TSESTree.Expression,
+          )
+        : UNKNOWN(fn as unknown as TSESTree.Expression);
     } catch {
       info = UNKNOWN(fn as unknown as TSESTree.Expression);
     }
@@ -223,7 +272,9 @@ export class ClientResolver {
       const binding = this.imports.get(typeName.name);
       const entry = binding ? CLIENT_PACKAGES[binding.source] : undefined;
       if (!entry || !binding) return undefined;
-      return binding.imported === '*' || binding.imported === 'default' || entry.typeNames.includes(binding.imported) ? entry.family : undefined;
+      return binding.imported === '*' || binding.imported === 'default' || entry.typeNames.includes(binding.imported)
+        ? entry.family
+        : undefined;
     }
     if (typeName.type === AST_NODE_TYPES.TSQualifiedName && typeName.left.type === AST_NODE_TYPES.Identifier) {
       const binding = this.imports.get(typeName.left.name);
@@ -249,13 +300,27 @@ export class ClientResolver {
     for (const element of classBody.body) {
       // A getter (`static get lock(): Redlock { … return this.redlock; }`, as lazy singletons are
       // written): what it is declared to return, else what it returns.
-      if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'get' && element.key.type === AST_NODE_TYPES.Identifier && !element.computed) {
+      if (
+        element.type === AST_NODE_TYPES.MethodDefinition &&
+        element.kind === 'get' &&
+        element.key.type === AST_NODE_TYPES.Identifier &&
+        !element.computed
+      ) {
         const declared = element.value.returnType?.typeAnnotation;
-        const origins = declared?.type === AST_NODE_TYPES.TSTypeReference ? [declared] : element.value.type === AST_NODE_TYPES.FunctionExpression ? returnedValues(element.value) : undefined;
+        const origins =
+          declared?.type === AST_NODE_TYPES.TSTypeReference
+            ? [declared]
+            : element.value.type === AST_NODE_TYPES.FunctionExpression
+              ? returnedValues(element.value)
+              : undefined;
         for (const origin of origins ?? []) add(element.key.name, origin);
       }
       // Static fields too (`private static redlock = new Redlock(…)`): `this.x` in a static method reads them.
-      if (element.type === AST_NODE_TYPES.PropertyDefinition && element.key.type === AST_NODE_TYPES.Identifier && (!element.static || element.value)) {
+      if (
+        element.type === AST_NODE_TYPES.PropertyDefinition &&
+        element.key.type === AST_NODE_TYPES.Identifier &&
+        (!element.static || element.value)
+      ) {
         const origin = element.value && !isNullish(element.value) ? element.value : element.typeAnnotation?.typeAnnotation;
         if (origin) add(element.key.name, origin);
       }
@@ -298,7 +363,9 @@ function combine(infos: readonly ReceiverInfo[], receiver: TSESTree.Expression):
     if (info.evidence === 'type') evidence = 'type';
   }
   if (family !== undefined) {
-    return infos.some((info) => info.notClient) ? UNKNOWN(receiver) : { family, notClient: false, evidence, root: receiver, chain: undefined, cluster };
+    return infos.some((info) => info.notClient)
+      ? UNKNOWN(receiver)
+      : { family, notClient: false, evidence, root: receiver, chain: undefined, cluster };
   }
   if (infos.length > 0 && infos.every((info) => info.notClient)) return { ...UNKNOWN(receiver), notClient: true, evidence: 'traced' };
   return UNKNOWN(receiver);

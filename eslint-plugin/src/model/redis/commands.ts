@@ -40,7 +40,8 @@ export function readCommandShape(sourceCode: Readonly<TSESLint.SourceCode>, call
     if (!first) return undefined;
     if (first.type === AST_NODE_TYPES.ArrayExpression) {
       const [commandNode, ...rest] = first.elements;
-      const commandName = commandNode && commandNode.type !== AST_NODE_TYPES.SpreadElement ? staticString(sourceCode, commandNode) : undefined;
+      const commandName =
+        commandNode && commandNode.type !== AST_NODE_TYPES.SpreadElement ? staticString(sourceCode, commandNode) : undefined;
       if (commandName === undefined || rest.some((element) => !element || element.type === AST_NODE_TYPES.SpreadElement)) return undefined;
       name = commandName.toUpperCase();
       args = rest as TSESTree.Node[];
@@ -53,7 +54,9 @@ export function readCommandShape(sourceCode: Readonly<TSESLint.SourceCode>, call
       name = commandName.toUpperCase();
       const second = call.arguments[1];
       if (method === 'send_command' && second?.type === AST_NODE_TYPES.ArrayExpression) {
-        args = second.elements.filter((element): element is TSESTree.Expression => !!element && element.type !== AST_NODE_TYPES.SpreadElement);
+        args = second.elements.filter(
+          (element): element is TSESTree.Expression => !!element && element.type !== AST_NODE_TYPES.SpreadElement,
+        );
         args.push(...call.arguments.slice(2));
         shapeDialect = 'node-redis-v3';
       } else {
@@ -80,9 +83,16 @@ export function readCommandShape(sourceCode: Readonly<TSESLint.SourceCode>, call
     set = readSetOptions(sourceCode, args.slice(2));
     if (shapeDialect === undefined && set.spelling !== undefined && set.spelling !== 'positional') shapeDialect = set.spelling;
   }
-  const compare = name === 'SET' ? set?.compare : name === 'DELEX' ? readDelexCondition(sourceCode, args.slice(1))
-    : name === 'DELIFEQ' ? { condition: 'IFEQ' as const, value: args[1] } : undefined;
-  if (name === 'DELEX' && shapeDialect === undefined && args[1] && skipTypeWrappers(args[1]).type === AST_NODE_TYPES.ObjectExpression) shapeDialect = 'node-redis-v5';
+  const compare =
+    name === 'SET'
+      ? set?.compare
+      : name === 'DELEX'
+        ? readDelexCondition(sourceCode, args.slice(1))
+        : name === 'DELIFEQ'
+          ? { condition: 'IFEQ' as const, value: args[1] }
+          : undefined;
+  if (name === 'DELEX' && shapeDialect === undefined && args[1] && skipTypeWrappers(args[1]).type === AST_NODE_TYPES.ObjectExpression)
+    shapeDialect = 'node-redis-v5';
   return { name, method, form, receiver, args, callback, set, compare, shapeDialect };
 }
 
@@ -107,7 +117,7 @@ function conditionName(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree
   const value = skipTypeWrappers(node);
   const text = value.type === AST_NODE_TYPES.MemberExpression ? propertyName(value) : staticString(sourceCode, value);
   const upper = text?.toUpperCase();
-  return upper !== undefined && COMPARE_CONDITIONS.has(upper) ? upper as CompareCondition : undefined;
+  return upper !== undefined && COMPARE_CONDITIONS.has(upper) ? (upper as CompareCondition) : undefined;
 }
 
 function isCallbackLike(node: TSESTree.Node): boolean {
@@ -130,10 +140,20 @@ export function readSetOptions(sourceCode: Readonly<TSESLint.SourceCode>, option
   if (first?.type === AST_NODE_TYPES.ObjectExpression) {
     optionsObject = first;
     for (const property of first.properties) {
-      if (property.type !== AST_NODE_TYPES.Property) { opaque = true; continue; }
-      const key = property.key.type === AST_NODE_TYPES.Identifier ? property.key.name
-        : property.key.type === AST_NODE_TYPES.Literal ? String(property.key.value) : undefined;
-      if (key === undefined) { opaque = true; continue; }
+      if (property.type !== AST_NODE_TYPES.Property) {
+        opaque = true;
+        continue;
+      }
+      const key =
+        property.key.type === AST_NODE_TYPES.Identifier
+          ? property.key.name
+          : property.key.type === AST_NODE_TYPES.Literal
+            ? String(property.key.value)
+            : undefined;
+      if (key === undefined) {
+        opaque = true;
+        continue;
+      }
       const upper = key.toUpperCase();
       spelling ??= key === 'condition' || key === 'expiration' ? 'node-redis-v5' : key === key.toLowerCase() ? 'upstash' : 'node-redis';
       if (key === 'condition') {
@@ -142,7 +162,8 @@ export function readSetOptions(sourceCode: Readonly<TSESLint.SourceCode>, option
         else if (condition.toUpperCase() === 'NX') flags.nx = true;
         else if (condition.toUpperCase() === 'XX') flags.xx = true;
         // node-redis 5: `{ condition: 'IFEQ', matchValue: token }`.
-        else if (COMPARE_CONDITIONS.has(condition.toUpperCase())) compare = { condition: condition.toUpperCase() as CompareCondition, value: propertyValue(first, 'matchValue') };
+        else if (COMPARE_CONDITIONS.has(condition.toUpperCase()))
+          compare = { condition: condition.toUpperCase() as CompareCondition, value: propertyValue(first, 'matchValue') };
       } else if (key === 'expiration') {
         const value = skipTypeWrappers(property.value);
         if (value.type === AST_NODE_TYPES.ObjectExpression) {
@@ -166,7 +187,10 @@ export function readSetOptions(sourceCode: Readonly<TSESLint.SourceCode>, option
 
   for (let index = 0; index < optionArgs.length; index++) {
     const option = staticString(sourceCode, optionArgs[index]!)?.toUpperCase();
-    if (option === undefined) { opaque = true; continue; }
+    if (option === undefined) {
+      opaque = true;
+      continue;
+    }
     spelling = 'positional';
     if (option === 'NX') flags.nx = true;
     else if (option === 'XX') flags.xx = true;

@@ -6,7 +6,15 @@ import type { RedisDialect } from '../nouns/vocabulary.js';
 import type { LuaScriptSummary } from '../../lua/analyze-script.js';
 import { analyzeLuaScript, isCompareAndDelete, isCompareAndExpire } from '../../lua/analyze-script.js';
 import { enclosingFunction, methodCallParts, skipTypeWrappers, staticString } from '../../util/ast.js';
-import { CHAIN_METHODS, CLIENT_LIKE_NAME, CLIENT_PACKAGES, dialectOfFamily, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS } from '../tables/redis-clients.js';
+import {
+  CHAIN_METHODS,
+  CLIENT_LIKE_NAME,
+  CLIENT_PACKAGES,
+  dialectOfFamily,
+  GENERIC_COMMAND_METHODS,
+  GENERIC_METHOD_NAMES,
+  REDIS_METHODS,
+} from '../tables/redis-clients.js';
 import type { ClientFamily } from '../nouns/vocabulary.js';
 import { collectNodes } from '../../util/collect-nodes.js';
 import { mayUseRedis } from '../screen/redis-gate.js';
@@ -46,8 +54,13 @@ export function buildRedisModel(
   // another module exports, even in a file with no other sign of Redis.
   const helperImports = importedHelperCandidates(sourceCode, imports);
   // With types, any receiver may turn out to be a client; without, the tokens must show a sign of Redis.
-  if (!oracle && !hasPatternWrappers && !mayUseRedis(sourceCode, extraNames)
-    && (helperImports.size === 0 || !callsImportedHelper(sourceCode, filename, imports, settings, moduleHelpers))) return emptyModel(imports, settings, sourceCode);
+  if (
+    !oracle &&
+    !hasPatternWrappers &&
+    !mayUseRedis(sourceCode, extraNames) &&
+    (helperImports.size === 0 || !callsImportedHelper(sourceCode, filename, imports, settings, moduleHelpers))
+  )
+    return emptyModel(imports, settings, sourceCode);
   for (const name of helperImports.keys()) extraNames.add(name);
   const resolver = new ClientResolver(sourceCode, imports, oracle, filename);
   const scripts = new ScriptResolver(sourceCode, filename);
@@ -68,7 +81,13 @@ export function buildRedisModel(
   const definedCommands = collectDefinedCommands(sourceCode, definingCalls, scripts);
   for (const name of definedCommands.keys()) extraNames.add(name);
   const calls = candidates
-    .filter(({ call, name }) => hasPatternWrappers || RELEVANT_METHOD_NAMES.has(name) || extraNames.has(name) || (helperImports.size > 0 && (helperImports.has(calledObjectName(call) ?? '') || isLockLikeName(name))))
+    .filter(
+      ({ call, name }) =>
+        hasPatternWrappers ||
+        RELEVANT_METHOD_NAMES.has(name) ||
+        extraNames.has(name) ||
+        (helperImports.size > 0 && (helperImports.has(calledObjectName(call) ?? '') || isLockLikeName(name))),
+    )
     .map(({ call }) => call);
   if (calls.length === 0) return emptyModel(imports, settings, sourceCode);
 
@@ -78,12 +97,17 @@ export function buildRedisModel(
     if (entry) importedFamilies.add(entry.family);
   }
 
-  const fileUsesV5Options = calls.some((call) => call.arguments.some((argument) =>
-    argument.type === AST_NODE_TYPES.ObjectExpression && propertyValue(argument, 'condition') !== undefined && propertyValue(argument, 'expiration') !== undefined));
+  const fileUsesV5Options = calls.some((call) =>
+    call.arguments.some(
+      (argument) =>
+        argument.type === AST_NODE_TYPES.ObjectExpression &&
+        propertyValue(argument, 'condition') !== undefined &&
+        propertyValue(argument, 'expiration') !== undefined,
+    ),
+  );
   const importedRedisFamilies = [...importedFamilies].filter((family) => dialectOfFamily(family) !== undefined);
-  const fileDialect: RedisDialect | undefined = importedRedisFamilies.length === 1
-    ? refineNodeRedis(dialectOfFamily(importedRedisFamilies[0]!)!, fileUsesV5Options)
-    : undefined;
+  const fileDialect: RedisDialect | undefined =
+    importedRedisFamilies.length === 1 ? refineNodeRedis(dialectOfFamily(importedRedisFamilies[0]!)!, fileUsesV5Options) : undefined;
 
   const hasLockLibrary = importedFamilies.has('redlock') || importedFamilies.has('redis-semaphore');
 
@@ -97,7 +121,15 @@ export function buildRedisModel(
     const wrapper = wrapperEvent(sourceCode, call, settings);
     if (wrapper) {
       wrapperCalls.add(call);
-      if (wrapper.kind === 'acquire') baseAcquisitions.push({ ...wrapper.base, kind: 'wrapper', value: call.arguments[1], hasTtl: true, isTry: false, mintsFence: false });
+      if (wrapper.kind === 'acquire')
+        baseAcquisitions.push({
+          ...wrapper.base,
+          kind: 'wrapper',
+          value: call.arguments[1],
+          hasTtl: true,
+          isTry: false,
+          mintsFence: false,
+        });
       else baseReleases.push({ ...wrapper.base, kind: 'wrapper', safe: true });
       continue;
     }
@@ -106,11 +138,24 @@ export function buildRedisModel(
     const receiverInfo = resolver.resolve(parts.receiver);
     if (receiverInfo.notClient) continue;
 
-    if (receiverInfo.family === 'redlock' || receiverInfo.family === 'redis-semaphore' || (hasLockLibrary && receiverInfo.family === undefined)) {
+    if (
+      receiverInfo.family === 'redlock' ||
+      receiverInfo.family === 'redis-semaphore' ||
+      (hasLockLibrary && receiverInfo.family === undefined)
+    ) {
       const event = libraryEvent(sourceCode, call, parts.method, receiverInfo);
-      if (event?.type === 'acquire') { baseAcquisitions.push(event.acquisition); continue; }
-      if (event?.type === 'release') { baseReleases.push(event.release); continue; }
-      if (event?.type === 'extend') { baseExpiries.push(event.expiry); continue; }
+      if (event?.type === 'acquire') {
+        baseAcquisitions.push(event.acquisition);
+        continue;
+      }
+      if (event?.type === 'release') {
+        baseReleases.push(event.release);
+        continue;
+      }
+      if (event?.type === 'extend') {
+        baseExpiries.push(event.expiry);
+        continue;
+      }
       if (receiverInfo.family !== undefined) continue;
     }
 
@@ -122,15 +167,21 @@ export function buildRedisModel(
 
   // Calls to the module's own lock helpers are lock events too.
   const { acquisitions, releases, expiries, helpers } = withLockHelpers(
-    sourceCode, candidates.map((candidate) => candidate.call), { commands, acquisitions: baseAcquisitions, releases: baseReleases, expiries: baseExpiries }, settings.lockKeyPattern, wrapperCalls,
-    helperImports.size > 0 ? (call) => importedHelperOf(sourceCode, filename, helperImports, call, settings, moduleHelpers) : undefined);
+    sourceCode,
+    candidates.map((candidate) => candidate.call),
+    { commands, acquisitions: baseAcquisitions, releases: baseReleases, expiries: baseExpiries },
+    settings.lockKeyPattern,
+    wrapperCalls,
+    helperImports.size > 0 ? (call) => importedHelperOf(sourceCode, filename, helperImports, call, settings, moduleHelpers) : undefined,
+  );
 
   const acquiredKeys = new Set<string>();
   for (const acquisition of acquisitions) if (acquisition.keySignature !== undefined) acquiredKeys.add(acquisition.keySignature);
   const acquiredSplitKeys = new Set<string>();
   for (const acquisition of acquisitions) if (acquisition.splitKey !== undefined) acquiredSplitKeys.add(acquisition.splitKey);
   const splitKeyOfKey = new Map<TSESTree.Node, string>();
-  for (const event of [...releases, ...expiries]) if (event.splitKey !== undefined && event.key) splitKeyOfKey.set(event.key, event.splitKey);
+  for (const event of [...releases, ...expiries])
+    if (event.splitKey !== undefined && event.key) splitKeyOfKey.set(event.key, event.splitKey);
 
   return {
     commands,
@@ -153,14 +204,24 @@ export function buildRedisModel(
 
 /** Method (or plain function) names that can take part in a lock: commands, chains, libraries. */
 const RELEVANT_METHOD_NAMES: ReadonlySet<string> = new Set([
-  ...Object.keys(REDIS_METHODS), ...GENERIC_COMMAND_METHODS, ...CHAIN_METHODS,
-  'acquire', 'tryAcquire', 'lock', 'using', 'release', 'unlock', 'extend',
+  ...Object.keys(REDIS_METHODS),
+  ...GENERIC_COMMAND_METHODS,
+  ...CHAIN_METHODS,
+  'acquire',
+  'tryAcquire',
+  'lock',
+  'using',
+  'release',
+  'unlock',
+  'extend',
 ]);
 
 /** `locks` of `locks.acquire(k)`. */
 function calledObjectName(call: TSESTree.CallExpression): string | undefined {
   const callee = call.callee;
-  return callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier ? callee.object.name : undefined;
+  return callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier
+    ? callee.object.name
+    : undefined;
 }
 
 function calleeName(call: TSESTree.CallExpression): string | undefined {
@@ -175,9 +236,21 @@ function calleeName(call: TSESTree.CallExpression): string | undefined {
 
 function emptyModel(imports: ImportTable, settings: SharedSettings, sourceCode: Readonly<TSESLint.SourceCode>): RedisModel {
   return {
-    commands: [], acquisitions: [], releases: [], expiries: [], acquiredKeys: new Set(), lockHelpers: new Map(),
-    scriptConstants: { release: undefined, extend: undefined }, definedCommands: new Map(), fileDialect: undefined, imports, hashWrites: [],
-    sourceCode, lockKeyPattern: settings.lockKeyPattern, splitKeyOfKey: new Map(), acquiredSplitKeys: new Set(),
+    commands: [],
+    acquisitions: [],
+    releases: [],
+    expiries: [],
+    acquiredKeys: new Set(),
+    lockHelpers: new Map(),
+    scriptConstants: { release: undefined, extend: undefined },
+    definedCommands: new Map(),
+    fileDialect: undefined,
+    imports,
+    hashWrites: [],
+    sourceCode,
+    lockKeyPattern: settings.lockKeyPattern,
+    splitKeyOfKey: new Map(),
+    acquiredSplitKeys: new Set(),
   };
 }
 
@@ -205,19 +278,39 @@ function readCommand(
     const args = [...call.arguments];
     const keyCount = defined.numberOfKeys ?? 1;
     const keys = args.slice(0, keyCount);
-    const dialect = familyDialect ? refineNodeRedis(familyDialect, fileUsesV5Options) : fileDialect ?? 'ioredis';
+    const dialect = familyDialect ? refineNodeRedis(familyDialect, fileUsesV5Options) : (fileDialect ?? 'ioredis');
     return {
-      call, name: 'EVAL', method, form: 'defined-script', client, receiver: parts.receiver, dialect, args,
-      key: keys[0], keySignature: keys[0] ? keySignature(sourceCode, keys[0]) : undefined, value: undefined, set: undefined, compare: undefined,
-      callback: undefined, owner, resultUsed,
-      script: { script: defined.summary ? { source: '', summary: defined.summary } : undefined, scriptNode: undefined, keys, args: args.slice(keyCount), definedCommand: method },
+      call,
+      name: 'EVAL',
+      method,
+      form: 'defined-script',
+      client,
+      receiver: parts.receiver,
+      dialect,
+      args,
+      key: keys[0],
+      keySignature: keys[0] ? keySignature(sourceCode, keys[0]) : undefined,
+      value: undefined,
+      set: undefined,
+      compare: undefined,
+      callback: undefined,
+      owner,
+      resultUsed,
+      script: {
+        script: defined.summary ? { source: '', summary: defined.summary } : undefined,
+        scriptNode: undefined,
+        keys,
+        args: args.slice(keyCount),
+        definedCommand: method,
+      },
     };
   }
 
   const shape = readCommandShape(sourceCode, call);
   if (!shape) return undefined;
   // Without a family from types or tracing, only a call whose shape is Redis-specific counts.
-  if (client.family === undefined && !isPlausibleRedisCall(shape.name, shape.args.length, method, receiverName(client.root))) return undefined;
+  if (client.family === undefined && !isPlausibleRedisCall(shape.name, shape.args.length, method, receiverName(client.root)))
+    return undefined;
   if (client.family === 'redlock' || client.family === 'redis-semaphore') return undefined;
 
   let dialect: RedisDialect = shape.shapeDialect ?? familyDialect ?? fileDialect ?? 'ioredis';
@@ -229,16 +322,34 @@ function readCommand(
   const script = isScriptCommand ? readScriptCall(sourceCode, shape.args, scripts, shape.name.startsWith('EVALSHA')) : undefined;
   const key = isScriptCommand ? script?.keys[0] : shape.args[0];
   return {
-    call, name: shape.name, method, form: shape.form, client, receiver: shape.receiver, dialect, args: shape.args,
-    key, keySignature: key ? keySignature(sourceCode, key) : undefined,
-    value: isScriptCommand ? undefined : shape.args[1], set: shape.set, compare: shape.compare, callback: shape.callback, owner, resultUsed, script,
+    call,
+    name: shape.name,
+    method,
+    form: shape.form,
+    client,
+    receiver: shape.receiver,
+    dialect,
+    args: shape.args,
+    key,
+    keySignature: key ? keySignature(sourceCode, key) : undefined,
+    value: isScriptCommand ? undefined : shape.args[1],
+    set: shape.set,
+    compare: shape.compare,
+    callback: shape.callback,
+    owner,
+    resultUsed,
+    script,
   };
 }
 
 function receiverName(root: TSESTree.Expression): string | undefined {
   const expression = skipTypeWrappers(root);
   if (expression.type === AST_NODE_TYPES.Identifier) return expression.name;
-  if (expression.type === AST_NODE_TYPES.MemberExpression && !expression.computed && expression.property.type === AST_NODE_TYPES.Identifier) {
+  if (
+    expression.type === AST_NODE_TYPES.MemberExpression &&
+    !expression.computed &&
+    expression.property.type === AST_NODE_TYPES.Identifier
+  ) {
     return expression.property.name;
   }
   return undefined;
@@ -248,13 +359,31 @@ function receiverName(root: TSESTree.Expression): string | undefined {
 function isPlausibleRedisCall(name: string, argumentCount: number, method: string, receiver: string | undefined): boolean {
   if (GENERIC_METHOD_NAMES.has(method) && (receiver === undefined || !CLIENT_LIKE_NAME.test(receiver))) return false;
   switch (name) {
-    case 'DEL': case 'UNLINK': case 'GET': case 'EXISTS': case 'INCR': case 'TTL': case 'PTTL': case 'PERSIST': case 'GETDEL':
+    case 'DEL':
+    case 'UNLINK':
+    case 'GET':
+    case 'EXISTS':
+    case 'INCR':
+    case 'TTL':
+    case 'PTTL':
+    case 'PERSIST':
+    case 'GETDEL':
       return argumentCount >= 1;
-    case 'SET': case 'SETNX': case 'GETSET':
+    case 'SET':
+    case 'SETNX':
+    case 'GETSET':
       return argumentCount >= 2;
-    case 'EXPIRE': case 'PEXPIRE': case 'EXPIREAT': case 'PEXPIREAT': case 'SETEX': case 'PSETEX':
+    case 'EXPIRE':
+    case 'PEXPIRE':
+    case 'EXPIREAT':
+    case 'PEXPIREAT':
+    case 'SETEX':
+    case 'PSETEX':
       return argumentCount >= 2;
-    case 'EVAL': case 'EVALSHA': case 'EVAL_RO': case 'EVALSHA_RO':
+    case 'EVAL':
+    case 'EVALSHA':
+    case 'EVAL_RO':
+    case 'EVALSHA_RO':
       return argumentCount >= 2;
     default:
       return method !== 'get' && method !== 'set';
@@ -300,19 +429,39 @@ function arrayElements(node: TSESTree.Node | undefined): TSESTree.Node[] {
 }
 
 function classify(command: RedisCommand, acquisitions: Acquisition[], releases: Release[], expiries: Expiry[]): void {
-  const base = { node: command.call, library: 'redis' as const, command, key: command.key, keySignature: command.keySignature, owner: command.owner };
+  const base = {
+    node: command.call,
+    library: 'redis' as const,
+    command,
+    key: command.key,
+    keySignature: command.keySignature,
+    owner: command.owner,
+  };
   const compare = command.compare?.condition;
   // Equal value (or digest): the server compares and writes in one step, as the Lua scripts do.
   const comparesOwner = compare === 'IFEQ' || compare === 'IFDEQ';
   switch (command.name) {
     case 'SET':
       if (command.set?.nx) {
-        acquisitions.push({ ...base, kind: 'set-nx', value: command.value, hasTtl: command.set.expiry !== undefined || command.set.opaque, isTry: true, mintsFence: false });
+        acquisitions.push({
+          ...base,
+          kind: 'set-nx',
+          value: command.value,
+          hasTtl: command.set.expiry !== undefined || command.set.opaque,
+          isTry: true,
+          mintsFence: false,
+        });
       } else if (comparesOwner && !command.set?.keepTtl) {
         // Without PX/EX (or KEEPTTL) the SET drops the lock's TTL: a renewal that makes the lock eternal.
         const dropsTtl = command.set?.expiry === undefined && !command.set?.opaque;
         expiries.push({ ...base, kind: 'compare', safe: !dropsTtl, dropsTtl });
-      } else if (command.set?.xx && !command.set.keepTtl && !command.set.get && command.set.expiry !== undefined && command.compare === undefined) {
+      } else if (
+        command.set?.xx &&
+        !command.set.keepTtl &&
+        !command.set.get &&
+        command.set.expiry !== undefined &&
+        command.compare === undefined
+      ) {
         // `XX` writes whenever the key exists, whoever's value it holds: with a new expiry that is a
         // renewal with no owner check. Without one (or with KEEPTTL) it is a value write, not a renewal.
         expiries.push({ ...base, kind: 'overwrite', safe: false });
@@ -355,17 +504,30 @@ function classify(command: RedisCommand, acquisitions: Acquisition[], releases: 
   const nxSet = summary.sets.find((set) => set.nx);
   if (nxSet) {
     acquisitions.push({
-      ...scriptBase(nxSet.keyRef), kind: 'script', value: command.script.args[0], hasTtl: nxSet.hasExpiry, isTry: true,
+      ...scriptBase(nxSet.keyRef),
+      kind: 'script',
+      value: command.script.args[0],
+      hasTtl: nxSet.hasExpiry,
+      isTry: true,
       mintsFence: summary.increments.length > 0,
     });
   }
-  if (summary.deletes.length > 0) releases.push({ ...scriptBase(summary.deletes[0]!.keyRef), kind: 'script', safe: isCompareAndDelete(summary) });
-  if (summary.expiries.length > 0 && !nxSet) expiries.push({ ...scriptBase(summary.expiries[0]!.keyRef), kind: 'script', safe: isCompareAndExpire(summary) });
+  if (summary.deletes.length > 0)
+    releases.push({ ...scriptBase(summary.deletes[0]!.keyRef), kind: 'script', safe: isCompareAndDelete(summary) });
+  if (summary.expiries.length > 0 && !nxSet)
+    expiries.push({ ...scriptBase(summary.expiries[0]!.keyRef), kind: 'script', safe: isCompareAndExpire(summary) });
 }
 
-interface WrapperEvent { kind: 'acquire' | 'release'; base: LockEventBase }
+interface WrapperEvent {
+  kind: 'acquire' | 'release';
+  base: LockEventBase;
+}
 
-function wrapperEvent(sourceCode: Readonly<TSESLint.SourceCode>, call: TSESTree.CallExpression, settings: SharedSettings): WrapperEvent | undefined {
+function wrapperEvent(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  call: TSESTree.CallExpression,
+  settings: SharedSettings,
+): WrapperEvent | undefined {
   const { acquire, release } = settings.lockWrappers;
   if (acquire.length === 0 && release.length === 0) return undefined;
   const callee = skipTypeWrappers(call.callee);
@@ -376,14 +538,19 @@ function wrapperEvent(sourceCode: Readonly<TSESLint.SourceCode>, call: TSESTree.
   const key = call.arguments[0];
   return {
     kind,
-    base: { node: call, library: 'wrapper', command: undefined, key, keySignature: key ? keySignature(sourceCode, key) : undefined, owner: enclosingFunction(call) },
+    base: {
+      node: call,
+      library: 'wrapper',
+      command: undefined,
+      key,
+      keySignature: key ? keySignature(sourceCode, key) : undefined,
+      owner: enclosingFunction(call),
+    },
   };
 }
 
 type LibraryEvent =
-  | { type: 'acquire'; acquisition: Acquisition }
-  | { type: 'release'; release: Release }
-  | { type: 'extend'; expiry: Expiry };
+  { type: 'acquire'; acquisition: Acquisition } | { type: 'release'; release: Release } | { type: 'extend'; expiry: Expiry };
 
 /** Redlock and redis-semaphore calls: `redlock.acquire([k], ttl)`, `lock.release()`, `mutex.tryAcquire()`. */
 function libraryEvent(
@@ -399,26 +566,62 @@ function libraryEvent(
     const key = first?.type === AST_NODE_TYPES.ArrayExpression ? arrayElements(first)[0] : first;
     return {
       type: 'acquire',
-      acquisition: { ...base, library: 'redlock', kind: 'redlock', key, keySignature: key ? keySignature(sourceCode, key) : undefined, value: undefined, hasTtl: true, isTry: false, mintsFence: false },
+      acquisition: {
+        ...base,
+        library: 'redlock',
+        kind: 'redlock',
+        key,
+        keySignature: key ? keySignature(sourceCode, key) : undefined,
+        value: undefined,
+        hasTtl: true,
+        isTry: false,
+        mintsFence: false,
+      },
     };
   }
   if (receiver.family === 'redis-semaphore' && (method === 'acquire' || method === 'tryAcquire')) {
     const key = semaphoreKey(receiver.root, sourceCode);
     return {
       type: 'acquire',
-      acquisition: { ...base, library: 'redis-semaphore', kind: 'semaphore', key, keySignature: key ? keySignature(sourceCode, key) : undefined, value: undefined, hasTtl: true, isTry: method === 'tryAcquire', mintsFence: false },
+      acquisition: {
+        ...base,
+        library: 'redis-semaphore',
+        kind: 'semaphore',
+        key,
+        keySignature: key ? keySignature(sourceCode, key) : undefined,
+        value: undefined,
+        hasTtl: true,
+        isTry: method === 'tryAcquire',
+        mintsFence: false,
+      },
     };
   }
   if (receiver.family === 'redis-semaphore' && method === 'release') {
     const key = semaphoreKey(receiver.root, sourceCode);
-    return { type: 'release', release: { ...base, library: 'redis-semaphore', kind: 'library', key, keySignature: key ? keySignature(sourceCode, key) : undefined, safe: true } };
+    return {
+      type: 'release',
+      release: {
+        ...base,
+        library: 'redis-semaphore',
+        kind: 'library',
+        key,
+        keySignature: key ? keySignature(sourceCode, key) : undefined,
+        safe: true,
+      },
+    };
   }
   // The lock object redlock returns: `lock.release()`, `lock.unlock()`, `lock.extend(ttl)`.
   if ((method === 'release' || method === 'unlock') && (receiver.family === 'redlock' || isRedlockHandle(receiver.root, sourceCode))) {
-    return { type: 'release', release: { ...base, library: 'redlock', kind: 'library', key: undefined, keySignature: undefined, safe: true } };
+    return {
+      type: 'release',
+      release: { ...base, library: 'redlock', kind: 'library', key: undefined, keySignature: undefined, safe: true },
+    };
   }
   if (method === 'extend' && (receiver.family === 'redlock' || isRedlockHandle(receiver.root, sourceCode))) {
-    return { type: 'extend', expiry: { ...base, library: 'redlock', kind: 'library', key: undefined, keySignature: undefined, safe: true } };
+    return {
+      type: 'extend',
+      expiry: { ...base, library: 'redlock', kind: 'library', key: undefined, keySignature: undefined, safe: true },
+    };
   }
   return undefined;
 }
@@ -462,7 +665,12 @@ function collectDefinedCommands(
     } else if (calleeName === 'defineScript') {
       const options = call.arguments[0] ? skipTypeWrappers(call.arguments[0]) : undefined;
       const holder = call.parent;
-      if (options?.type !== AST_NODE_TYPES.ObjectExpression || holder.type !== AST_NODE_TYPES.Property || holder.key.type !== AST_NODE_TYPES.Identifier) continue;
+      if (
+        options?.type !== AST_NODE_TYPES.ObjectExpression ||
+        holder.type !== AST_NODE_TYPES.Property ||
+        holder.key.type !== AST_NODE_TYPES.Identifier
+      )
+        continue;
       const lua = propertyValue(options, 'SCRIPT');
       const keys = propertyValue(options, 'NUMBER_OF_KEYS');
       defined.set(holder.key.name, {

@@ -25,7 +25,10 @@ function readScriptFile(file: string): string | undefined {
 export class ScriptResolver {
   private readonly directory: string;
 
-  constructor(private readonly sourceCode: Readonly<TSESLint.SourceCode>, filename: string) {
+  constructor(
+    private readonly sourceCode: Readonly<TSESLint.SourceCode>,
+    filename: string,
+  ) {
     this.directory = path.dirname(path.resolve(filename));
   }
 
@@ -48,7 +51,8 @@ export class ScriptResolver {
     if (expression.type === AST_NODE_TYPES.CallExpression) {
       const parts = methodCallParts(expression);
       // fs.readFileSync(path, 'utf8') and readFileSync(path).toString()
-      if (parts?.method === 'toString' && parts.receiver.type === AST_NODE_TYPES.CallExpression) return this.luaText(parts.receiver, depth + 1);
+      if (parts?.method === 'toString' && parts.receiver.type === AST_NODE_TYPES.CallExpression)
+        return this.luaText(parts.receiver, depth + 1);
       const calleeName = parts?.method ?? (expression.callee.type === AST_NODE_TYPES.Identifier ? expression.callee.name : undefined);
       if (calleeName === 'readFileSync' && expression.arguments[0]) {
         const file = this.resolvePath(expression.arguments[0]);
@@ -63,7 +67,11 @@ export class ScriptResolver {
     const expression = skipTypeWrappers(node);
     const literal = staticString(this.sourceCode, expression);
     if (literal !== undefined) return path.resolve(this.directory, literal);
-    if (expression.type === AST_NODE_TYPES.NewExpression && expression.callee.type === AST_NODE_TYPES.Identifier && expression.callee.name === 'URL') {
+    if (
+      expression.type === AST_NODE_TYPES.NewExpression &&
+      expression.callee.type === AST_NODE_TYPES.Identifier &&
+      expression.callee.name === 'URL'
+    ) {
       const relative = expression.arguments[0] ? staticString(this.sourceCode, expression.arguments[0]) : undefined;
       return relative === undefined ? undefined : path.resolve(this.directory, relative);
     }
@@ -101,7 +109,12 @@ export class ScriptResolver {
       if (call.type !== AST_NODE_TYPES.CallExpression) continue;
       const parts = methodCallParts(call);
       if (parts?.method === 'scriptLoad' && call.arguments[0]) return this.resolve(call.arguments[0]);
-      if (parts?.method === 'script' && call.arguments[0] && staticString(this.sourceCode, call.arguments[0])?.toUpperCase() === 'LOAD' && call.arguments[1]) {
+      if (
+        parts?.method === 'script' &&
+        call.arguments[0] &&
+        staticString(this.sourceCode, call.arguments[0])?.toUpperCase() === 'LOAD' &&
+        call.arguments[1]
+      ) {
         return this.resolve(call.arguments[1]);
       }
     }
@@ -125,8 +138,10 @@ export class ScriptResolver {
 /** `__dirname` or `import.meta.dirname`: the linted file's own folder. */
 function isDirnameReference(node: TSESTree.Node): boolean {
   if (node.type === AST_NODE_TYPES.Identifier) return node.name === '__dirname';
-  return node.type === AST_NODE_TYPES.MemberExpression
-    && node.object.type === AST_NODE_TYPES.MetaProperty
-    && node.property.type === AST_NODE_TYPES.Identifier
-    && (node.property.name === 'dirname');
+  return (
+    node.type === AST_NODE_TYPES.MemberExpression &&
+    node.object.type === AST_NODE_TYPES.MetaProperty &&
+    node.property.type === AST_NODE_TYPES.Identifier &&
+    node.property.name === 'dirname'
+  );
 }

@@ -4,17 +4,40 @@
 // every file without Redis: one pass over the text instead of two.
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { CLIENT_LIKE_NAME, CLIENT_PACKAGES, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS } from '../tables/redis-clients.js';
+import {
+  CLIENT_LIKE_NAME,
+  CLIENT_PACKAGES,
+  GENERIC_COMMAND_METHODS,
+  GENERIC_METHOD_NAMES,
+  REDIS_METHODS,
+} from '../tables/redis-clients.js';
 import { LOCK_ACTS, LOCK_NOUNS, LOCK_TABLE_WORDS } from '../tables/lock-words.js';
-import { identifierEnd, identifierStart, isWholeWord, nextSignificantCode, previousSignificantCode, skipSpaces, skipSpacesBackward, wordAlternation } from '../../util/text.js';
+import {
+  identifierEnd,
+  identifierStart,
+  isWholeWord,
+  nextSignificantCode,
+  previousSignificantCode,
+  skipSpaces,
+  skipSpacesBackward,
+  wordAlternation,
+} from '../../util/text.js';
 
 const CLIENT_PACKAGE_NAMES: ReadonlySet<string> = new Set(Object.keys(CLIENT_PACKAGES));
 
 /** Methods whose call alone makes a file worth analysing: Redis commands no ordinary object has. */
-const REDIS_SPECIFIC_METHODS: ReadonlySet<string> = new Set([
-  ...Object.keys(REDIS_METHODS), ...GENERIC_COMMAND_METHODS,
-  'multi', 'MULTI', 'pipeline', 'defineCommand', 'defineScript', 'scriptLoad',
-].filter((method) => !GENERIC_METHOD_NAMES.has(method)));
+const REDIS_SPECIFIC_METHODS: ReadonlySet<string> = new Set(
+  [
+    ...Object.keys(REDIS_METHODS),
+    ...GENERIC_COMMAND_METHODS,
+    'multi',
+    'MULTI',
+    'pipeline',
+    'defineCommand',
+    'defineScript',
+    'scriptLoad',
+  ].filter((method) => !GENERIC_METHOD_NAMES.has(method)),
+);
 
 // Every signal the token check accepts contains one of these (package names, Redis-specific
 // methods, client-like receiver names), so a file without any is skipped after one scan of its
@@ -24,9 +47,35 @@ const REDIS_SPECIFIC_METHODS: ReadonlySet<string> = new Set([
 // `kv`, the one two-letter word, is scanned for apart: in the same alternation it keeps the regex
 // engine from skipping ahead by four characters, which costs the scan of every file a tenth.
 const SCREEN_WORD_LIST = [
-  'redis', 'redlock', 'valkey', 'upstash', 'cluster', 'setnx', 'expire', 'eval', 'sendcommand', 'send_command', 'callbuffer',
-  'multi', 'pipeline', 'definecommand', 'definescript', 'scriptload', 'unlink', 'setex', 'getdel', 'getset', 'getex', 'incrby',
-  'pttl', 'persist', 'fcall', 'delex', 'delifeq', 'client', 'conn',
+  'redis',
+  'redlock',
+  'valkey',
+  'upstash',
+  'cluster',
+  'setnx',
+  'expire',
+  'eval',
+  'sendcommand',
+  'send_command',
+  'callbuffer',
+  'multi',
+  'pipeline',
+  'definecommand',
+  'definescript',
+  'scriptload',
+  'unlink',
+  'setex',
+  'getdel',
+  'getset',
+  'getex',
+  'incrby',
+  'pttl',
+  'persist',
+  'fcall',
+  'delex',
+  'delifeq',
+  'client',
+  'conn',
 ];
 const SCREEN_WORDS = new RegExp(wordAlternation(SCREEN_WORD_LIST), 'gi');
 
@@ -90,7 +139,10 @@ interface WordScan {
 
 // The four answers a scan can give, made once: a scan allocates nothing for its answer.
 const SCANS: readonly WordScan[] = [
-  { redis: false, lockWord: false }, { redis: false, lockWord: true }, { redis: true, lockWord: false }, { redis: true, lockWord: true },
+  { redis: false, lockWord: false },
+  { redis: false, lockWord: true },
+  { redis: true, lockWord: false },
+  { redis: true, lockWord: true },
 ];
 
 function wordScan(redis: boolean, lockWord: boolean): WordScan {
@@ -111,7 +163,10 @@ function scanOf(sourceCode: Readonly<TSESLint.SourceCode>): WordScan {
   const text = sourceCode.text;
   const stretches = codeStretches(sourceCode);
   const words = scanWords(text, stretches, SCREEN_AND_LOCK_WORDS, SCREEN_WORDS);
-  const scan = words.redis || scanWords(text, stretches, SCREEN_SHORT_WORDS).redis || anyCommandIsASignal(text, stretches) ? wordScan(true, words.lockWord) : words;
+  const scan =
+    words.redis || scanWords(text, stretches, SCREEN_SHORT_WORDS).redis || anyCommandIsASignal(text, stretches)
+      ? wordScan(true, words.lockWord)
+      : words;
   scannedProgram = sourceCode.ast;
   lastScan = scan;
   return scan;
@@ -216,7 +271,10 @@ function isSignal(text: string, start: number, end: number): boolean {
   const before = text.charCodeAt(start - 1);
   if (end - start === 2 && isSetNxOption(text, start, end, before)) return true;
   // Package names sit in quotes, after `@` or `/` when scoped (`'@upstash/redis'`).
-  if ((before === QUOTE || before === DOUBLE_QUOTE || before === BACKTICK || before === AT || before === SLASH) && packageAround(text, start) !== undefined) {
+  if (
+    (before === QUOTE || before === DOUBLE_QUOTE || before === BACKTICK || before === AT || before === SLASH) &&
+    packageAround(text, start) !== undefined
+  ) {
     return true;
   }
   const after = nextSignificantCode(text, end);
@@ -224,7 +282,11 @@ function isSignal(text: string, start: number, end: number): boolean {
     const name = text.slice(start, end);
     // `getRedis()`, `createRedisClient()`: a factory named for Redis (the model follows what it returns);
     // `getClient().set(…)`: a factory named for a client whose result is used as one right away.
-    return REDIS_SPECIFIC_METHODS.has(name) || REDIS_FACTORY_NAME.test(name) || (CLIENT_FACTORY_NAME.test(name) && callsGenericMethodOnResult(text, end));
+    return (
+      REDIS_SPECIFIC_METHODS.has(name) ||
+      REDIS_FACTORY_NAME.test(name) ||
+      (CLIENT_FACTORY_NAME.test(name) && callsGenericMethodOnResult(text, end))
+    );
   }
   if (after === DOT || after === QUESTION) return CLIENT_LIKE_NAME.test(text.slice(start, end)) && callsGenericMethod(text, end);
   return false;
@@ -329,4 +391,3 @@ function callsGenericMethod(text: string, index: number): boolean {
   const end = identifierEnd(text, start);
   return end > start && text.charCodeAt(skipSpaces(text, end)) === OPEN_PAREN && GENERIC_METHOD_NAMES.has(text.slice(start, end));
 }
-

@@ -9,7 +9,8 @@ import { POOL_NAMES, SQL_BUILDER_PACKAGES, SQL_PACKAGES } from '../tables/sql-cl
 // A string or template that starts like a statement the model asks about. No `u` flag: under `i`
 // it folds Unicode cases (`ſ` for `s`), which no SQL text needs and which makes this whole-text scan
 // a fifth slower.
-const SQL_STRING = /['"`]\s*(?:select\s|insert\s+into\b|update\s+["\w.]+(?:\s+(?:as\s+)?\w+)?\s+set\b|delete\s+from\b|with\s+(?:recursive\s+)?["\w]+\s+as\b)|pg_(?:try_)?advisory_/i;
+const SQL_STRING =
+  /['"`]\s*(?:select\s|insert\s+into\b|update\s+["\w.]+(?:\s+(?:as\s+)?\w+)?\s+set\b|delete\s+from\b|with\s+(?:recursive\s+)?["\w]+\s+as\b)|pg_(?:try_)?advisory_/i;
 
 const POOL_NAME_PATTERNS: readonly RegExp[] = [...POOL_NAMES.keys()];
 // A project module that makes the app's knex instance, by its file or binding name: `require('./loaders/knex')`,
@@ -24,7 +25,8 @@ const KNEX_MODULE = /knex/i;
 // and expiry). An ORM's own source names row locks everywhere (`lockMode`, `'lockTables'`,
 // `"LOCK"`, `FOR UPDATE`) but none of these. prefilter.test.ts holds the vocabularies to them.
 // No `u` flag, as for SQL_STRING: whole-text scans.
-const ADVISORY_OR_LOCK_TABLE = /advisory|(?:into|from|update|table|join|using)\s+[`"'[]?(?:\$\{[^}]*?(?:lock|mutex|lease)|(?:\$\{[^}]*\})?[\w.]*?(?:lock|mutex|lease))/i;
+const ADVISORY_OR_LOCK_TABLE =
+  /advisory|(?:into|from|update|table|join|using)\s+[`"'[]?(?:\$\{[^}]*?(?:lock|mutex|lease)|(?:\$\{[^}]*\})?[\w.]*?(?:lock|mutex|lease))/i;
 // Case-sensitive: a camelCase hump (`'shouldLock'`) or SQL's keyword in capitals (`"LOCK"`) is no table name.
 // At most a schema before it: a dotted name of four parts (`'bullmq.worker.extend.locks'`) is a metric, not a table.
 const QUOTED_LOCK_TABLE = /['"`](?:\w+\.)?(?:\w*_)?(?:[lL]ocks?|[mM]utex(?:es)?|[lL]eases?|shedlock)['"`]/;
@@ -58,7 +60,13 @@ function importsSqlClient(imports: ImportTable): boolean {
   for (const [local, binding] of imports) {
     const source = binding.source;
     if (Object.hasOwn(SQL_PACKAGES, source) || SQL_BUILDER_PACKAGES.has(source) || source.startsWith('drizzle-orm')) return true;
-    if (source.startsWith('.') && (POOL_NAME_PATTERNS.some((pattern) => pattern.test(local)) || KNEX_MODULE.test(local) || KNEX_MODULE.test(source.slice(source.lastIndexOf('/') + 1)))) return true;
+    if (
+      source.startsWith('.') &&
+      (POOL_NAME_PATTERNS.some((pattern) => pattern.test(local)) ||
+        KNEX_MODULE.test(local) ||
+        KNEX_MODULE.test(source.slice(source.lastIndexOf('/') + 1)))
+    )
+      return true;
   }
   return false;
 }

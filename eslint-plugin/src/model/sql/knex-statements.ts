@@ -12,12 +12,42 @@ import type { KnexStatement } from '../nouns/sql-items.js';
 // no facts, no finding, as for SQL text the parser cannot read.
 const WHERE_METHODS: ReadonlySet<string> = new Set(['where', 'andWhere']);
 const OR_METHODS: ReadonlySet<string> = new Set(['orWhere', 'orWhereNot', 'orWhereNull', 'orWhereNotNull', 'orWhereIn', 'orWhereNotIn']);
-const NULL_CHECK_METHODS: ReadonlySet<string> = new Set(['whereNull', 'whereNotNull', 'andWhereNull', 'andWhereNotNull', 'whereIn', 'whereNotIn', 'andWhereIn', 'andWhereNotIn', 'whereNot', 'andWhereNot']);
+const NULL_CHECK_METHODS: ReadonlySet<string> = new Set([
+  'whereNull',
+  'whereNotNull',
+  'andWhereNull',
+  'andWhereNotNull',
+  'whereIn',
+  'whereNotIn',
+  'andWhereIn',
+  'andWhereNotIn',
+  'whereNot',
+  'andWhereNot',
+]);
 // Methods that change nothing the lock rules ask about.
-const NEUTRAL_METHODS: ReadonlySet<string> = new Set(['transacting', 'timeout', 'withSchema', 'limit', 'first', 'debug', 'options', 'connection', 'onConflict', 'ignore', 'merge', 'returning']);
+const NEUTRAL_METHODS: ReadonlySet<string> = new Set([
+  'transacting',
+  'timeout',
+  'withSchema',
+  'limit',
+  'first',
+  'debug',
+  'options',
+  'connection',
+  'onConflict',
+  'ignore',
+  'merge',
+  'returning',
+]);
 // Where the chain continues past the statement: the promise, not the builder.
 const PROMISE_METHODS: ReadonlySet<string> = new Set(['then', 'catch', 'finally', 'asCallback']);
-const WRITE_KINDS: Readonly<Record<string, 'insert' | 'update' | 'delete'>> = { insert: 'insert', upsert: 'insert', update: 'update', del: 'delete', delete: 'delete' };
+const WRITE_KINDS: Readonly<Record<string, 'insert' | 'update' | 'delete'>> = {
+  insert: 'insert',
+  upsert: 'insert',
+  update: 'update',
+  del: 'delete',
+  delete: 'delete',
+};
 const COMPARISON_OPERATORS: ReadonlySet<string> = new Set(['=', '<', '<=', '>', '>=', '<>', '!=']);
 
 /**
@@ -38,7 +68,13 @@ export function readKnexStatement(write: OrmWriteFacts, sourceCode: Readonly<TSE
   let outer: TSESTree.CallExpression = write.node;
   for (;;) {
     const member = outer.parent;
-    if (member.type !== AST_NODE_TYPES.MemberExpression || member.object !== outer || member.parent.type !== AST_NODE_TYPES.CallExpression || member.parent.callee !== member) break;
+    if (
+      member.type !== AST_NODE_TYPES.MemberExpression ||
+      member.object !== outer ||
+      member.parent.type !== AST_NODE_TYPES.CallExpression ||
+      member.parent.callee !== member
+    )
+      break;
     const method = propertyName(member);
     if (method === undefined || PROMISE_METHODS.has(method)) break;
     outer = member.parent;
@@ -82,7 +118,7 @@ export function readKnexStatement(write: OrmWriteFacts, sourceCode: Readonly<TSE
       }
       // `insert(row, ['id'])`, `update(values, ['id'])`: the argument after the values is the returning list.
       const returned = args[single === undefined ? 1 : 2];
-      if (returned) returning.push(...columnNames(returned) ?? []);
+      if (returned) returning.push(...(columnNames(returned) ?? []));
       if (method === 'upsert') conflict = { targetColumns: [], action: 'update', setColumns: undefined };
       continue;
     }
@@ -99,13 +135,15 @@ export function readKnexStatement(write: OrmWriteFacts, sourceCode: Readonly<TSE
       hasWhere = true;
       whereHasOr = true;
     } else if (NEUTRAL_METHODS.has(method)) {
-      if (method === 'onConflict') conflict = { targetColumns: args[0] ? columnNames(args[0]) ?? [] : [], action: undefined, setColumns: undefined };
+      if (method === 'onConflict')
+        conflict = { targetColumns: args[0] ? (columnNames(args[0]) ?? []) : [], action: undefined, setColumns: undefined };
       else if (method === 'ignore' && conflict) conflict.action = 'nothing';
       else if (method === 'merge' && conflict) {
         conflict.action = 'update';
-        const merged = args[0] === undefined ? undefined : columnNames(args[0]) ?? [...objectLiteralOf(args[0], sourceCode)?.keys() ?? []];
+        const merged =
+          args[0] === undefined ? undefined : (columnNames(args[0]) ?? [...(objectLiteralOf(args[0], sourceCode)?.keys() ?? [])]);
         conflict.setColumns = merged;
-      } else if (method === 'returning' && args[0]) returning.push(...columnNames(args[0]) ?? []);
+      } else if (method === 'returning' && args[0]) returning.push(...(columnNames(args[0]) ?? []));
     } else {
       return undefined;
     }
@@ -118,7 +156,7 @@ export function readKnexStatement(write: OrmWriteFacts, sourceCode: Readonly<TSE
       action: conflict.action,
       targetColumns: conflict.targetColumns,
       where: hasWhere ? where : undefined,
-      setColumns: conflict.action === 'update' ? conflict.setColumns ?? insertColumns : [],
+      setColumns: conflict.action === 'update' ? (conflict.setColumns ?? insertColumns) : [],
       setListEnd: undefined,
     };
   }
@@ -138,8 +176,10 @@ export function readKnexStatement(write: OrmWriteFacts, sourceCode: Readonly<TSE
     whereHasOr: kind !== 'insert' && whereHasOr,
     onConflict,
     returning,
-    optimisticVersionCheck: kind === 'update' && statementWhere.some((comparison) => VERSION_COLUMNS.includes(comparison.column) && comparison.operator === '=')
-      && setColumns.some((column) => VERSION_COLUMNS.includes(column)),
+    optimisticVersionCheck:
+      kind === 'update' &&
+      statementWhere.some((comparison) => VERSION_COLUMNS.includes(comparison.column) && comparison.operator === '=') &&
+      setColumns.some((column) => VERSION_COLUMNS.includes(column)),
     locksRows: false,
     singleTable: true,
     onlyAdvisoryLocks: false,
@@ -174,7 +214,8 @@ function whereComparisons(args: readonly TSESTree.Node[], bind: (value: TSESTree
   const column = columnName(first);
   if (column === undefined || !second) return undefined;
   if (args.length === 2) return [comparison(column, '=', second, bind)];
-  const operator = second.type === AST_NODE_TYPES.Literal && typeof second.value === 'string' ? second.value.trim().toLowerCase() : undefined;
+  const operator =
+    second.type === AST_NODE_TYPES.Literal && typeof second.value === 'string' ? second.value.trim().toLowerCase() : undefined;
   if (args.length !== 3 || !third || operator === undefined) return undefined;
   return [comparison(column, operator, third, bind)];
 }
@@ -186,7 +227,8 @@ function comparison(qualified: string, operator: string, value: TSESTree.Node, b
   // A value is a bound parameter as in raw SQL; a column on the right (`knex.ref`) or the clock is not.
   const clock = isClock(value);
   // `where('owner', null)` is knex's `owner IS NULL`: no value is compared.
-  if (isNull(value)) return { column, table, operator: operator === '=' ? 'is null' : operator, parameter: undefined, comparedWithClock: false };
+  if (isNull(value))
+    return { column, table, operator: operator === '=' ? 'is null' : operator, parameter: undefined, comparedWithClock: false };
   const parameter = clock || !COMPARISON_OPERATORS.has(operator) ? undefined : bind(value);
   return { column, table, operator, parameter, comparedWithClock: clock };
 }
@@ -194,18 +236,31 @@ function comparison(qualified: string, operator: string, value: TSESTree.Node, b
 /** `knex.fn.now()`, `new Date()`, `Date.now()`, `knex.raw('now()')`: the comparison is with the current time. */
 function isClock(value: TSESTree.Node): boolean {
   const expression = skipTypeWrappers(value);
-  if (expression.type === AST_NODE_TYPES.NewExpression) return expression.callee.type === AST_NODE_TYPES.Identifier && expression.callee.name === 'Date' && expression.arguments.length === 0;
+  if (expression.type === AST_NODE_TYPES.NewExpression)
+    return expression.callee.type === AST_NODE_TYPES.Identifier && expression.callee.name === 'Date' && expression.arguments.length === 0;
   if (expression.type !== AST_NODE_TYPES.CallExpression) return false;
   const callee = skipTypeWrappers(expression.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
   const method = propertyName(callee);
-  if (method === 'now') return (callee.object.type === AST_NODE_TYPES.Identifier && callee.object.name === 'Date') || (callee.object.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.object) === 'fn');
+  if (method === 'now')
+    return (
+      (callee.object.type === AST_NODE_TYPES.Identifier && callee.object.name === 'Date') ||
+      (callee.object.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.object) === 'fn')
+    );
   const text = expression.arguments[0];
-  return method === 'raw' && text?.type === AST_NODE_TYPES.Literal && typeof text.value === 'string' && /^\s*(?:now\(\)|current_timestamp|clock_timestamp\(\))\s*$/iu.test(text.value);
+  return (
+    method === 'raw' &&
+    text?.type === AST_NODE_TYPES.Literal &&
+    typeof text.value === 'string' &&
+    /^\s*(?:now\(\)|current_timestamp|clock_timestamp\(\))\s*$/iu.test(text.value)
+  );
 }
 
 /** An object literal's properties by column, inline or through a const (`const row = { ... }; insert(row)`). */
-function objectLiteralOf(node: TSESTree.Node | undefined, sourceCode: Readonly<TSESLint.SourceCode>): Map<string, TSESTree.Node> | undefined {
+function objectLiteralOf(
+  node: TSESTree.Node | undefined,
+  sourceCode: Readonly<TSESLint.SourceCode>,
+): Map<string, TSESTree.Node> | undefined {
   let expression = node && skipTypeWrappers(node);
   if (expression?.type === AST_NODE_TYPES.Identifier) {
     const init = constInitializer(sourceCode, expression);

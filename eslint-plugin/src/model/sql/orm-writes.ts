@@ -45,7 +45,9 @@ export function findOrmWrite(call: TSESTree.CallExpression, senders: SenderResol
     // this.knex('t') / this.db('t'): the chain starts at a member that is itself the knex instance.
     // Asked once per chain, at its innermost call (`Model.query()` of objection asks and is no knex).
     const innerCallee = skipTypeWrappers(innermost.callee);
-    return innerCallee.type === AST_NODE_TYPES.MemberExpression && innermost.arguments.length === 1 && ORM_WRITE_METHODS['knex']!.has(method)
+    return innerCallee.type === AST_NODE_TYPES.MemberExpression &&
+      innermost.arguments.length === 1 &&
+      ORM_WRITE_METHODS['knex']!.has(method)
       ? knexWrite(call, method, senders.sender(innerCallee), innermost, chain)
       : undefined;
   }
@@ -54,22 +56,37 @@ export function findOrmWrite(call: TSESTree.CallExpression, senders: SenderResol
   const library = sender.library;
   if ((library === 'drizzle' || library === 'kysely') && ORM_WRITE_METHODS[library]!.has(method)) {
     let outer: TSESTree.Node = call;
-    while ((outer.parent.type === AST_NODE_TYPES.MemberExpression || outer.parent.type === AST_NODE_TYPES.CallExpression)) {
+    while (outer.parent.type === AST_NODE_TYPES.MemberExpression || outer.parent.type === AST_NODE_TYPES.CallExpression) {
       outer = outer.parent;
       if (outer.type === AST_NODE_TYPES.CallExpression) chain.push(outer);
     }
     const table = call.arguments[0];
-    const tableName = table?.type === AST_NODE_TYPES.Literal ? String(table.value) : table?.type === AST_NODE_TYPES.Identifier ? table.name : undefined;
+    const tableName =
+      table?.type === AST_NODE_TYPES.Literal ? String(table.value) : table?.type === AST_NODE_TYPES.Identifier ? table.name : undefined;
     return { node: call, library, method, sender, table: tableName, chain };
   }
   return undefined;
 }
 
 /** `knex('t')...update()` when `sender` (the callee of the chain's root call) is a knex instance or a transaction's handle. */
-function knexWrite(call: TSESTree.CallExpression, method: string, sender: SqlSender, root: TSESTree.CallExpression, chain: readonly TSESTree.Node[]): OrmWriteFacts | undefined {
-  if (!(sender.library === 'knex' || (sender.inTransaction && sender.library === 'unknown')) || !ORM_WRITE_METHODS['knex']!.has(method)) return undefined;
+function knexWrite(
+  call: TSESTree.CallExpression,
+  method: string,
+  sender: SqlSender,
+  root: TSESTree.CallExpression,
+  chain: readonly TSESTree.Node[],
+): OrmWriteFacts | undefined {
+  if (!(sender.library === 'knex' || (sender.inTransaction && sender.library === 'unknown')) || !ORM_WRITE_METHODS['knex']!.has(method))
+    return undefined;
   const table = root.arguments[0];
-  return { node: call, library: 'knex', method, sender, table: table?.type === AST_NODE_TYPES.Literal ? String(table.value) : undefined, chain };
+  return {
+    node: call,
+    library: 'knex',
+    method,
+    sender,
+    table: table?.type === AST_NODE_TYPES.Literal ? String(table.value) : undefined,
+    chain,
+  };
 }
 
 /** A fence condition in the write's arguments: `where: { fence: { lt: f } }`, `.where('fence', '<', f)`, `lt(t.fence, f)`. */
@@ -80,18 +97,41 @@ export function ormWriteIsFenced(write: OrmWriteFacts, fenceColumns: readonly st
     switch (node.type) {
       case AST_NODE_TYPES.CallExpression: {
         const [first, second] = node.arguments;
-        if (first?.type === AST_NODE_TYPES.Literal && fenceColumns.includes(String(first.value)) && second?.type === AST_NODE_TYPES.Literal && second.value === '<') fenced = true;
+        if (
+          first?.type === AST_NODE_TYPES.Literal &&
+          fenceColumns.includes(String(first.value)) &&
+          second?.type === AST_NODE_TYPES.Literal &&
+          second.value === '<'
+        )
+          fenced = true;
         const callee = skipTypeWrappers(node.callee);
-        if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'lt' && first?.type === AST_NODE_TYPES.MemberExpression && fenceColumns.includes(propertyName(first) ?? '')) fenced = true;
+        if (
+          callee.type === AST_NODE_TYPES.Identifier &&
+          callee.name === 'lt' &&
+          first?.type === AST_NODE_TYPES.MemberExpression &&
+          fenceColumns.includes(propertyName(first) ?? '')
+        )
+          fenced = true;
         for (const argument of node.arguments) visit(argument, depth + 1);
         return;
       }
       case AST_NODE_TYPES.ObjectExpression:
         for (const property of node.properties) {
           if (property.type !== AST_NODE_TYPES.Property) continue;
-          const key = property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : property.key.type === AST_NODE_TYPES.Literal ? String(property.key.value) : '';
-          if (fenceColumns.includes(key) && property.value.type === AST_NODE_TYPES.ObjectExpression
-            && property.value.properties.some((inner) => inner.type === AST_NODE_TYPES.Property && inner.key.type === AST_NODE_TYPES.Identifier && inner.key.name === 'lt')) fenced = true;
+          const key =
+            property.key.type === AST_NODE_TYPES.Identifier
+              ? property.key.name
+              : property.key.type === AST_NODE_TYPES.Literal
+                ? String(property.key.value)
+                : '';
+          if (
+            fenceColumns.includes(key) &&
+            property.value.type === AST_NODE_TYPES.ObjectExpression &&
+            property.value.properties.some(
+              (inner) => inner.type === AST_NODE_TYPES.Property && inner.key.type === AST_NODE_TYPES.Identifier && inner.key.name === 'lt',
+            )
+          )
+            fenced = true;
           visit(property.value, depth + 1);
         }
         return;
@@ -114,8 +154,16 @@ export function ormWriteIsIdempotent(write: OrmWriteFacts): boolean {
     const method = callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee) : undefined;
     if (method === 'ignore' || method === 'onConflictDoNothing' || method === 'doNothing') return true;
     const options = node.arguments[0];
-    if (options?.type === AST_NODE_TYPES.ObjectExpression && options.properties.some((property) => property.type === AST_NODE_TYPES.Property
-      && property.key.type === AST_NODE_TYPES.Identifier && property.key.name === 'skipDuplicates')) return true;
+    if (
+      options?.type === AST_NODE_TYPES.ObjectExpression &&
+      options.properties.some(
+        (property) =>
+          property.type === AST_NODE_TYPES.Property &&
+          property.key.type === AST_NODE_TYPES.Identifier &&
+          property.key.name === 'skipDuplicates',
+      )
+    )
+      return true;
   }
   return false;
 }

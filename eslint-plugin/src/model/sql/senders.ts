@@ -8,7 +8,17 @@ import { assignedValues, calledFunction, enclosingClassBody, isNullish, returned
 import type { ImportTable } from '../nouns/vocabulary.js';
 import { importedValue, type ExportedValue, type ProjectModule } from '../project/modules.js';
 import { resolveImport } from '../project/resolve.js';
-import { CHECKOUT_METHODS, POOL_NAMES, POOLED_MEMBERS, SQL_BUILDER_PACKAGES, SQL_PACKAGES, SQL_TYPE_NAMES, TRANSACTION_CALLBACK_METHODS, TRANSACTION_HANDLE_METHODS, type SqlFactory } from '../tables/sql-clients.js';
+import {
+  CHECKOUT_METHODS,
+  POOL_NAMES,
+  POOLED_MEMBERS,
+  SQL_BUILDER_PACKAGES,
+  SQL_PACKAGES,
+  SQL_TYPE_NAMES,
+  TRANSACTION_CALLBACK_METHODS,
+  TRANSACTION_HANDLE_METHODS,
+  type SqlFactory,
+} from '../tables/sql-clients.js';
 import type { SqlLibrary } from '../nouns/vocabulary.js';
 import type { SqlHandle, SqlSender } from '../nouns/sql-items.js';
 
@@ -71,7 +81,9 @@ export class SenderResolver {
         return this.createdHandle(expression, depth);
       case AST_NODE_TYPES.LogicalExpression:
         // `globalForPrisma.prisma ?? new PrismaClient()`: either side is the value.
-        return expression.operator === '&&' ? UNKNOWN : combineHandles([this.handle(expression.left, depth + 1), this.handle(expression.right, depth + 1)]);
+        return expression.operator === '&&'
+          ? UNKNOWN
+          : combineHandles([this.handle(expression.left, depth + 1), this.handle(expression.right, depth + 1)]);
       case AST_NODE_TYPES.ConditionalExpression:
         return combineHandles([this.handle(expression.consequent, depth + 1), this.handle(expression.alternate, depth + 1)]);
       default:
@@ -87,12 +99,21 @@ export class SenderResolver {
     const classBody = enclosingClassBody(member);
     let annotation: TSESTree.TypeNode | undefined;
     for (const element of classBody?.body ?? []) {
-      if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.static && element.key.type === AST_NODE_TYPES.Identifier && element.key.name === name) {
+      if (
+        element.type === AST_NODE_TYPES.PropertyDefinition &&
+        !element.static &&
+        element.key.type === AST_NODE_TYPES.Identifier &&
+        element.key.name === name
+      ) {
         annotation = element.typeAnnotation?.typeAnnotation;
       }
       if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'constructor') {
         for (const parameter of element.value.params) {
-          if (parameter.type === AST_NODE_TYPES.TSParameterProperty && parameter.parameter.type === AST_NODE_TYPES.Identifier && parameter.parameter.name === name) {
+          if (
+            parameter.type === AST_NODE_TYPES.TSParameterProperty &&
+            parameter.parameter.type === AST_NODE_TYPES.Identifier &&
+            parameter.parameter.name === name
+          ) {
             annotation = parameter.parameter.typeAnnotation?.typeAnnotation;
           }
         }
@@ -102,7 +123,8 @@ export class SenderResolver {
     const handle = typeHandle(annotation, this.isForeignType);
     if (handle) return handle;
     // A SQL type's name (`Pool`) imported from another package: whatever the member is called, no SQL handle.
-    const typeName = annotation.typeName.type === AST_NODE_TYPES.TSQualifiedName ? annotation.typeName.right.name : typeRoot(annotation.typeName);
+    const typeName =
+      annotation.typeName.type === AST_NODE_TYPES.TSQualifiedName ? annotation.typeName.right.name : typeRoot(annotation.typeName);
     return typeName !== undefined && Object.hasOwn(SQL_TYPE_NAMES, typeName) ? UNKNOWN : undefined;
   }
 
@@ -164,7 +186,9 @@ export class SenderResolver {
    */
   private readonly isForeignType = (local: string, library: SqlLibrary): boolean => {
     const source = this.imports.get(local)?.source;
-    return source !== undefined && !source.startsWith('.') && !source.includes(library) && !isSqlPackage(source) && !this.isProjectImport(local);
+    return (
+      source !== undefined && !source.startsWith('.') && !source.includes(library) && !isSqlPackage(source) && !this.isProjectImport(local)
+    );
   };
 
   /** The binding is imported from one of the project's own modules (a relative path, an alias, a workspace package). */
@@ -218,7 +242,8 @@ export class SenderResolver {
     const callee = skipTypeWrappers(expression.callee);
     const factory = this.factoryOf(callee, expression.type === AST_NODE_TYPES.NewExpression ? 'new' : 'call');
     if (factory) {
-      if (factory.kind === 'pool' && isSingleSessionPool(factory.library, expression)) return { kind: 'connection', library: factory.library, inTransaction: false, reconnects: true };
+      if (factory.kind === 'pool' && isSingleSessionPool(factory.library, expression))
+        return { kind: 'connection', library: factory.library, inTransaction: false, reconnects: true };
       return { kind: factory.kind, library: factory.library, inTransaction: false };
     }
     if (expression.type === AST_NODE_TYPES.CallExpression && depth < 6) {
@@ -236,7 +261,12 @@ export class SenderResolver {
       if (expression.arguments.some((argument) => isFunctionLike(argument))) return UNKNOWN;
       return { kind: 'connection', library: owning.library, inTransaction: false };
     }
-    if (TRANSACTION_HANDLE_METHODS.has(method) && owning.kind === 'pool' && owning.library === 'knex' && expression.arguments.length === 0) {
+    if (
+      TRANSACTION_HANDLE_METHODS.has(method) &&
+      owning.kind === 'pool' &&
+      owning.library === 'knex' &&
+      expression.arguments.length === 0
+    ) {
       return { kind: 'connection', library: owning.library, inTransaction: true };
     }
     return UNKNOWN;
@@ -253,7 +283,9 @@ export class SenderResolver {
     if (local === undefined) return undefined;
     const binding = this.imports.get(local);
     if (!binding) return undefined;
-    const entries = SQL_PACKAGES[binding.source] ?? Object.entries(SQL_PACKAGES).find(([name]) => name.endsWith('/') && binding.source.startsWith(name))?.[1];
+    const entries =
+      SQL_PACKAGES[binding.source] ??
+      Object.entries(SQL_PACKAGES).find(([name]) => name.endsWith('/') && binding.source.startsWith(name))?.[1];
     if (!entries) return undefined;
     // `import pg from 'pg'; new pg.Pool()` names the export through the namespace or default.
     const exported = member !== undefined && (binding.imported === 'default' || binding.imported === '*') ? member : binding.imported;
@@ -269,7 +301,9 @@ export class SenderResolver {
  * with it. (postgres.js still retires a connection after `max_lifetime`, 30–60 min by default.)
  */
 function isSingleSessionPool(library: SqlFactory['library'], creation: TSESTree.NewExpression | TSESTree.CallExpression): boolean {
-  const options = creation.arguments.map((argument) => skipTypeWrappers(argument)).find((argument) => argument.type === AST_NODE_TYPES.ObjectExpression);
+  const options = creation.arguments
+    .map((argument) => skipTypeWrappers(argument))
+    .find((argument) => argument.type === AST_NODE_TYPES.ObjectExpression);
   if (options?.type !== AST_NODE_TYPES.ObjectExpression || !isLiteralNumber(propertyValue(options, 'max'), 1)) return false;
   if (library === 'postgres') {
     const idle = propertyValue(options, 'idle_timeout');
@@ -323,9 +357,13 @@ function combineHandles(handles: readonly SqlHandle[]): SqlHandle {
   let found: SqlHandle | undefined;
   for (const handle of handles) {
     if (handle.kind === 'unknown' && handle.library === 'unknown') continue;
-    if (found && (found.kind !== handle.kind || found.library !== handle.library || found.inTransaction !== handle.inTransaction)) return UNKNOWN;
+    if (found && (found.kind !== handle.kind || found.library !== handle.library || found.inTransaction !== handle.inTransaction))
+      return UNKNOWN;
     // A one-connection pool only when every origin is one (a plain client on one path fails instead).
-    found = found && found.reconnects !== handle.reconnects ? { kind: handle.kind, library: handle.library, inTransaction: handle.inTransaction } : handle;
+    found =
+      found && found.reconnects !== handle.reconnects
+        ? { kind: handle.kind, library: handle.library, inTransaction: handle.inTransaction }
+        : handle;
   }
   return found ?? UNKNOWN;
 }
@@ -347,11 +385,18 @@ function annotationHandle(name: TSESTree.Node, foreign: (local: string, library:
  * from a package that sends no SQL (`import { Pool } from 'generic-pool'`) is that package's, not a
  * pool of connections; names from the project's own modules or declared globally keep their meaning.
  */
-function typeHandle(annotation: TSESTree.TypeNode | undefined, foreign: (local: string, library: SqlLibrary) => boolean): SqlHandle | undefined {
+function typeHandle(
+  annotation: TSESTree.TypeNode | undefined,
+  foreign: (local: string, library: SqlLibrary) => boolean,
+): SqlHandle | undefined {
   if (annotation?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
   const typeName = annotation.typeName;
-  const name = typeName.type === AST_NODE_TYPES.Identifier ? typeName.name
-    : typeName.type === AST_NODE_TYPES.TSQualifiedName ? typeName.right.name : undefined;
+  const name =
+    typeName.type === AST_NODE_TYPES.Identifier
+      ? typeName.name
+      : typeName.type === AST_NODE_TYPES.TSQualifiedName
+        ? typeName.right.name
+        : undefined;
   if (name === undefined) return undefined;
   const entry = SQL_TYPE_NAMES[name];
   if (!entry) return undefined;
@@ -363,10 +408,16 @@ function typeHandle(annotation: TSESTree.TypeNode | undefined, foreign: (local: 
 /** The local name a type reference starts from: `Pool` of `Pool`, `pg` of `pg.Pool`. */
 function typeRoot(typeName: TSESTree.EntityName): string | undefined {
   if (typeName.type === AST_NODE_TYPES.Identifier) return typeName.name;
-  return typeName.type === AST_NODE_TYPES.TSQualifiedName && typeName.left.type === AST_NODE_TYPES.Identifier ? typeName.left.name : undefined;
+  return typeName.type === AST_NODE_TYPES.TSQualifiedName && typeName.left.type === AST_NODE_TYPES.Identifier
+    ? typeName.left.name
+    : undefined;
 }
 
 function isSqlPackage(source: string): boolean {
-  return Object.hasOwn(SQL_PACKAGES, source) || SQL_BUILDER_PACKAGES.has(source) || source === '@types/pg'
-    || Object.keys(SQL_PACKAGES).some((name) => source.startsWith(name.endsWith('/') ? name : `${name}/`));
+  return (
+    Object.hasOwn(SQL_PACKAGES, source) ||
+    SQL_BUILDER_PACKAGES.has(source) ||
+    source === '@types/pg' ||
+    Object.keys(SQL_PACKAGES).some((name) => source.startsWith(name.endsWith('/') ? name : `${name}/`))
+  );
 }

@@ -2,7 +2,17 @@
 // holds it, and the advisory locks, lock-table rows and writes it contains. Computed once per file.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, enclosingFunction, expressionStatementOf, functionName, isFunctionLike, methodCallParts, propertyName, type ScopeOwner, skipTypeWrappers } from '../../util/ast.js';
+import {
+  contains,
+  enclosingFunction,
+  expressionStatementOf,
+  functionName,
+  isFunctionLike,
+  methodCallParts,
+  propertyName,
+  type ScopeOwner,
+  skipTypeWrappers,
+} from '../../util/ast.js';
 import { collectImports } from '../facts/imports.js';
 import { within } from '../facts/source-order.js';
 import { collectNodes } from '../../util/collect-nodes.js';
@@ -11,7 +21,8 @@ import {
   comparesColumnBelowParameter,
   describeSql,
   isConflictDoNothing,
-  type SqlStatementFacts } from '../../sql-syntax/index.js';
+  type SqlStatementFacts,
+} from '../../sql-syntax/index.js';
 import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS, OWNER_COLUMNS, SQL_CALL_METHODS, TRANSACTION_BOUNDARY_METHODS } from '../tables/sql-clients.js';
 import { knexTableName, readKnexStatement } from './knex-statements.js';
 import type { KnexStatement } from '../nouns/sql-items.js';
@@ -22,7 +33,15 @@ import type { FoundQuery } from '../nouns/sql-items.js';
 import { mayContainSql } from '../screen/sql-prefilter.js';
 import { SenderResolver } from './senders.js';
 import type { LocksmithRuleContext } from '../../util/rule-context.js';
-import type { SqlQuery, SqlItem, AdvisoryLockItem, LockTableAcquisition, LockTableRelease, SqlWrite, SqlModel } from '../nouns/sql-items.js';
+import type {
+  SqlQuery,
+  SqlItem,
+  AdvisoryLockItem,
+  LockTableAcquisition,
+  LockTableRelease,
+  SqlWrite,
+  SqlModel,
+} from '../nouns/sql-items.js';
 
 export type { SenderKind, SqlLibrary } from '../nouns/vocabulary.js';
 export type { SqlSender } from '../nouns/sql-items.js';
@@ -58,7 +77,9 @@ export function isTrailingBarrier(item: AdvisoryLockItem): boolean {
  * (Sequelize's `{ transaction }`), which runs on that transaction's one connection.
  */
 export function isPooledSessionCall(item: AdvisoryLockItem): boolean {
-  return item.call.scope === 'session' && item.query.sender.kind === 'pool' && !item.query.inTransaction && !lockedAndUnlockedInOneText(item);
+  return (
+    item.call.scope === 'session' && item.query.sender.kind === 'pool' && !item.query.inTransaction && !lockedAndUnlockedInOneText(item)
+  );
 }
 
 /**
@@ -73,7 +94,10 @@ export function isReconnectingSessionCall(item: AdvisoryLockItem): boolean {
 /** `SELECT pg_advisory_lock(1); ...; SELECT pg_advisory_unlock(1)` in one text runs on one connection. */
 function lockedAndUnlockedInOneText(item: AdvisoryLockItem): boolean {
   const calls = (item.query.statements ?? []).flatMap((statement) => statement.advisoryLocks);
-  return calls.some((call) => call.scope === 'session' && call.action === 'lock') && calls.some((call) => call.scope === 'session' && call.action !== 'lock');
+  return (
+    calls.some((call) => call.scope === 'session' && call.action === 'lock') &&
+    calls.some((call) => call.scope === 'session' && call.action !== 'lock')
+  );
 }
 
 export function getSqlModel(context: LocksmithRuleContext): SqlModel {
@@ -107,11 +131,18 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
   // The file's calls and tagged templates come from the walk the Redis half shares (collectNodes).
   const collected = collectNodes(sourceCode);
   // Filtered before sorting: a large ORM file has tens of thousands of calls, a handful of them SQL.
-  const calls: (TSESTree.CallExpression | TSESTree.TaggedTemplateExpression)[] = [...collected.calls.filter(isSqlCallCandidate), ...collected.taggedTemplates]
-    .sort((left, right) => left.range[0] - right.range[0]);
+  const calls: (TSESTree.CallExpression | TSESTree.TaggedTemplateExpression)[] = [
+    ...collected.calls.filter(isSqlCallCandidate),
+    ...collected.taggedTemplates,
+  ].sort((left, right) => left.range[0] - right.range[0]);
   for (const { name, value } of collected.memberInitializers) senders.noteMemberInitializer(name, value);
 
-  const found: { query: FoundQuery; function: ScopeOwner; statements: readonly SqlStatementFacts[] | undefined; plainWrite: PlainWrite | undefined }[] = [];
+  const found: {
+    query: FoundQuery;
+    function: ScopeOwner;
+    statements: readonly SqlStatementFacts[] | undefined;
+    plainWrite: PlainWrite | undefined;
+  }[] = [];
   const ormWrites: OrmWriteFacts[] = [];
   const markers: TransactionMarker[] = [];
   for (const call of calls) {
@@ -124,8 +155,10 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
       const owner = enclosingFunction(call);
       found.push({ query, function: owner, statements, plainWrite });
       for (const statement of statements ?? []) {
-        if (statement.kind === 'begin') markers.push({ identity: query.sender.identity, function: owner, position: call.range[0], begins: true });
-        if (statement.kind === 'commit' || statement.kind === 'rollback') markers.push({ identity: query.sender.identity, function: owner, position: call.range[0], begins: false });
+        if (statement.kind === 'begin')
+          markers.push({ identity: query.sender.identity, function: owner, position: call.range[0], begins: true });
+        if (statement.kind === 'commit' || statement.kind === 'rollback')
+          markers.push({ identity: query.sender.identity, function: owner, position: call.range[0], begins: false });
       }
       continue;
     }
@@ -133,7 +166,12 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
     const parts = methodCallParts(call);
     // TypeORM QueryRunner transactions.
     if (parts && TRANSACTION_BOUNDARY_METHODS.has(parts.method)) {
-      markers.push({ identity: senders.sender(parts.receiver).identity, function: enclosingFunction(call), position: call.range[0], begins: parts.method === 'startTransaction' });
+      markers.push({
+        identity: senders.sender(parts.receiver).identity,
+        function: enclosingFunction(call),
+        position: call.range[0],
+        begins: parts.method === 'startTransaction',
+      });
       continue;
     }
     const write = findOrmWrite(call, senders);
@@ -154,9 +192,11 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
       ...query,
       statements,
       function: owner,
-      inTransaction: query.sender.inTransaction
-        || (query.options !== undefined && objectProperty(query.options, 'transaction') !== undefined)
-        || (query.sender.kind !== 'pool' && openTransaction(markersByFunction.get(owner) ?? [], query.sender.identity, owner, query.node.range[0])),
+      inTransaction:
+        query.sender.inTransaction ||
+        (query.options !== undefined && objectProperty(query.options, 'transaction') !== undefined) ||
+        (query.sender.kind !== 'pool' &&
+          openTransaction(markersByFunction.get(owner) ?? [], query.sender.identity, owner, query.node.range[0])),
     };
     if (!plainWrite) return built;
     lazy.set(built, plainWrite);
@@ -171,7 +211,8 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
     for (const statement of query.statements ?? []) {
       if (!statement.table) continue;
       const columns = tableColumns.get(statement.table) ?? new Set<string>();
-      for (const column of [...statement.insertColumns, ...statement.setColumns, ...statement.where.map((comparison) => comparison.column)]) columns.add(column);
+      for (const column of [...statement.insertColumns, ...statement.setColumns, ...statement.where.map((comparison) => comparison.column)])
+        columns.add(column);
       tableColumns.set(statement.table, columns);
     }
   }
@@ -186,15 +227,26 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
     builders.set(write, builder);
     const statement = builder.facts;
     const columns = tableColumns.get(builder.table) ?? new Set<string>();
-    for (const column of [...statement.insertColumns, ...statement.setColumns, ...statement.where.map((comparison) => comparison.column), ...(statement.onConflict?.where ?? []).map((comparison) => comparison.column)]) columns.add(column);
+    for (const column of [
+      ...statement.insertColumns,
+      ...statement.setColumns,
+      ...statement.where.map((comparison) => comparison.column),
+      ...(statement.onConflict?.where ?? []).map((comparison) => comparison.column),
+    ])
+      columns.add(column);
     tableColumns.set(builder.table, columns);
   }
   const isLockTable = (table: string): boolean => {
-    const words = table.replace(/([a-z])([A-Z])/gu, '$1_$2').toLowerCase().split(/[^a-z0-9]+/u);
+    const words = table
+      .replace(/([a-z])([A-Z])/gu, '$1_$2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/u);
     // The table is named for what it holds: `job_locks`, `shedlock`, `app_lock`, not `lock_events`.
     if (LOCK_TABLE_WORDS.has(words.at(-1) ?? '')) return true;
     const columns = tableColumns.get(table);
-    return columns !== undefined && OWNER_COLUMNS.some((column) => columns.has(column)) && EXPIRY_COLUMNS.some((column) => columns.has(column));
+    return (
+      columns !== undefined && OWNER_COLUMNS.some((column) => columns.has(column)) && EXPIRY_COLUMNS.some((column) => columns.has(column))
+    );
   };
 
   const advisoryLocks: AdvisoryLockItem[] = [];
@@ -212,10 +264,12 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
     const statements = query.statements ?? [];
     statements.forEach((statement, statementIndex) => {
       const earlier = statements.slice(0, statementIndex);
-      const inTransaction = query.inTransaction
-        || (earlier.some((other) => other.kind === 'begin') && !earlier.some((other) => other.kind === 'commit' || other.kind === 'rollback'))
+      const inTransaction =
+        query.inTransaction ||
+        (earlier.some((other) => other.kind === 'begin') &&
+          !earlier.some((other) => other.kind === 'commit' || other.kind === 'rollback')) ||
         // Several statements in one simple query run as one implicit transaction.
-        || statementIndex < statements.length - 1;
+        statementIndex < statements.length - 1;
       for (const call of statement.advisoryLocks) advisoryLocks.push({ ...item, query, call, statement, statementIndex, inTransaction });
       const table = statement.table;
       if (table === undefined) return;
@@ -244,7 +298,15 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
       // A lock table's own statements are its acquisitions and releases, not writes under a lock; a
       // chain the reader cannot follow is neither (what it does to the row is unknown).
       if (builder) {
-        lockTableEvent({ node: builder.node, function: enclosingFunction(builder.node), range: builder.node.range, query: undefined, builder, statement: builder.facts, table: builder.table });
+        lockTableEvent({
+          node: builder.node,
+          function: enclosingFunction(builder.node),
+          range: builder.node.range,
+          query: undefined,
+          builder,
+          statement: builder.facts,
+          table: builder.table,
+        });
         builderEvents = true;
       }
       continue;
@@ -262,16 +324,28 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
       statement: undefined,
       orm: write,
       idempotent: ormWriteIsIdempotent(write) || (facts !== undefined && (isConflictDoNothing(facts) || facts.optimisticVersionCheck)),
-      isFenced: (fenceColumns) => ormWriteIsFenced(write, fenceColumns) || (facts !== undefined && comparesColumnBelowParameter(facts, fenceColumns)),
+      isFenced: (fenceColumns) =>
+        ormWriteIsFenced(write, fenceColumns) || (facts !== undefined && comparesColumnBelowParameter(facts, fenceColumns)),
     });
   }
   writes.sort((left, right) => left.range[0] - right.range[0]);
   if (builderEvents) {
     // Lookups over these lists are binary searches by position (facts/source-order.ts's `within`).
-    for (const list of [lockTableAcquisitions, lockTableReleases, lockTableRenewals]) list.sort((left, right) => left.range[0] - right.range[0]);
+    for (const list of [lockTableAcquisitions, lockTableReleases, lockTableRenewals])
+      list.sort((left, right) => left.range[0] - right.range[0]);
   }
 
-  return { queries, advisoryLocks, lockTableAcquisitions, lockTableReleases, lockTableRenewals, writes, tableColumns, tablesWrittenUnread, isLockTable };
+  return {
+    queries,
+    advisoryLocks,
+    lockTableAcquisitions,
+    lockTableReleases,
+    lockTableRenewals,
+    writes,
+    tableColumns,
+    tablesWrittenUnread,
+    isLockTable,
+  };
 
   /** One statement on a lock table, raw or built: an insert takes the row, a delete or an update frees or renews it. */
   function lockTableEvent(event: SqlItem & Pick<LockTableAcquisition, 'query' | 'builder' | 'statement' | 'table'>): void {
@@ -280,7 +354,8 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
       lockTableAcquisitions.push({ ...event, upsert: statement.onConflict?.action === 'update' });
     } else if (statement.kind === 'delete' || statement.kind === 'update') {
       const release: LockTableRelease = { ...event, kind: statement.kind, ownerCompared: comparesColumn(statement, OWNER_COLUMNS) };
-      if (statement.kind === 'update' && !statement.setColumns.some((column) => OWNER_COLUMNS.includes(column))) lockTableRenewals.push(release);
+      if (statement.kind === 'update' && !statement.setColumns.some((column) => OWNER_COLUMNS.includes(column)))
+        lockTableRenewals.push(release);
       else lockTableReleases.push(release);
     }
   }
@@ -294,7 +369,8 @@ interface PlainWrite {
 
 const PLAIN_WRITE = /^\s*(update|insert\s+into|delete\s+from)\s+(?:"?[A-Za-z_][\w$]*"?\.)?"?([A-Za-z_][\w$]*)"?[\s(]/iu;
 // Anything beyond one plain statement on an ordinary table is parsed at once.
-const NEEDS_PARSE = /pg_(?:try_)?advisory_|\bon\s+conflict\b|\breturning\b|;|\b(?:owner|locked_by|lock_owner|holder|lock_until|locked_until|expires_at)\b/iu;
+const NEEDS_PARSE =
+  /pg_(?:try_)?advisory_|\bon\s+conflict\b|\breturning\b|;|\b(?:owner|locked_by|lock_owner|holder|lock_until|locked_until|expires_at)\b/iu;
 
 function plainWriteOf(text: string): PlainWrite | undefined {
   if (NEEDS_PARSE.test(text)) return undefined;
@@ -306,7 +382,11 @@ function plainWriteOf(text: string): PlainWrite | undefined {
 }
 
 /** A write listed from its text; its facts are parsed when a rule first reads them. Unparseable: no facts, no finding. */
-function lazyWrite(item: { node: SqlQuery['node']; function: ScopeOwner; range: TSESTree.Range }, query: SqlQuery, plain: PlainWrite): SqlWrite {
+function lazyWrite(
+  item: { node: SqlQuery['node']; function: ScopeOwner; range: TSESTree.Range },
+  query: SqlQuery,
+  plain: PlainWrite,
+): SqlWrite {
   const statement = (): SqlStatementFacts | undefined => {
     const statements = query.statements;
     return statements?.length === 1 && statements[0]!.kind === plain.kind ? statements[0] : undefined;
@@ -333,8 +413,15 @@ function lazyWrite(item: { node: SqlQuery['node']; function: ScopeOwner; range: 
 
 function emptyModel(): SqlModel {
   return {
-    queries: [], advisoryLocks: [], lockTableAcquisitions: [], lockTableReleases: [], lockTableRenewals: [], writes: [],
-    tableColumns: new Map(), tablesWrittenUnread: new Set(), isLockTable: () => false,
+    queries: [],
+    advisoryLocks: [],
+    lockTableAcquisitions: [],
+    lockTableReleases: [],
+    lockTableRenewals: [],
+    writes: [],
+    tableColumns: new Map(),
+    tablesWrittenUnread: new Set(),
+    isLockTable: () => false,
   };
 }
 
@@ -346,7 +433,12 @@ interface TransactionMarker {
 }
 
 /** A `BEGIN` on the same connection earlier in the same function, not yet ended. */
-function openTransaction(markers: readonly TransactionMarker[], identity: TSESLint.Scope.Variable | string, owner: ScopeOwner, position: number): boolean {
+function openTransaction(
+  markers: readonly TransactionMarker[],
+  identity: TSESLint.Scope.Variable | string,
+  owner: ScopeOwner,
+  position: number,
+): boolean {
   let open = false;
   for (const marker of markers) {
     if (marker.identity !== identity || marker.function !== owner || marker.position >= position) continue;
@@ -357,9 +449,10 @@ function openTransaction(markers: readonly TransactionMarker[], identity: TSESLi
 
 /** Statements of a query that are writes under no transaction helper: what a critical section does. */
 export function queriesIn(model: SqlModel, owner: ScopeOwner, from: number, to: number): readonly SqlQuery[] {
-  return within(model.queries, [from, to], (query) => query.node).filter((query) => query.function === owner && query.node.range[0] > from && query.node.range[1] <= to);
+  return within(model.queries, [from, to], (query) => query.node).filter(
+    (query) => query.function === owner && query.node.range[0] > from && query.node.range[1] <= to,
+  );
 }
-
 
 /**
  * The advisory call runs outside any transaction. Certain only for a pool (each statement its own
@@ -371,12 +464,17 @@ export function runsOutsideTransaction(sourceCode: Readonly<TSESLint.SourceCode>
   if (sender.kind === 'pool') return true;
   if (sender.kind !== 'connection' || sender.inTransaction || typeof sender.identity === 'string') return false;
   const definition = sender.identity.defs[0];
-  return definition?.node.type === AST_NODE_TYPES.VariableDeclarator && item.function.type !== AST_NODE_TYPES.Program
-    && contains(item.function, definition.node) && sourceCode.getScope(definition.node).block === item.function;
+  return (
+    definition?.node.type === AST_NODE_TYPES.VariableDeclarator &&
+    item.function.type !== AST_NODE_TYPES.Program &&
+    contains(item.function, definition.node) &&
+    sourceCode.getScope(definition.node).block === item.function
+  );
 }
 
 /** A query between `from` and `to` begins, commits or rolls back a transaction. */
 export function controlsTransactionIn(model: SqlModel, from: number, to: number): boolean {
-  return within(model.queries, [from, to], (query) => query.node)
-    .some((query) => query.statements?.some((statement) => statement.kind === 'begin' || statement.kind === 'commit' || statement.kind === 'rollback'));
+  return within(model.queries, [from, to], (query) => query.node).some((query) =>
+    query.statements?.some((statement) => statement.kind === 'begin' || statement.kind === 'commit' || statement.kind === 'rollback'),
+  );
 }

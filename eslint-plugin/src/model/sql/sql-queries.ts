@@ -23,13 +23,15 @@ export function findQuery(
   if (parts.method === 'execute' && skipTypeWrappers(parts.receiver).type === AST_NODE_TYPES.TaggedTemplateExpression) {
     const template = skipTypeWrappers(parts.receiver) as TSESTree.TaggedTemplateExpression;
     // postgres.js's own `.execute()` takes no argument; with one, the template is a builder (kysely) run on it.
-    if (!first || !startsLikeSql(template.quasi) || (builderLibrary(template.tag, imports) === undefined && !isSqlTagName(template.tag))) return undefined;
+    if (!first || !startsLikeSql(template.quasi) || (builderLibrary(template.tag, imports) === undefined && !isSqlTagName(template.tag)))
+      return undefined;
     return fromTemplate(node, 'execute', senders.sender(first), template.quasi, true, sourceCode, undefined);
   }
   if (!QUERY_METHODS.has(parts.method) || !first) return undefined;
   const argument = skipTypeWrappers(first);
   if (argument.type === AST_NODE_TYPES.TaggedTemplateExpression) {
-    if (!startsLikeSql(argument.quasi) || (builderLibrary(argument.tag, imports) === undefined && !isSqlTagName(argument.tag))) return undefined;
+    if (!startsLikeSql(argument.quasi) || (builderLibrary(argument.tag, imports) === undefined && !isSqlTagName(argument.tag)))
+      return undefined;
     return fromTemplate(node, parts.method, senders.sender(parts.receiver), argument.quasi, true, sourceCode, undefined);
   }
   // Cheap checks first: most calls named `query` or `execute` carry no SQL text at all.
@@ -62,8 +64,14 @@ function taggedQuery(
   const parent = node.parent;
   if (parent.type === AST_NODE_TYPES.CallExpression && parent.arguments.some((argument) => argument === node)) return undefined;
   // sql`...`.execute(db): a builder template run on `db`; findQuery reads it from the call.
-  if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === node && propertyName(parent) === 'execute'
-    && parent.parent.type === AST_NODE_TYPES.CallExpression && parent.parent.arguments.length > 0) return undefined;
+  if (
+    parent.type === AST_NODE_TYPES.MemberExpression &&
+    parent.object === node &&
+    propertyName(parent) === 'execute' &&
+    parent.parent.type === AST_NODE_TYPES.CallExpression &&
+    parent.parent.arguments.length > 0
+  )
+    return undefined;
   if (tag.type === AST_NODE_TYPES.MemberExpression) {
     const method = propertyName(tag);
     if (method !== undefined && TAG_QUERY_METHODS.has(method)) {
@@ -116,7 +124,15 @@ function sqlSource(argument: TSESTree.Node, sourceCode: Readonly<TSESLint.Source
 export function sourceParts(source: SqlSourceNode, sourceCode: Readonly<TSESLint.SourceCode>): SqlSourcePart[] {
   if (source.type === AST_NODE_TYPES.Literal) {
     const raw = source.raw.slice(1, -1);
-    return [{ kind: 'text', text: source.value, sourceStart: source.range[0] + 1, sourceEnd: source.range[1] - 1, verbatim: raw === source.value }];
+    return [
+      {
+        kind: 'text',
+        text: source.value,
+        sourceStart: source.range[0] + 1,
+        sourceEnd: source.range[1] - 1,
+        verbatim: raw === source.value,
+      },
+    ];
   }
   const parts: SqlSourcePart[] = [];
   source.quasis.forEach((quasi, index) => {
@@ -193,7 +209,7 @@ function isSqlTagName(tag: TSESTree.Node): boolean {
 
 /** The text's start reads like a statement (what `looksLikeSql` screens), before anything costlier runs. */
 function startsLikeSql(source: SqlSourceNode): boolean {
-  const head = source.type === AST_NODE_TYPES.Literal ? source.value : source.quasis[0]?.value.cooked ?? '';
+  const head = source.type === AST_NODE_TYPES.Literal ? source.value : (source.quasis[0]?.value.cooked ?? '');
   // A template may open with an interpolation (`${cte} UPDATE ...`): let those through.
   return looksLikeSql(head) || (source.type === AST_NODE_TYPES.TemplateLiteral && head.trim() === '' && source.expressions.length > 0);
 }

@@ -90,10 +90,17 @@ export function spanLeavesCallback(span: StatementSpan, sourceCode: SourceCode):
       default:
         break;
     }
-    const loop = inLoop || node.type === AST_NODE_TYPES.ForStatement || node.type === AST_NODE_TYPES.ForOfStatement
-      || node.type === AST_NODE_TYPES.ForInStatement || node.type === AST_NODE_TYPES.WhileStatement
-      || node.type === AST_NODE_TYPES.DoWhileStatement || node.type === AST_NODE_TYPES.SwitchStatement;
-    forEachChild(sourceCode, node, (child) => { visit(child, inFunction, loop); });
+    const loop =
+      inLoop ||
+      node.type === AST_NODE_TYPES.ForStatement ||
+      node.type === AST_NODE_TYPES.ForOfStatement ||
+      node.type === AST_NODE_TYPES.ForInStatement ||
+      node.type === AST_NODE_TYPES.WhileStatement ||
+      node.type === AST_NODE_TYPES.DoWhileStatement ||
+      node.type === AST_NODE_TYPES.SwitchStatement;
+    forEachChild(sourceCode, node, (child) => {
+      visit(child, inFunction, loop);
+    });
   };
   for (const statement of span.statements) visit(statement, false, false);
   return leaves;
@@ -101,11 +108,18 @@ export function spanLeavesCallback(span: StatementSpan, sourceCode: SourceCode):
 
 /** A `const`/`let`/`function`/`class` declared at the span's top level and read after it. */
 export function spanDeclarationsUsedAfter(span: StatementSpan, sourceCode: SourceCode): boolean {
-  return span.statements.some((statement) => sourceCode.getDeclaredVariables(statement).some(
-    (variable) => variable.references.some((reference) => reference.identifier.range[0] > span.last.range[1]),
-  ) || (statement.type === AST_NODE_TYPES.VariableDeclaration && statement.declarations.some((declarator) => sourceCode.getDeclaredVariables(declarator).some(
-    (variable) => variable.references.some((reference) => reference.identifier.range[0] > span.last.range[1]),
-  ))));
+  return span.statements.some(
+    (statement) =>
+      sourceCode
+        .getDeclaredVariables(statement)
+        .some((variable) => variable.references.some((reference) => reference.identifier.range[0] > span.last.range[1])) ||
+      (statement.type === AST_NODE_TYPES.VariableDeclaration &&
+        statement.declarations.some((declarator) =>
+          sourceCode
+            .getDeclaredVariables(declarator)
+            .some((variable) => variable.references.some((reference) => reference.identifier.range[0] > span.last.range[1])),
+        )),
+  );
 }
 
 export interface TextEdit {

@@ -1,4 +1,3 @@
-
 import type { RedisDialect, ClientFamily } from '../nouns/vocabulary.js';
 
 export interface PackageEntry {
@@ -40,10 +39,14 @@ export const DECLARATION_PATH_FAMILIES: readonly (readonly [RegExp, ClientFamily
 
 export function dialectOfFamily(family: ClientFamily): RedisDialect | undefined {
   switch (family) {
-    case 'ioredis': return 'ioredis';
-    case 'node-redis': return 'node-redis';
-    case 'upstash': return 'upstash';
-    default: return undefined;
+    case 'ioredis':
+      return 'ioredis';
+    case 'node-redis':
+      return 'node-redis';
+    case 'upstash':
+      return 'upstash';
+    default:
+      return undefined;
   }
 }
 
@@ -53,26 +56,91 @@ export function dialectOfFamily(family: ClientFamily): RedisDialect | undefined 
  * (`formData.append`, `fs.rename`, `em.persist`), so these count as generic names: on a receiver of
  * unknown origin only when it is named like a client, and they never make a file worth screening.
  */
-const DATA_WRITE_COMMANDS = ['APPEND', 'INCRBYFLOAT', 'DECR', 'DECRBY', 'SETRANGE', 'HDEL', 'HINCRBY', 'LPUSH', 'RPUSH', 'SADD', 'ZADD', 'RENAME', 'RENAMENX'];
+const DATA_WRITE_COMMANDS = [
+  'APPEND',
+  'INCRBYFLOAT',
+  'DECR',
+  'DECRBY',
+  'SETRANGE',
+  'HDEL',
+  'HINCRBY',
+  'LPUSH',
+  'RPUSH',
+  'SADD',
+  'ZADD',
+  'RENAME',
+  'RENAMENX',
+];
 const DATA_WRITE_CAMEL: Readonly<Record<string, string>> = {
-  incrByFloat: 'INCRBYFLOAT', decrBy: 'DECRBY', setRange: 'SETRANGE', hDel: 'HDEL', hIncrBy: 'HINCRBY',
-  lPush: 'LPUSH', rPush: 'RPUSH', sAdd: 'SADD', zAdd: 'ZADD', renameNX: 'RENAMENX',
+  incrByFloat: 'INCRBYFLOAT',
+  decrBy: 'DECRBY',
+  setRange: 'SETRANGE',
+  hDel: 'HDEL',
+  hIncrBy: 'HINCRBY',
+  lPush: 'LPUSH',
+  rPush: 'RPUSH',
+  sAdd: 'SADD',
+  zAdd: 'ZADD',
+  renameNX: 'RENAMENX',
 };
 
 /** Method names (as written in any dialect) → the Redis command they send. */
 export const REDIS_METHODS: Readonly<Record<string, string>> = (() => {
   const commands = [
-    'SET', 'GET', 'SETNX', 'SETEX', 'PSETEX', 'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'PERSIST', 'DEL',
-    'UNLINK', 'EXISTS', 'EVAL', 'EVALSHA', 'EVAL_RO', 'EVALSHA_RO', 'FCALL', 'INCR', 'INCRBY', 'GETDEL', 'GETSET', 'GETEX', 'TTL', 'PTTL',
+    'SET',
+    'GET',
+    'SETNX',
+    'SETEX',
+    'PSETEX',
+    'EXPIRE',
+    'PEXPIRE',
+    'EXPIREAT',
+    'PEXPIREAT',
+    'PERSIST',
+    'DEL',
+    'UNLINK',
+    'EXISTS',
+    'EVAL',
+    'EVALSHA',
+    'EVAL_RO',
+    'EVALSHA_RO',
+    'FCALL',
+    'INCR',
+    'INCRBY',
+    'GETDEL',
+    'GETSET',
+    'GETEX',
+    'TTL',
+    'PTTL',
     // Compare-and-delete commands of newer servers (Redis 8.4 / Valkey 9.2 / Dragonfly 1.37, Valkey 9.0).
-    'DELEX', 'DELIFEQ',
+    'DELEX',
+    'DELIFEQ',
     ...DATA_WRITE_COMMANDS,
   ];
   // node-redis v4+ spells commands in camelCase as well as upper case.
   const camel: Record<string, string> = {
-    setNX: 'SETNX', setEx: 'SETEX', pSetEx: 'PSETEX', pExpire: 'PEXPIRE', expireAt: 'EXPIREAT', pExpireAt: 'PEXPIREAT',
-    evalSha: 'EVALSHA', evalRo: 'EVAL_RO', evalShaRo: 'EVALSHA_RO', fCall: 'FCALL', incrBy: 'INCRBY', incrByFloat: 'INCRBYFLOAT', decrBy: 'DECRBY', setRange: 'SETRANGE', hDel: 'HDEL', hIncrBy: 'HINCRBY',
-    ...DATA_WRITE_CAMEL, getDel: 'GETDEL', getSet: 'GETSET', getEx: 'GETEX', pTTL: 'PTTL', delEx: 'DELEX',
+    setNX: 'SETNX',
+    setEx: 'SETEX',
+    pSetEx: 'PSETEX',
+    pExpire: 'PEXPIRE',
+    expireAt: 'EXPIREAT',
+    pExpireAt: 'PEXPIREAT',
+    evalSha: 'EVALSHA',
+    evalRo: 'EVAL_RO',
+    evalShaRo: 'EVALSHA_RO',
+    fCall: 'FCALL',
+    incrBy: 'INCRBY',
+    incrByFloat: 'INCRBYFLOAT',
+    decrBy: 'DECRBY',
+    setRange: 'SETRANGE',
+    hDel: 'HDEL',
+    hIncrBy: 'HINCRBY',
+    ...DATA_WRITE_CAMEL,
+    getDel: 'GETDEL',
+    getSet: 'GETSET',
+    getEx: 'GETEX',
+    pTTL: 'PTTL',
+    delEx: 'DELEX',
   };
   const table: Record<string, string> = { ...camel };
   for (const command of commands) {
@@ -97,7 +165,16 @@ export const CHAIN_METHODS = new Set(['multi', 'pipeline', 'MULTI', 'batch']);
  * unknown origin they count only when the receiver is named like a Redis client.
  */
 export const GENERIC_METHOD_NAMES: ReadonlySet<string> = new Set([
-  'get', 'set', 'del', 'exists', 'expire', 'incr', 'ttl', 'call', 'send_command', 'sendCommand',
+  'get',
+  'set',
+  'del',
+  'exists',
+  'expire',
+  'incr',
+  'ttl',
+  'call',
+  'send_command',
+  'sendCommand',
   // Upstash's raw form, `redis.exec([...])`: only an array literal counts (commands.ts).
   'exec',
   // `em.persist` of an ORM; and the data writes above in every spelling.
@@ -118,7 +195,12 @@ export const AUTO_EXTENDING_LOCKS = {
   'redis-semaphore': {
     /** Where each maker takes its options object (`new Semaphore(client, key, limit, options)`). */
     optionsArgument: {
-      Mutex: 2, Semaphore: 3, MultiSemaphore: 4, RedlockMutex: 2, RedlockSemaphore: 3, RedlockMultiSemaphore: 4,
+      Mutex: 2,
+      Semaphore: 3,
+      MultiSemaphore: 4,
+      RedlockMutex: 2,
+      RedlockSemaphore: 3,
+      RedlockMultiSemaphore: 4,
     } as Readonly<Record<string, number>>,
     refreshOption: 'refreshInterval',
     lostHandlerOption: 'onLockLost',
@@ -128,7 +210,17 @@ export const AUTO_EXTENDING_LOCKS = {
 
 /** Redis commands that change data: a write made under a lock that may already be lost. */
 export const REDIS_WRITE_COMMANDS: ReadonlySet<string> = new Set([
-  'SET', 'SETNX', 'SETEX', 'PSETEX', 'DEL', 'UNLINK', 'INCR', 'INCRBY', 'GETDEL', 'GETSET', 'GETEX',
+  'SET',
+  'SETNX',
+  'SETEX',
+  'PSETEX',
+  'DEL',
+  'UNLINK',
+  'INCR',
+  'INCRBY',
+  'GETDEL',
+  'GETSET',
+  'GETEX',
 ]);
 
 export const HASH_WRITE_METHODS: ReadonlySet<string> = new Set(['hset', 'hSet', 'HSET', 'hmset', 'hMSet', 'HMSET']);

@@ -1,12 +1,11 @@
-
 import type { ServerKind, ServerPrimitive, TargetServer } from '../nouns/vocabulary.js';
 export const SERVER_KINDS: readonly ServerKind[] = ['redis', 'valkey', 'dragonfly'];
 
 /** The first version of each server that accepts each primitive. */
 export const PRIMITIVE_SINCE: Readonly<Record<ServerKind, Partial<Record<ServerPrimitive, readonly [number, number]>>>> = {
-  redis: { 'DELEX': [8, 4], 'SET IFEQ': [8, 4] },
-  valkey: { 'SET IFEQ': [8, 1], 'DELIFEQ': [9, 0], 'DELEX': [9, 2] },
-  dragonfly: { 'DELEX': [1, 37] },
+  redis: { DELEX: [8, 4], 'SET IFEQ': [8, 4] },
+  valkey: { 'SET IFEQ': [8, 1], DELIFEQ: [9, 0], DELEX: [9, 2] },
+  dragonfly: { DELEX: [1, 37] },
 };
 
 /** `'8.4'`, `'9.0.1'`: one to three dot-separated numbers. */

@@ -1,4 +1,3 @@
-
 import type { SqlLibrary, SenderKind } from '../nouns/vocabulary.js';
 
 export interface SqlFactory {
@@ -66,9 +65,24 @@ export const TRANSACTION_HANDLE_METHODS: ReadonlySet<string> = new Set(['transac
 
 /** Methods whose first argument is SQL text (or a SQL template) sent by the receiver. */
 export const QUERY_METHODS: ReadonlySet<string> = new Set([
-  'query', 'raw', 'execute', 'unsafe', '$queryRaw', '$executeRaw', '$queryRawUnsafe', '$executeRawUnsafe',
+  'query',
+  'raw',
+  'execute',
+  'unsafe',
+  '$queryRaw',
+  '$executeRaw',
+  '$queryRawUnsafe',
+  '$executeRawUnsafe',
   // slonik
-  'any', 'anyFirst', 'many', 'manyFirst', 'maybeOne', 'maybeOneFirst', 'one', 'oneFirst', 'exists',
+  'any',
+  'anyFirst',
+  'many',
+  'manyFirst',
+  'maybeOne',
+  'maybeOneFirst',
+  'one',
+  'oneFirst',
+  'exists',
 ]);
 
 /** Tag members that send the template they tag (`prisma.$queryRaw\`...\``). */
@@ -78,7 +92,9 @@ export const TAG_QUERY_METHODS: ReadonlySet<string> = new Set(['$queryRaw', '$ex
 export const DRIVER_PLACEHOLDER_LIBRARIES: ReadonlySet<SqlLibrary> = new Set(['knex', 'sequelize', 'unknown']);
 
 /** Type names (as annotated without a checker) → what the value is. */
-export const SQL_TYPE_NAMES: Readonly<Record<string, { readonly library: SqlLibrary; readonly kind: SenderKind; readonly inTransaction?: boolean }>> = {
+export const SQL_TYPE_NAMES: Readonly<
+  Record<string, { readonly library: SqlLibrary; readonly kind: SenderKind; readonly inTransaction?: boolean }>
+> = {
   Pool: { library: 'pg', kind: 'pool' },
   PoolClient: { library: 'pg', kind: 'connection' },
   Client: { library: 'pg', kind: 'connection' },
@@ -132,5 +148,24 @@ export const SQL_CALL_METHODS: ReadonlySet<string> = new Set([...QUERY_METHODS, 
 
 /** Words in a table name that mark it as a lock table. */
 export const LOCK_TABLE_WORDS: ReadonlySet<string> = new Set(['lock', 'locks', 'shedlock', 'mutex', 'mutexes', 'lease', 'leases']);
-export const OWNER_COLUMNS: readonly string[] = ['owner', 'locked_by', 'lock_owner', 'holder', 'owner_id', 'worker_id', 'token', 'lock_token'];
-export const EXPIRY_COLUMNS: readonly string[] = ['expires_at', 'expires', 'expiry', 'expire_at', 'lock_until', 'locked_until', 'valid_until', 'lease_until', 'expiration'];
+export const OWNER_COLUMNS: readonly string[] = [
+  'owner',
+  'locked_by',
+  'lock_owner',
+  'holder',
+  'owner_id',
+  'worker_id',
+  'token',
+  'lock_token',
+];
+export const EXPIRY_COLUMNS: readonly string[] = [
+  'expires_at',
+  'expires',
+  'expiry',
+  'expire_at',
+  'lock_until',
+  'locked_until',
+  'valid_until',
+  'lease_until',
+  'expiration',
+];

@@ -39,7 +39,14 @@ export async function settle(db, id) {
 }`);
     assert.deepEqual(rest, []);
     assert.deepEqual(brief(summary!), {
-      name: 'invoice:{id}', kind: 'Redis', line: 7, releases: ['11 in finally'], renewals: [], ttl: '30 s', token: 'randomUUID', writes: 'writes not fenced',
+      name: 'invoice:{id}',
+      kind: 'Redis',
+      line: 7,
+      releases: ['11 in finally'],
+      renewals: [],
+      ttl: '30 s',
+      token: 'randomUUID',
+      writes: 'writes not fenced',
     });
     assert.equal(summary!.tokenUnique, true);
     assert.equal(summary!.fenced, false);
@@ -55,16 +62,18 @@ export async function run() {
   await redis.expire('lock:nightly', 60);
   await redis.del('lock:nightly');
 }`);
-    assert.deepEqual(summaries.map(brief), [{
-      name: 'lock:nightly',
-      kind: 'Redis',
-      line: 4,
-      releases: ['8 not in finally, not owner-checked'],
-      renewals: ['7 not owner-checked'],
-      ttl: '60 s, set by a separate EXPIRE',
-      token: 'shared (literal)',
-      writes: 'no writes under it',
-    }]);
+    assert.deepEqual(summaries.map(brief), [
+      {
+        name: 'lock:nightly',
+        kind: 'Redis',
+        line: 4,
+        releases: ['8 not in finally, not owner-checked'],
+        renewals: ['7 not owner-checked'],
+        ttl: '60 s, set by a separate EXPIRE',
+        token: 'shared (literal)',
+        writes: 'no writes under it',
+      },
+    ]);
   });
 
   it('lists advisory locks, lock-table rows and Redlock locks with their own kinds', () => {
@@ -80,10 +89,13 @@ export async function pay(id) {
   const lock = await redlock.acquire([\`pay:\${id}\`], 15000);
   await lock.release();
 }`);
-    assert.deepEqual(summaries.map((summary) => [summary.kind, summary.name, summary.ttl, summary.token, summary.writes]), [
-      ['advisory', 'pg_advisory_xact_lock(42)', 'until the transaction ends', 'the connection holds it', 'writes need no fence'],
-      ['Redlock', 'pay:{id}', '15 s', 'library-minted', 'no writes under it'],
-    ]);
+    assert.deepEqual(
+      summaries.map((summary) => [summary.kind, summary.name, summary.ttl, summary.token, summary.writes]),
+      [
+        ['advisory', 'pg_advisory_xact_lock(42)', 'until the transaction ends', 'the connection holds it', 'writes need no fence'],
+        ['Redlock', 'pay:{id}', '15 s', 'library-minted', 'no writes under it'],
+      ],
+    );
   });
 
   it('is empty for a file without locks, and for a Map that looks like one', () => {

@@ -9,16 +9,48 @@ describe('lockKeyPattern', () => {
   it('matches "lock" as a word of the key, in any case and spelling', () => {
     // Key text and names seen in lock code: node-redlock's `{redlock}a`, bullmq's `bull:q:1:lock`,
     // the Redis docs' `mylock`, camelCase helpers and constants.
-    for (const word of ['lock:invoice', 'locks:42', 'bull:q:1:lock', '{redlock}a', 'Redlock:test:resource', 'mylock', 'LOCK_PREFIX',
-      'lockKey', 'jobLock', 'syncLock', 'runLock', 'acquireLock', 'tryLock', 'JobLock', 'resource_lock', 'locking', 'locker']) {
+    for (const word of [
+      'lock:invoice',
+      'locks:42',
+      'bull:q:1:lock',
+      '{redlock}a',
+      'Redlock:test:resource',
+      'mylock',
+      'LOCK_PREFIX',
+      'lockKey',
+      'jobLock',
+      'syncLock',
+      'runLock',
+      'acquireLock',
+      'tryLock',
+      'JobLock',
+      'resource_lock',
+      'locking',
+      'locker',
+    ]) {
       assert.equal(matchesLockPattern(word, pattern), true, word);
     }
   });
 
   it('does not match "lock" inside another word', () => {
     // A blocklist, a clock, an unlocked achievement, a login lockout, a `user:locked` flag, a counter.
-    for (const word of ['login:block:ip:127.0.0.1', 'blocklist:ip', 'blockedUsers', 'BLOCK_TTL', 'clock:skew', 'clockDrift', 'unlock:feature',
-      'unlockedAchievements', 'login:lockout:42', 'lockoutKey', 'ACCOUNT_LOCKOUT', 'accountLockOut', 'user:7:locked', 'isLocked', 'deadlock:count']) {
+    for (const word of [
+      'login:block:ip:127.0.0.1',
+      'blocklist:ip',
+      'blockedUsers',
+      'BLOCK_TTL',
+      'clock:skew',
+      'clockDrift',
+      'unlock:feature',
+      'unlockedAchievements',
+      'login:lockout:42',
+      'lockoutKey',
+      'ACCOUNT_LOCKOUT',
+      'accountLockOut',
+      'user:7:locked',
+      'isLocked',
+      'deadlock:count',
+    ]) {
       assert.equal(matchesLockPattern(word, pattern), false, word);
     }
   });

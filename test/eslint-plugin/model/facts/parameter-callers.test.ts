@@ -33,12 +33,18 @@ function probe(code: string): Probe {
     },
   };
   const linter = new Linter({ configType: 'flat' });
-  const messages = linter.verify(code, [{
-    files: ['**/*.ts'],
-    languageOptions: { parser: typescriptParser as unknown as Linter.Parser },
-    plugins: { test: { rules: { probe: rule } } },
-    rules: { 'test/probe': 'error' },
-  }], 'file.ts');
+  const messages = linter.verify(
+    code,
+    [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser: typescriptParser as unknown as Linter.Parser },
+        plugins: { test: { rules: { probe: rule } } },
+        rules: { 'test/probe': 'error' },
+      },
+    ],
+    'file.ts',
+  );
   assert.deepEqual(messages, []);
   assert.ok(result);
   return result;
@@ -108,11 +114,18 @@ describe('callerArguments', () => {
   });
 
   it('still follows a private method in a class that indexes other values by a computed key', () => {
-    assert.deepEqual(probe(`class L { private take(value: string) { return store(value); } a(items: string[], i: number) { return this.take(items[i] ?? '1'); } }`).passed, [`items[i] ?? '1'`]);
+    assert.deepEqual(
+      probe(
+        `class L { private take(value: string) { return store(value); } a(items: string[], i: number) { return this.take(items[i] ?? '1'); } }`,
+      ).passed,
+      [`items[i] ?? '1'`],
+    );
   });
 
-  it('skips TypeScript\'s `this` parameter when matching arguments to parameters', () => {
-    assert.deepEqual(probe(`function take(this: void, key: string, value: string) { return store(value); } take('k', '1');`).passed, [`'1'`]);
+  it("skips TypeScript's `this` parameter when matching arguments to parameters", () => {
+    assert.deepEqual(probe(`function take(this: void, key: string, value: string) { return store(value); } take('k', '1');`).passed, [
+      `'1'`,
+    ]);
   });
 
   it('does not follow a reassigned parameter, a spread argument or a missing one', () => {
@@ -123,7 +136,10 @@ describe('callerArguments', () => {
 
   it(`follows at most ${MAX_FOLLOWED_CALLERS} callers`, () => {
     const calls = (count: number) => Array.from({ length: count }, (_, index) => `take('${index}');`).join(' ');
-    assert.equal(probe(`function take(value) { return store(value); } ${calls(MAX_FOLLOWED_CALLERS)}`).passed?.length, MAX_FOLLOWED_CALLERS);
+    assert.equal(
+      probe(`function take(value) { return store(value); } ${calls(MAX_FOLLOWED_CALLERS)}`).passed?.length,
+      MAX_FOLLOWED_CALLERS,
+    );
     assert.equal(probe(`function take(value) { return store(value); } ${calls(MAX_FOLLOWED_CALLERS + 1)}`).passed, undefined);
   });
 });

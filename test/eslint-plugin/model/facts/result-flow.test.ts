@@ -2,11 +2,22 @@ import * as assert from 'node:assert/strict';
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { describe, it } from 'mocha';
 import {
-  isResultDiscarded, isResultUsed, isUsedOnlyAsCondition, REPLY, resultFate, valueFlow, WHOLE, type Answer, type ResultFate,
+  isResultDiscarded,
+  isResultUsed,
+  isUsedOnlyAsCondition,
+  REPLY,
+  resultFate,
+  valueFlow,
+  WHOLE,
+  type Answer,
+  type ResultFate,
 } from '../../../../eslint-plugin/src/model/facts/result-flow.js';
 import { lintWithProbe } from '../../../support/probe-rule.js';
 
-interface Probe { readonly sourceCode: Readonly<TSESLint.SourceCode>; readonly call: TSESTree.CallExpression }
+interface Probe {
+  readonly sourceCode: Readonly<TSESLint.SourceCode>;
+  readonly call: TSESTree.CallExpression;
+}
 
 /** The source and the one call of `take(...)` in `code` (module code; async functions as written). */
 function probeOf(code: string): Probe {
@@ -27,7 +38,7 @@ function fateOf(code: string, answer: Answer): ResultFate {
 
 const ROW: Answer = { shape: 'result', column: 'locked' };
 
-describe('result-flow: where a call\'s value goes', () => {
+describe("result-flow: where a call's value goes", () => {
   it('names the one step to what receives the value', () => {
     assert.equal(valueFlow(probeOf('async function f() { await take(); }').call).kind, 'dropped');
     assert.equal(valueFlow(probeOf('void take();').call).kind, 'dropped');
@@ -61,12 +72,14 @@ describe('result-flow: where a call\'s value goes', () => {
     assert.deepEqual(fateOf('async function f() { const ok = await take(); const copy = ok; return copy; }', WHOLE), { kind: 'checked' });
   });
 
-  it('reads a column of the rows in the library\'s shape', () => {
+  it("reads a column of the rows in the library's shape", () => {
     const countOnly = fateOf('async function f() { const result = await take(); log(result.rowCount); }', ROW);
     assert.ok(countOnly.kind === 'unread' && countOnly.guard === 'result.rows[0]?.locked');
     const rows = fateOf('async function f() { const { rows } = await take(); log(rows.length); }', ROW);
     assert.ok(rows.kind === 'unread' && rows.guard === 'rows[0]?.locked');
-    assert.deepEqual(fateOf('async function f() { const { rows } = await take(); if (!rows[0].locked) return; }', ROW), { kind: 'checked' });
+    assert.deepEqual(fateOf('async function f() { const { rows } = await take(); if (!rows[0].locked) return; }', ROW), {
+      kind: 'checked',
+    });
     assert.deepEqual(fateOf('async function f() { const { rows: [row] } = await take(); return row.locked; }', ROW), { kind: 'checked' });
     // The rows leave whole, or go to a callback: not followed, so not reported.
     assert.deepEqual(fateOf('async function f() { const result = await take(); return result; }', ROW), { kind: 'checked' });

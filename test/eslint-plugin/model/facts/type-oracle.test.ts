@@ -53,7 +53,10 @@ export async function release(redis: MemoryLocks) {
 }`;
 
 typed.run('no-unsafe-release (type-aware)', noUnsafeRelease, {
-  valid: [{ code: mapNamedRedis, filename }, { code: clientShapedClass, filename }],
+  valid: [
+    { code: mapNamedRedis, filename },
+    { code: clientShapedClass, filename },
+  ],
   invalid: [
     { code: ioredisNamedStore, filename, errors: [{ messageId: 'plainDelete', line: 4, suggestions: [] }] },
     { code: clientShapedInterface, filename, errors: [{ messageId: 'plainDelete', line: 7 }] },
@@ -62,18 +65,31 @@ typed.run('no-unsafe-release (type-aware)', noUnsafeRelease, {
 
 typed.run('no-split-acquire (type-aware)', noSplitAcquire, {
   valid: [{ code: mapSplitAcquire, filename }],
-  invalid: [{
-    code: `import { Redis } from 'ioredis';
+  invalid: [
+    {
+      code: `import { Redis } from 'ioredis';
 export async function acquire(store: Redis, token: string) {
   await store.setnx('lock:invoice', token);
   await store.expire('lock:invoice', 30);
 }`,
-    filename,
-    errors: [{ messageId: 'splitAcquire', line: 4, suggestions: [{ messageId: 'useAtomicSet', output: `import { Redis } from 'ioredis';
+      filename,
+      errors: [
+        {
+          messageId: 'splitAcquire',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'useAtomicSet',
+              output: `import { Redis } from 'ioredis';
 export async function acquire(store: Redis, token: string) {
   await store.set('lock:invoice', token, 'PX', 30000, 'NX');
-}` }] }],
-  }],
+}`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
 });
 
 // The same code without type information: the rules still run, from shape alone. The name
@@ -86,8 +102,25 @@ untyped.run('no-unsafe-release (shape only)', noUnsafeRelease, {
 
 untyped.run('no-split-acquire (shape only)', noSplitAcquire, {
   valid: [],
-  invalid: [{ code: mapSplitAcquire, filename, errors: [{ messageId: 'splitAcquire', line: 4, suggestions: [{ messageId: 'useAtomicSet', output: `import { LocalLocks } from './local-locks';
+  invalid: [
+    {
+      code: mapSplitAcquire,
+      filename,
+      errors: [
+        {
+          messageId: 'splitAcquire',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'useAtomicSet',
+              output: `import { LocalLocks } from './local-locks';
 export function acquire(redis: LocalLocks, token: string) {
   redis.set('lock:invoice', token, 'PX', 30000, 'NX');
-}` }] }] }],
+}`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
 });

@@ -15,16 +15,19 @@ import { TempProject } from '../project/temp-project.js';
 
 let project: TempProject;
 
-
 /** name → library, autoExtending, lossHandled of the module's helpers. */
 function summaries(relative: string): Map<string, string> {
   const module = loadModule(path.join(project.root, relative), 'helper');
   assert.ok(module, relative);
   const settings = readSharedSettings({ settings: {} });
   const model = buildRedisModel(module.sourceCode, module.filePath, null, settings, moduleHelperSummaries);
-  return new Map([...model.lockHelpers.values()].map((summary) => [summary.name ?? '', `${summary.role} ${summary.library} ${summary.autoExtending ? 'auto' : 'fixed'}${summary.lossHandled ? ' handled' : ''}`]));
+  return new Map(
+    [...model.lockHelpers.values()].map((summary) => [
+      summary.name ?? '',
+      `${summary.role} ${summary.library} ${summary.autoExtending ? 'auto' : 'fixed'}${summary.lossHandled ? ' handled' : ''}`,
+    ]),
+  );
 }
-
 
 describe('project lock helpers: auto-extending locks', () => {
   before(() => {
@@ -81,92 +84,112 @@ describe('project lock helpers: auto-extending locks', () => {
     ]);
   });
 
-  after(() => { project.remove(); });
-
-  it('summarises the library and the auto-extension of each helper', () => {
-    assert.deepEqual(summaries('src/mutex-lock.ts'), new Map([
-      ['acquire', 'acquire redlock fixed'],
-      ['using', 'with-lock redlock auto'],
-      // The caller's callback never sees the signal: not the caller's to handle.
-      ['wrapped', 'acquire redlock fixed'],
-    ]));
-    assert.deepEqual(summaries('src/semaphore.ts'), new Map([
-      ['lock', 'acquire redis-semaphore auto'],
-      ['lockWatched', 'acquire redis-semaphore auto handled'],
-      ['lockFixed', 'acquire redis-semaphore fixed'],
-      ['release', 'release redis-semaphore fixed'],
-    ]));
+  after(() => {
+    project.remove();
   });
 
-  it('reports work under a helper\'s Redlock routine that never reads the signal, and its unfenced write', () => {
-    assert.deepEqual(project.lint('src/update.ts', [
-      "import { MutexLock } from './mutex-lock';",
-      "import { pool } from './db';",
-      'export async function update(id: string): Promise<void> {',
-      '  await MutexLock.using(`doc:${id}`, 10000, async () => {',
-      "    const { rows } = await pool.query('SELECT state FROM documents WHERE id = $1', [id]); if (rows[0]?.state !== 'done') await pool.query('UPDATE documents SET state = $1 WHERE id = $2', ['done', id]);",
-      '  });',
-      '}',
-    ]), ['4 locksmith/require-lock-loss-handling', '5 locksmith/require-fencing-token']);
+  it('summarises the library and the auto-extension of each helper', () => {
+    assert.deepEqual(
+      summaries('src/mutex-lock.ts'),
+      new Map([
+        ['acquire', 'acquire redlock fixed'],
+        ['using', 'with-lock redlock auto'],
+        // The caller's callback never sees the signal: not the caller's to handle.
+        ['wrapped', 'acquire redlock fixed'],
+      ]),
+    );
+    assert.deepEqual(
+      summaries('src/semaphore.ts'),
+      new Map([
+        ['lock', 'acquire redis-semaphore auto'],
+        ['lockWatched', 'acquire redis-semaphore auto handled'],
+        ['lockFixed', 'acquire redis-semaphore fixed'],
+        ['release', 'release redis-semaphore fixed'],
+      ]),
+    );
+  });
+
+  it("reports work under a helper's Redlock routine that never reads the signal, and its unfenced write", () => {
+    assert.deepEqual(
+      project.lint('src/update.ts', [
+        "import { MutexLock } from './mutex-lock';",
+        "import { pool } from './db';",
+        'export async function update(id: string): Promise<void> {',
+        '  await MutexLock.using(`doc:${id}`, 10000, async () => {',
+        "    const { rows } = await pool.query('SELECT state FROM documents WHERE id = $1', [id]); if (rows[0]?.state !== 'done') await pool.query('UPDATE documents SET state = $1 WHERE id = $2', ['done', id]);",
+        '  });',
+        '}',
+      ]),
+      ['4 locksmith/require-lock-loss-handling', '5 locksmith/require-fencing-token'],
+    );
   });
 
   it('stays silent on loss when the routine checks the signal, or when the helper wraps the routine', () => {
-    assert.deepEqual(project.lint('src/checked.ts', [
-      "import { MutexLock } from './mutex-lock';",
-      "import { pool } from './db';",
-      'export async function checked(id: string): Promise<void> {',
-      '  await MutexLock.using(`doc:${id}`, 10000, async (signal) => {',
-      '    if (signal.aborted) return;',
-      "    const { rows } = await pool.query('SELECT state FROM documents WHERE id = $1', [id]); if (rows[0]?.state !== 'done') await pool.query('UPDATE documents SET state = $1 WHERE id = $2', ['done', id]);",
-      '  });',
-      '  await MutexLock.wrapped(`doc:${id}`, 10000, async () => {',
-      "    const { rows } = await pool.query('SELECT state FROM documents WHERE id = $1', [id]); if (rows[0]?.state !== 'done') await pool.query('UPDATE documents SET state = $1 WHERE id = $2', ['again', id]);",
-      '  });',
-      '}',
-    ]), ['6 locksmith/require-fencing-token', '9 locksmith/require-fencing-token']);
+    assert.deepEqual(
+      project.lint('src/checked.ts', [
+        "import { MutexLock } from './mutex-lock';",
+        "import { pool } from './db';",
+        'export async function checked(id: string): Promise<void> {',
+        '  await MutexLock.using(`doc:${id}`, 10000, async (signal) => {',
+        '    if (signal.aborted) return;',
+        "    const { rows } = await pool.query('SELECT state FROM documents WHERE id = $1', [id]); if (rows[0]?.state !== 'done') await pool.query('UPDATE documents SET state = $1 WHERE id = $2', ['done', id]);",
+        '  });',
+        '  await MutexLock.wrapped(`doc:${id}`, 10000, async () => {',
+        "    const { rows } = await pool.query('SELECT state FROM documents WHERE id = $1', [id]); if (rows[0]?.state !== 'done') await pool.query('UPDATE documents SET state = $1 WHERE id = $2', ['again', id]);",
+        '  });',
+        '}',
+      ]),
+      ['6 locksmith/require-fencing-token', '9 locksmith/require-fencing-token'],
+    );
   });
 
   it('reports a refreshing helper Mutex whose loss nobody handles, and still wants its release in finally', () => {
-    assert.deepEqual(project.lint('src/probe.ts', [
-      "import Semaphore from './semaphore';",
-      "import { pool } from './db';",
-      'export async function probe(id: string): Promise<void> {',
-      '  const mutex = await Semaphore.lock(id);',
-      "  const { rows } = await pool.query('SELECT id FROM probes WHERE id = $1', [id]); if (rows.length === 0) await pool.query('INSERT INTO probes (id) VALUES ($1)', [id]);",
-      '  await Semaphore.release(mutex);',
-      '}',
-    ]), ['4 locksmith/require-lock-loss-handling', '4 locksmith/require-release-in-finally', '5 locksmith/require-fencing-token']);
+    assert.deepEqual(
+      project.lint('src/probe.ts', [
+        "import Semaphore from './semaphore';",
+        "import { pool } from './db';",
+        'export async function probe(id: string): Promise<void> {',
+        '  const mutex = await Semaphore.lock(id);',
+        "  const { rows } = await pool.query('SELECT id FROM probes WHERE id = $1', [id]); if (rows.length === 0) await pool.query('INSERT INTO probes (id) VALUES ($1)', [id]);",
+        '  await Semaphore.release(mutex);',
+        '}',
+      ]),
+      ['4 locksmith/require-lock-loss-handling', '4 locksmith/require-release-in-finally', '5 locksmith/require-fencing-token'],
+    );
   });
 
   it('stays silent on loss for a helper with onLockLost, one that does not refresh, and work that checks isAcquired', () => {
-    assert.deepEqual(project.lint('src/quiet.ts', [
-      "import Semaphore from './semaphore';",
-      "import { pool } from './db';",
-      'export async function watched(id: string): Promise<void> {',
-      '  const mutex = await Semaphore.lockWatched(id);',
-      '  try {',
-      "    const { rows } = await pool.query('SELECT id FROM probes WHERE id = $1', [id]); if (rows.length === 0) await pool.query('INSERT INTO probes (id) VALUES ($1)', [id]);",
-      '  } finally {',
-      '    await Semaphore.release(mutex);',
-      '  }',
-      '}',
-      'export async function fixed(id: string): Promise<void> {',
-      '  const mutex = await Semaphore.lockFixed(id);',
-      '  try {',
-      "    const { rows } = await pool.query('SELECT id FROM probes WHERE id = $1', [id]); if (rows.length === 0) await pool.query('INSERT INTO probes (id) VALUES ($1)', [id]);",
-      '  } finally {',
-      '    await Semaphore.release(mutex);',
-      '  }',
-      '}',
-      'export async function asked(id: string): Promise<void> {',
-      '  const mutex = await Semaphore.lock(id);',
-      '  try {',
-      '    if (!mutex.isAcquired) return;',
-      "    const { rows } = await pool.query('SELECT id FROM probes WHERE id = $1', [id]); if (rows.length === 0) await pool.query('INSERT INTO probes (id) VALUES ($1)', [id]);",
-      '  } finally {',
-      '    await Semaphore.release(mutex);',
-      '  }',
-      '}',
-    ]), ['14 locksmith/require-fencing-token', '23 locksmith/require-fencing-token', '6 locksmith/require-fencing-token']);
+    assert.deepEqual(
+      project.lint('src/quiet.ts', [
+        "import Semaphore from './semaphore';",
+        "import { pool } from './db';",
+        'export async function watched(id: string): Promise<void> {',
+        '  const mutex = await Semaphore.lockWatched(id);',
+        '  try {',
+        "    const { rows } = await pool.query('SELECT id FROM probes WHERE id = $1', [id]); if (rows.length === 0) await pool.query('INSERT INTO probes (id) VALUES ($1)', [id]);",
+        '  } finally {',
+        '    await Semaphore.release(mutex);',
+        '  }',
+        '}',
+        'export async function fixed(id: string): Promise<void> {',
+        '  const mutex = await Semaphore.lockFixed(id);',
+        '  try {',
+        "    const { rows } = await pool.query('SELECT id FROM probes WHERE id = $1', [id]); if (rows.length === 0) await pool.query('INSERT INTO probes (id) VALUES ($1)', [id]);",
+        '  } finally {',
+        '    await Semaphore.release(mutex);',
+        '  }',
+        '}',
+        'export async function asked(id: string): Promise<void> {',
+        '  const mutex = await Semaphore.lock(id);',
+        '  try {',
+        '    if (!mutex.isAcquired) return;',
+        "    const { rows } = await pool.query('SELECT id FROM probes WHERE id = $1', [id]); if (rows.length === 0) await pool.query('INSERT INTO probes (id) VALUES ($1)', [id]);",
+        '  } finally {',
+        '    await Semaphore.release(mutex);',
+        '  }',
+        '}',
+      ]),
+      ['14 locksmith/require-fencing-token', '23 locksmith/require-fencing-token', '6 locksmith/require-fencing-token'],
+    );
   });
 });

@@ -113,11 +113,14 @@ class ReportJob {
     await this.lockService.release(\`report:\${id}\`);
   }
 }`,
-      errors: [{
-        messageId: 'releaseNotInFinally', line: 17,
-        suggestions: [{
-          messageId: 'moveReleaseToFinally',
-          output: `${LOCK_CLASS}
+      errors: [
+        {
+          messageId: 'releaseNotInFinally',
+          line: 17,
+          suggestions: [
+            {
+              messageId: 'moveReleaseToFinally',
+              output: `${LOCK_CLASS}
 class ReportJob {
   constructor(private readonly lockService: RedisLock) {}
   async run(id: string) {
@@ -129,8 +132,10 @@ class ReportJob {
     }
   }
 }`,
-        }],
-      }],
+            },
+          ],
+        },
+      ],
     },
     {
       // acquire and release through the class's methods, no finally.
@@ -140,11 +145,14 @@ export async function job(id: string) {
   await doWork(id);
   await locks.release(\`job:\${id}\`);
 }`,
-      errors: [{
-        messageId: 'releaseNotInFinally', line: 15,
-        suggestions: [{
-          messageId: 'moveReleaseToFinally',
-          output: `${LOCK_CLASS}
+      errors: [
+        {
+          messageId: 'releaseNotInFinally',
+          line: 15,
+          suggestions: [
+            {
+              messageId: 'moveReleaseToFinally',
+              output: `${LOCK_CLASS}
 export async function job(id: string) {
   await locks.acquire(\`job:\${id}\`);
   try {
@@ -153,8 +161,10 @@ export async function job(id: string) {
     await locks.release(\`job:\${id}\`);
   }
 }`,
-        }],
-      }],
+            },
+          ],
+        },
+      ],
     },
     {
       // The unlock function lock() returned, called on the success path only.
@@ -165,11 +175,14 @@ export async function sweep() {
   await runSweep();
   await unlock();
 }`,
-      errors: [{
-        messageId: 'releaseNotInFinally', line: 21,
-        suggestions: [{
-          messageId: 'moveReleaseToFinally',
-          output: `${HELPERS}
+      errors: [
+        {
+          messageId: 'releaseNotInFinally',
+          line: 21,
+          suggestions: [
+            {
+              messageId: 'moveReleaseToFinally',
+              output: `${HELPERS}
 export async function sweep() {
   const unlock = await lock('lock:sweep', 5000);
   if (!unlock) return;
@@ -179,8 +192,10 @@ export async function sweep() {
     await unlock();
   }
 }`,
-        }],
-      }],
+            },
+          ],
+        },
+      ],
     },
     {
       // A with-lock helper whose own body releases on the success path only: reported once, in the body.
@@ -193,11 +208,14 @@ async function withLock(key: string, fn: () => Promise<void>) {
 }
 export async function a() { await withLock('lock:a', async () => { await work(); }); }
 export async function b() { await withLock('lock:b', async () => { await work(); }); }`,
-      errors: [{
-        messageId: 'releaseNotInFinally', line: 4,
-        suggestions: [{
-          messageId: 'moveReleaseToFinally',
-          output: `import Redis from 'ioredis';
+      errors: [
+        {
+          messageId: 'releaseNotInFinally',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'moveReleaseToFinally',
+              output: `import Redis from 'ioredis';
 const redis = new Redis();
 async function withLock(key: string, fn: () => Promise<void>) {
   if (!(await redis.set(key, crypto.randomUUID(), 'NX', 'PX', 5000))) return;
@@ -209,8 +227,10 @@ async function withLock(key: string, fn: () => Promise<void>) {
 }
 export async function a() { await withLock('lock:a', async () => { await work(); }); }
 export async function b() { await withLock('lock:b', async () => { await work(); }); }`,
-        }],
-      }],
+            },
+          ],
+        },
+      ],
     },
   ],
 });
@@ -224,25 +244,33 @@ export async function nightly() { if (!(await acquireLock('lock:nightly'))) retu
 export async function job(id: string) { await locks.acquire(id); try { await doWork(id); } finally { await locks.release(id); } }`,
     LOOKALIKE_USES,
   ],
-  invalid: [{
-    // The try-acquire helper's boolean, dropped at the call site (the helper's body returns it: no finding there).
-    code: `${HELPERS}
+  invalid: [
+    {
+      // The try-acquire helper's boolean, dropped at the call site (the helper's body returns it: no finding there).
+      code: `${HELPERS}
 export async function nightly() {
   await acquireLock('lock:nightly');
   await runNightly();
 }`,
-    errors: [{
-      messageId: 'resultIgnored', data: { acquire: 'acquireLock()' }, line: 21,
-      suggestions: [{
-        messageId: 'guardWithResult',
-        output: `${HELPERS}
+      errors: [
+        {
+          messageId: 'resultIgnored',
+          data: { acquire: 'acquireLock()' },
+          line: 21,
+          suggestions: [
+            {
+              messageId: 'guardWithResult',
+              output: `${HELPERS}
 export async function nightly() {
   if (!(await acquireLock('lock:nightly'))) return;
   await runNightly();
 }`,
-      }],
-    }],
-  }],
+            },
+          ],
+        },
+      ],
+    },
+  ],
 });
 
 ruleTester.run('require-fencing-token (lock helpers)', requireFencingToken, {
@@ -255,39 +283,48 @@ export async function settle(id: string) {
 }`,
     LOOKALIKE_USES,
   ],
-  invalid: [{
-    // The work a with-lock helper runs is the lock's critical section.
-    code: `${HELPERS}
+  invalid: [
+    {
+      // The work a with-lock helper runs is the lock's critical section.
+      code: `${HELPERS}
 export async function settle(id: string) {
   await withLock(\`invoice:\${id}\`, async () => {
     await notify(id);
     await pool.query('UPDATE invoices SET state = $1 WHERE id = $2', ['settled', id]);
   });
 }`,
-    errors: [{ messageId: 'unfencedWrite', line: 23 }],
-  }],
+      errors: [{ messageId: 'unfencedWrite', line: 23 }],
+    },
+  ],
 });
 
 ruleTester.run('no-unneeded-lock (lock helpers)', noUnneededLock, {
   valid: [LOOKALIKE_USES],
-  invalid: [{
-    code: `${HELPERS}
+  invalid: [
+    {
+      code: `${HELPERS}
 export async function settle(id: string) {
   await withLock(id, async () => {
     await pool.query('UPDATE invoices SET state = $1 WHERE id = $2', ['settled', id]);
   });
 }`,
-    errors: [{
-      messageId: 'unneededLock', line: 21,
-      suggestions: [{
-        messageId: 'dropLock',
-        output: `${HELPERS}
+      errors: [
+        {
+          messageId: 'unneededLock',
+          line: 21,
+          suggestions: [
+            {
+              messageId: 'dropLock',
+              output: `${HELPERS}
 export async function settle(id: string) {
   await pool.query('UPDATE invoices SET state = $1 WHERE id = $2', ['settled', id]);
 }`,
-      }],
-    }],
-  }],
+            },
+          ],
+        },
+      ],
+    },
+  ],
 });
 
 ruleTester.run('no-unsafe-release (lock helpers)', noUnsafeRelease, {
@@ -325,9 +362,10 @@ export async function releaseLock(key: string) {
 
 ruleTester.run('require-lock-ttl (lock helpers)', requireLockTtl, {
   valid: [LOOKALIKE_USES],
-  invalid: [{
-    // A helper that takes the lock with no expiry: reported in its body, not at its callers.
-    code: `import Redis from 'ioredis';
+  invalid: [
+    {
+      // A helper that takes the lock with no expiry: reported in its body, not at its callers.
+      code: `import Redis from 'ioredis';
 const redis = new Redis();
 class JobLock {
   async acquire(name: string) { return redis.setnx(\`lock:\${name}\`, '1'); }
@@ -338,11 +376,14 @@ export async function run(id: string) {
   if (!(await jobs.acquire(id))) return;
   try { await work(); } finally { await jobs.release(id); }
 }`,
-    errors: [{
-      messageId: 'noExpiry', line: 4,
-      suggestions: [{
-        messageId: 'useAtomicSet',
-        output: `import Redis from 'ioredis';
+      errors: [
+        {
+          messageId: 'noExpiry',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'useAtomicSet',
+              output: `import Redis from 'ioredis';
 const redis = new Redis();
 class JobLock {
   async acquire(name: string) { return redis.set(\`lock:\${name}\`, '1', 'PX', 30000, 'NX').then((reply) => (reply === 'OK' ? 1 : 0)); }
@@ -353,9 +394,12 @@ export async function run(id: string) {
   if (!(await jobs.acquire(id))) return;
   try { await work(); } finally { await jobs.release(id); }
 }`,
-      }],
-    }],
-  }],
+            },
+          ],
+        },
+      ],
+    },
+  ],
 });
 
 /** Helpers whose caller chooses the token (the client and the value as parameters, a shape common in public code). */
@@ -381,23 +425,26 @@ export async function rebuild() {
     `${TOKEN_HELPERS}
 export async function hourly() { if (!(await acquireLock(redis, 'lock:hourly', 'x', 3600))) return; await work(); }`,
   ],
-  invalid: [{
-    // The caller's value is the same for every holder: reported at the call, not in the helper.
-    code: `${TOKEN_HELPERS}
+  invalid: [
+    {
+      // The caller's value is the same for every holder: reported at the call, not in the helper.
+      code: `${TOKEN_HELPERS}
 export async function rebuild() {
   if (!(await acquireLock(redis, 'lock:rebuild', 'worker', 60))) return;
   try { await work(); } finally { await releaseLock(redis, 'lock:rebuild', 'worker'); }
 }`,
-    errors: [{ messageId: 'sharedValue', data: { value: "'worker'" }, line: 10, suggestions: [] }],
-  }, {
-    // A literal value in a class's acquire, released by its release(): reported once, in the body.
-    code: `${LOCK_CLASS.replace('crypto.randomUUID()', "'locked'")}
+      errors: [{ messageId: 'sharedValue', data: { value: "'worker'" }, line: 10, suggestions: [] }],
+    },
+    {
+      // A literal value in a class's acquire, released by its release(): reported once, in the body.
+      code: `${LOCK_CLASS.replace('crypto.randomUUID()', "'locked'")}
 export async function job(id: string) {
   await locks.acquire(id);
   try { await doWork(id); } finally { await locks.release(id); }
 }`,
-    errors: [{ messageId: 'sharedValue', line: 6, suggestions: [] }],
-  }],
+      errors: [{ messageId: 'sharedValue', line: 6, suggestions: [] }],
+    },
+  ],
 });
 
 /**
@@ -429,12 +476,14 @@ export async function done(key: string, token: string) {
     `${ANSWERING_RELEASE}
 export async function done(key: string) { await locks.drop(key); }`,
   ],
-  invalid: [{
-    // The answer is dropped at the call: reported there, once (the body returns it).
-    code: `${ANSWERING_RELEASE}
+  invalid: [
+    {
+      // The answer is dropped at the call: reported there, once (the body returns it).
+      code: `${ANSWERING_RELEASE}
 export async function done(key: string, token: string) {
   await locks.release(key, token);
 }`,
-    errors: [{ messageId: 'resultDropped', line: 14, data: { release: 'release()', failure: 'a falsy answer' } }],
-  }],
+      errors: [{ messageId: 'resultDropped', line: 14, data: { release: 'release()', failure: 'a falsy answer' } }],
+    },
+  ],
 });

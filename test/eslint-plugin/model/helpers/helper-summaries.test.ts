@@ -21,7 +21,9 @@ type SummaryData = Omit<LockHelperSummary, 'fn' | 'event'>;
 function summaries(code: string): Partial<Record<string, SummaryData>> {
   const result: Partial<Record<string, SummaryData>> = {};
   for (const summary of modelOf(code).redis.lockHelpers.values()) {
-    result[summary.name ?? '?'] = Object.fromEntries(Object.entries(summary).filter(([field]) => field !== 'fn' && field !== 'event')) as unknown as SummaryData;
+    result[summary.name ?? '?'] = Object.fromEntries(
+      Object.entries(summary).filter(([field]) => field !== 'fn' && field !== 'event'),
+    ) as unknown as SummaryData;
   }
   return result;
 }

@@ -12,160 +12,187 @@ import { TempProject } from '../project/temp-project.js';
 
 let project: TempProject;
 
-
-
 describe('project lock helpers: class methods and PostgreSQL helpers other modules export', () => {
   before(() => {
     project = new TempProject('locksmith-helpers-');
     project.write('package.json', JSON.stringify({ name: 'app', type: 'module' }));
-    project.write('src/redis/redis-lock.service.ts', [
-      "import { Injectable } from '@nestjs/common';",
-      "import Redis from 'ioredis';",
-      '@Injectable()',
-      'export class RedisLockService {',
-      '  constructor(private readonly redis: Redis) {}',
-      '  async acquireLock(key: string, ttl: number): Promise<boolean> {',
-      "    const result = await this.redis.set(`lock:${key}`, crypto.randomUUID(), 'EX', ttl, 'NX');",
-      "    return result === 'OK';",
-      '  }',
-      '  async releaseLock(key: string): Promise<void> {',
-      '    await this.redis.del(`lock:${key}`);',
-      '  }',
-      '}',
-      '',
-    ].join('\n'));
-    project.write('src/redis/redlock.service.ts', [
-      "import Redis from 'ioredis';",
-      "import Redlock from 'redlock';",
-      'export class RedlockService {',
-      '  private readonly redlock: Redlock;',
-      '  constructor(redis: Redis) {',
-      '    this.redlock = new Redlock([redis], { retryCount: 5 });',
-      '  }',
-      '  async lock(resource: string, ttl = 5000) {',
-      '    return this.redlock.acquire([resource], ttl);',
-      '  }',
-      '}',
-      '',
-    ].join('\n'));
-    project.write('src/redis/mutex.ts', [
-      "import { Mutex } from 'redis-semaphore';",
-      "import Redis from 'ioredis';",
-      'const redis = new Redis();',
-      'export class JobMutex {',
-      '  private readonly mutex: Mutex;',
-      '  constructor(jobId: string) {',
-      '    this.mutex = new Mutex(redis, `job:${jobId}`, { lockTimeout: 30_000, onLockLost: () => process.exit(1) });',
-      '  }',
-      '  async tryLock(): Promise<boolean> {',
-      '    return this.mutex.tryAcquire();',
-      '  }',
-      '  async unlock(): Promise<void> {',
-      '    await this.mutex.release();',
-      '  }',
-      '}',
-      '',
-    ].join('\n'));
-    project.write('src/redis/semaphore.ts', [
-      "import Redis from 'ioredis';",
-      "import { Mutex } from 'redis-semaphore';",
-      'const redis = new Redis();',
-      'export default class Semaphore {',
-      '  static async lock(key: string): Promise<Mutex> {',
-      '    const mutex = new Mutex(redis, key, { lockTimeout: 5000, onLockLost: () => undefined });',
-      '    await mutex.acquire();',
-      '    return mutex;',
-      '  }',
-      '  static async release(mutex: Mutex): Promise<void> {',
-      '    await mutex.release();',
-      '  }',
-      '}',
-      '',
-    ].join('\n'));
-    project.write('src/redis/locks.ts', [
-      "import Redis from 'ioredis';",
-      'const redis = new Redis();',
-      'export class Locks {',
-      '  static async acquire(name: string): Promise<string | null> {',
-      '    const token = crypto.randomUUID();',
-      "    const ok = await redis.set(`lock:${name}`, token, 'PX', 10_000, 'NX');",
-      "    return ok === 'OK' ? token : null;",
-      '  }',
-      '}',
-      '',
-    ].join('\n'));
+    project.write(
+      'src/redis/redis-lock.service.ts',
+      [
+        "import { Injectable } from '@nestjs/common';",
+        "import Redis from 'ioredis';",
+        '@Injectable()',
+        'export class RedisLockService {',
+        '  constructor(private readonly redis: Redis) {}',
+        '  async acquireLock(key: string, ttl: number): Promise<boolean> {',
+        "    const result = await this.redis.set(`lock:${key}`, crypto.randomUUID(), 'EX', ttl, 'NX');",
+        "    return result === 'OK';",
+        '  }',
+        '  async releaseLock(key: string): Promise<void> {',
+        '    await this.redis.del(`lock:${key}`);',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    project.write(
+      'src/redis/redlock.service.ts',
+      [
+        "import Redis from 'ioredis';",
+        "import Redlock from 'redlock';",
+        'export class RedlockService {',
+        '  private readonly redlock: Redlock;',
+        '  constructor(redis: Redis) {',
+        '    this.redlock = new Redlock([redis], { retryCount: 5 });',
+        '  }',
+        '  async lock(resource: string, ttl = 5000) {',
+        '    return this.redlock.acquire([resource], ttl);',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    project.write(
+      'src/redis/mutex.ts',
+      [
+        "import { Mutex } from 'redis-semaphore';",
+        "import Redis from 'ioredis';",
+        'const redis = new Redis();',
+        'export class JobMutex {',
+        '  private readonly mutex: Mutex;',
+        '  constructor(jobId: string) {',
+        '    this.mutex = new Mutex(redis, `job:${jobId}`, { lockTimeout: 30_000, onLockLost: () => process.exit(1) });',
+        '  }',
+        '  async tryLock(): Promise<boolean> {',
+        '    return this.mutex.tryAcquire();',
+        '  }',
+        '  async unlock(): Promise<void> {',
+        '    await this.mutex.release();',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    project.write(
+      'src/redis/semaphore.ts',
+      [
+        "import Redis from 'ioredis';",
+        "import { Mutex } from 'redis-semaphore';",
+        'const redis = new Redis();',
+        'export default class Semaphore {',
+        '  static async lock(key: string): Promise<Mutex> {',
+        '    const mutex = new Mutex(redis, key, { lockTimeout: 5000, onLockLost: () => undefined });',
+        '    await mutex.acquire();',
+        '    return mutex;',
+        '  }',
+        '  static async release(mutex: Mutex): Promise<void> {',
+        '    await mutex.release();',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    project.write(
+      'src/redis/locks.ts',
+      [
+        "import Redis from 'ioredis';",
+        'const redis = new Redis();',
+        'export class Locks {',
+        '  static async acquire(name: string): Promise<string | null> {',
+        '    const token = crypto.randomUUID();',
+        "    const ok = await redis.set(`lock:${name}`, token, 'PX', 10_000, 'NX');",
+        "    return ok === 'OK' ? token : null;",
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
     // PostgreSQL helpers: session advisory locks through a pool, a lock table, a transaction-level lock.
     project.write('src/db/pool.ts', "import pg from 'pg';\nexport const pool = new pg.Pool();\n");
-    project.write('src/db/run-lock.ts', [
-      "import { pool } from './pool';",
-      'export async function acquireRunLock(key: string): Promise<boolean> {',
-      "  const { rows } = await pool.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [key]);",
-      '  return rows[0]?.locked === true;',
-      '}',
-      'export async function releaseRunLock(key: string): Promise<void> {',
-      "  await pool.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);",
-      '}',
-      'export async function withXactLock<T>(key: number, work: () => Promise<T>): Promise<T> {',
-      '  const client = await pool.connect();',
-      '  try {',
-      "    await client.query('BEGIN');",
-      "    await client.query('SELECT pg_advisory_xact_lock($1)', [key]);",
-      '    const result = await work();',
-      "    await client.query('COMMIT');",
-      '    return result;',
-      '  } finally {',
-      '    client.release();',
-      '  }',
-      '}',
-      'export async function listLocks() {',
-      "  const { rows } = await pool.query('SELECT locktype, objid FROM pg_locks');",
-      '  return rows;',
-      '}',
-      '',
-    ].join('\n'));
-    project.write('src/db/job-locks.ts', [
-      "import { pool } from './pool';",
-      'export async function claimJob(name: string, owner: string, ttlMs: number) {',
-      "  const { rows } = await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at WHERE job_locks.expires_at < now() RETURNING name', [name, owner, new Date(Date.now() + ttlMs)]);",
-      '  return rows.length > 0;',
-      '}',
-      'export async function releaseJob(name: string, owner: string) {',
-      "  await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]);",
-      '}',
-      '',
-    ].join('\n'));
+    project.write(
+      'src/db/run-lock.ts',
+      [
+        "import { pool } from './pool';",
+        'export async function acquireRunLock(key: string): Promise<boolean> {',
+        "  const { rows } = await pool.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [key]);",
+        '  return rows[0]?.locked === true;',
+        '}',
+        'export async function releaseRunLock(key: string): Promise<void> {',
+        "  await pool.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);",
+        '}',
+        'export async function withXactLock<T>(key: number, work: () => Promise<T>): Promise<T> {',
+        '  const client = await pool.connect();',
+        '  try {',
+        "    await client.query('BEGIN');",
+        "    await client.query('SELECT pg_advisory_xact_lock($1)', [key]);",
+        '    const result = await work();',
+        "    await client.query('COMMIT');",
+        '    return result;',
+        '  } finally {',
+        '    client.release();',
+        '  }',
+        '}',
+        'export async function listLocks() {',
+        "  const { rows } = await pool.query('SELECT locktype, objid FROM pg_locks');",
+        '  return rows;',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    project.write(
+      'src/db/job-locks.ts',
+      [
+        "import { pool } from './pool';",
+        'export async function claimJob(name: string, owner: string, ttlMs: number) {',
+        "  const { rows } = await pool.query('INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at WHERE job_locks.expires_at < now() RETURNING name', [name, owner, new Date(Date.now() + ttlMs)]);",
+        '  return rows.length > 0;',
+        '}',
+        'export async function releaseJob(name: string, owner: string) {',
+        "  await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]);",
+        '}',
+        '',
+      ].join('\n'),
+    );
     // Lookalikes: a rate limiter and a cache whose methods are named like lock methods.
-    project.write('src/redis/rate-limiter.ts', [
-      "import Redis from 'ioredis';",
-      'export class RateLimiter {',
-      '  constructor(private readonly redis: Redis) {}',
-      '  async acquire(ip: string): Promise<boolean> {',
-      '    const count = await this.redis.incr(`rate:${ip}`);',
-      '    if (count === 1) await this.redis.expire(`rate:${ip}`, 60);',
-      '    return count <= 100;',
-      '  }',
-      '  async release(ip: string): Promise<void> {',
-      '    await this.redis.decr(`rate:${ip}`);',
-      '  }',
-      '}',
-      '',
-    ].join('\n'));
-    project.write('src/redis/cache.service.ts', [
-      "import Redis from 'ioredis';",
-      'export class CacheService {',
-      '  constructor(private readonly redis: Redis) {}',
-      '  async lockIn(key: string, value: string): Promise<void> {',
-      "    await this.redis.set(`cache:${key}`, value, 'EX', 300);",
-      '  }',
-      '  async release(key: string): Promise<void> {',
-      '    await this.redis.del(`cache:${key}`);',
-      '  }',
-      '}',
-      '',
-    ].join('\n'));
+    project.write(
+      'src/redis/rate-limiter.ts',
+      [
+        "import Redis from 'ioredis';",
+        'export class RateLimiter {',
+        '  constructor(private readonly redis: Redis) {}',
+        '  async acquire(ip: string): Promise<boolean> {',
+        '    const count = await this.redis.incr(`rate:${ip}`);',
+        '    if (count === 1) await this.redis.expire(`rate:${ip}`, 60);',
+        '    return count <= 100;',
+        '  }',
+        '  async release(ip: string): Promise<void> {',
+        '    await this.redis.decr(`rate:${ip}`);',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    project.write(
+      'src/redis/cache.service.ts',
+      [
+        "import Redis from 'ioredis';",
+        'export class CacheService {',
+        '  constructor(private readonly redis: Redis) {}',
+        '  async lockIn(key: string, value: string): Promise<void> {',
+        "    await this.redis.set(`cache:${key}`, value, 'EX', 300);",
+        '  }',
+        '  async release(key: string): Promise<void> {',
+        '    await this.redis.del(`cache:${key}`);',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
   });
 
-  after(() => { project.remove(); });
+  after(() => {
+    project.remove();
+  });
 
   it('an injected service: its dropped try is unchecked, its release off the success path, its body judged once in its own module', () => {
     const found = project.lint('src/orders/order.service.ts', [
@@ -282,7 +309,11 @@ describe('project lock helpers: class methods and PostgreSQL helpers other modul
       '}',
     ]);
     // No fence is asked under the advisory lock (it ends with its connection), nor a second report of the helper's pool.
-    assert.deepEqual(found, ['12 locksmith/require-acquire-check', '23 locksmith/require-fencing-token', '5 locksmith/require-release-in-finally']);
+    assert.deepEqual(found, [
+      '12 locksmith/require-acquire-check',
+      '23 locksmith/require-fencing-token',
+      '5 locksmith/require-release-in-finally',
+    ]);
   });
 
   it("a helper's handle stored into a `let` inside a `try`, released by passing it to the class's release", () => {

@@ -37,14 +37,20 @@ describe('model indexes', () => {
     const inFirst = within(model.redis.releases, first.range, eventNode).map((release) => lineOf(text, release.node));
     assert.deepEqual(inFirst, [5, 6]);
     const second = model.redis.acquisitions[1]!.owner;
-    assert.deepEqual(within(model.redis.releases, second.range, eventNode).map((release) => lineOf(text, release.node)), [10]);
+    assert.deepEqual(
+      within(model.redis.releases, second.range, eventNode).map((release) => lineOf(text, release.node)),
+      [10],
+    );
   });
 
   it('groups the releases by key signature', () => {
     const { model, text } = modelOf(CODE);
     const groups = redisIndex(model.redis).releasesByKey;
     assert.deepEqual([...groups.keys()].sort(), ['s:lock:a', 's:lock:b']);
-    assert.deepEqual(groups.get('s:lock:a')!.map((release) => lineOf(text, release.node)), [5, 6, 12]);
+    assert.deepEqual(
+      groups.get('s:lock:a')!.map((release) => lineOf(text, release.node)),
+      [5, 6, 12],
+    );
   });
 
   it('pairs an event only with the acquisitions of its key in the functions around it', () => {
@@ -53,10 +59,16 @@ describe('model indexes', () => {
     // The release in the timer callback of `first`: `first`'s acquisition, not `second`'s.
     const nested = model.redis.releases.find((release) => lineOf(text, release.node) === 6)!;
     const around = inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, nested.owner, nested.keySignature);
-    assert.deepEqual(around.map((acquisition) => lineOf(text, acquisition.node)), [4]);
+    assert.deepEqual(
+      around.map((acquisition) => lineOf(text, acquisition.node)),
+      [4],
+    );
     // The module-level release has no acquisition of its key around it.
     const topLevel = model.redis.releases.find((release) => lineOf(text, release.node) === 12)!;
-    assert.deepEqual(inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, topLevel.owner, topLevel.keySignature), []);
+    assert.deepEqual(
+      inEnclosingFunctions(index.acquisitionsByOwnerAndKey, index.acquisitionOrder, topLevel.owner, topLevel.keySignature),
+      [],
+    );
   });
 
   // Lists of up to 8 items are read in place, longer ones through a copy of their offsets.
@@ -66,7 +78,10 @@ describe('model indexes', () => {
       const starts = Array.from({ length }, (_, n) => 10 * (length - n));
       const unsorted = starts.map(at);
       const inside = starts.filter((start) => start >= 20 && start + 5 <= 45).sort((left, right) => left - right);
-      assert.deepEqual(within(unsorted, [20, 45], eventNode).map((item) => item.node.range[0]), inside);
+      assert.deepEqual(
+        within(unsorted, [20, 45], eventNode).map((item) => item.node.range[0]),
+        inside,
+      );
       const growing = Array.from({ length }, (_, n) => at(10 * n));
       assert.equal(within(growing, [0, 10 * length + 100], eventNode).length, length);
       growing.push(at(10 * length + 50));

@@ -43,7 +43,14 @@ export class JobLock {
 }`);
     const [lock, ...rest] = model.locks.all;
     assert.equal(rest.length, 0);
-    assert.deepEqual(brief(lock!), { kind: 'redis', line: 7, keyText: '`lock:job:${name}`', releases: [10], renewals: [], sectionEnd: undefined });
+    assert.deepEqual(brief(lock!), {
+      kind: 'redis',
+      line: 7,
+      keyText: '`lock:job:${name}`',
+      releases: [10],
+      renewals: [],
+      sectionEnd: undefined,
+    });
     assert.equal(lock!.ttl?.unit, 'ms');
     assert.equal(lock!.ttl.node.type, 'Literal');
     // The release answers the lock of the other method; within its own method nothing releases it.
@@ -83,7 +90,7 @@ export async function other() {
     assert.equal(model.locks.lockReleasedBy(model.redis.releases.find((release) => line(release.node) === 16)!), other);
   });
 
-  it('keeps the EXPIRE that completes a SETNX as the TTL, and the timer\'s PEXPIRE as the renewal', () => {
+  it("keeps the EXPIRE that completes a SETNX as the TTL, and the timer's PEXPIRE as the renewal", () => {
     const model = modelOf(`import Redis from 'ioredis';
 const redis = new Redis();
 export async function runJob(job: { name: string; run(): Promise<void> }) {
@@ -111,7 +118,7 @@ export async function runJob(job: { name: string; run(): Promise<void> }) {
     assert.equal(line(lock!.release), 15);
   });
 
-  it('pairs a session advisory lock with the unlock of its own key on its own client, not an inner lock\'s', () => {
+  it("pairs a session advisory lock with the unlock of its own key on its own client, not an inner lock's", () => {
     const model = modelOf(`import { Pool } from 'pg';
 const pool = new Pool();
 export async function migrate() {
@@ -162,7 +169,14 @@ export class LeaderLock {
 }`);
     const [lock, ...rest] = model.locks.sql;
     assert.equal(rest.length, 0);
-    assert.deepEqual(brief(lock!), { kind: 'lock-table', line: 5, keyText: 'leader_locks', releases: [13], renewals: [10], sectionEnd: undefined });
+    assert.deepEqual(brief(lock!), {
+      kind: 'lock-table',
+      line: 5,
+      keyText: 'leader_locks',
+      releases: [13],
+      renewals: [10],
+      sectionEnd: undefined,
+    });
     for (const event of [...model.sql.lockTableReleases, ...model.sql.lockTableRenewals]) {
       if (line(event.node) !== 6) assert.equal(model.locks.lockReleasedBy(event), lock);
     }

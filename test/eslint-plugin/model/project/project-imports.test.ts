@@ -41,21 +41,27 @@ describe('project modules: imported clients, pools and lock helpers', () => {
   before(() => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-project-'));
     write('package.json', JSON.stringify({ name: 'app', type: 'module', imports: { '#db': './src/db/pool.ts' } }));
-    write('tsconfig.json', '{\n  // comments are allowed\n  "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["src/lib/*"] }, },\n}\n');
+    write(
+      'tsconfig.json',
+      '{\n  // comments are allowed\n  "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["src/lib/*"] }, },\n}\n',
+    );
     write('src/redis.ts', "import Redis from 'ioredis';\nexport const redis = new Redis();\n");
     write('src/lib/cache.ts', "import { createClient } from 'redis';\nconst client = createClient();\nexport default client;\n");
     write('src/lib/index.ts', "export * from '../redis.js';\n");
     write('src/db/pool.ts', "import { Pool } from 'pg';\nexport const pool = new Pool();\n");
-    write('src/lock.ts', [
-      "import { redis } from './redis.js';",
-      'export async function acquireLock(key: string, ttl = 5000) {',
-      "  return redis.set(key, crypto.randomUUID(), 'PX', ttl, 'NX');",
-      '}',
-      'export async function releaseLock(key: string) {',
-      '  await redis.del(key);',
-      '}',
-      '',
-    ].join('\n'));
+    write(
+      'src/lock.ts',
+      [
+        "import { redis } from './redis.js';",
+        'export async function acquireLock(key: string, ttl = 5000) {',
+        "  return redis.set(key, crypto.randomUUID(), 'PX', ttl, 'NX');",
+        '}',
+        'export async function releaseLock(key: string) {',
+        '  await redis.del(key);',
+        '}',
+        '',
+      ].join('\n'),
+    );
     write('src/legacy/client.cjs', "'use strict';\nconst Redis = require('ioredis');\nmodule.exports = new Redis();\n");
   });
 
@@ -88,8 +94,14 @@ describe('project modules: imported clients, pools and lock helpers', () => {
       put('packages/db/src/locks.ts', 'export const locks = 1;\n');
       put('apps/api/package.json', '{ "name": "api" }');
       // The deeper file first: the directories it walks through answer the shallower one.
-      assert.equal(resolveImport(path.join(monorepo, 'apps/api/src/jobs/sweep.ts'), '@acme/db'), path.join(monorepo, 'packages/db/src/index.ts'));
-      assert.equal(resolveImport(path.join(monorepo, 'apps/api/src/main.ts'), '@acme/db/locks'), path.join(monorepo, 'packages/db/src/locks.ts'));
+      assert.equal(
+        resolveImport(path.join(monorepo, 'apps/api/src/jobs/sweep.ts'), '@acme/db'),
+        path.join(monorepo, 'packages/db/src/index.ts'),
+      );
+      assert.equal(
+        resolveImport(path.join(monorepo, 'apps/api/src/main.ts'), '@acme/db/locks'),
+        path.join(monorepo, 'packages/db/src/locks.ts'),
+      );
       assert.equal(resolveImport(path.join(monorepo, 'apps/api/src/main.ts'), '@acme/cache'), undefined);
     } finally {
       fs.rmSync(monorepo, { recursive: true, force: true });
@@ -98,79 +110,108 @@ describe('project modules: imported clients, pools and lock helpers', () => {
   });
 
   it('a file that only calls imported lock helpers gets their meaning (acquire check, release in finally)', () => {
-    const found = lint('src/jobs/report.ts', [
-      "import { acquireLock, releaseLock } from '../lock.js';",
-      'export async function run(id: string) {',
-      '  await acquireLock(`lock:report:${id}`);',
-      '  await work(id);',
-      '  await releaseLock(`lock:report:${id}`);',
-      '}',
-      'declare function work(id: string): Promise<void>;',
-      '',
-    ].join('\n'));
+    const found = lint(
+      'src/jobs/report.ts',
+      [
+        "import { acquireLock, releaseLock } from '../lock.js';",
+        'export async function run(id: string) {',
+        '  await acquireLock(`lock:report:${id}`);',
+        '  await work(id);',
+        '  await releaseLock(`lock:report:${id}`);',
+        '}',
+        'declare function work(id: string): Promise<void>;',
+        '',
+      ].join('\n'),
+    );
     assert.ok(found.includes('3 locksmith/require-acquire-check'), found.join('\n'));
     assert.ok(found.includes('3 locksmith/require-release-in-finally'), found.join('\n'));
   });
 
   it('a plain DEL through a client imported from a barrel, an alias or module.exports is a Redis release', () => {
-    for (const [source, local] of [['../lib', '{ redis }'], ['@lib/cache', 'redis'], ['../legacy/client.cjs', 'redis']] as const) {
-      const found = lint('src/jobs/unlock.ts', [
-        `import ${local} from '${source}';`,
-        'export async function unlock(name: string) {',
-        '  await redis.del(`lock:${name}`);',
-        '}',
-        '',
-      ].join('\n'));
+    for (const [source, local] of [
+      ['../lib', '{ redis }'],
+      ['@lib/cache', 'redis'],
+      ['../legacy/client.cjs', 'redis'],
+    ] as const) {
+      const found = lint(
+        'src/jobs/unlock.ts',
+        [
+          `import ${local} from '${source}';`,
+          'export async function unlock(name: string) {',
+          '  await redis.del(`lock:${name}`);',
+          '}',
+          '',
+        ].join('\n'),
+      );
       assert.deepEqual(found, ['3 locksmith/no-unsafe-release'], `${source}: ${found.join(', ')}`);
     }
   });
 
   it('a client imported under a neutral name is followed when the file takes a lock with SET NX', () => {
     write('src/db/store.ts', "import Redis from 'ioredis';\nexport const store = new Redis(process.env.REDIS_URL);\n");
-    const found = lint('src/jobs/nightly.ts', [
-      "import { store } from '../db/store.js';",
-      'export async function runNightly(token: string) {',
-      "  await store.set('lock:nightly', token, 'PX', 30000, 'NX');",
-      '  await work();',
-      "  await store.del('lock:nightly');",
-      '}',
-      'declare function work(): Promise<void>;',
-      '',
-    ].join('\n'));
-    assert.deepEqual(found, ['3 locksmith/require-acquire-check', '3 locksmith/require-release-in-finally', '5 locksmith/no-unsafe-release']);
+    const found = lint(
+      'src/jobs/nightly.ts',
+      [
+        "import { store } from '../db/store.js';",
+        'export async function runNightly(token: string) {',
+        "  await store.set('lock:nightly', token, 'PX', 30000, 'NX');",
+        '  await work();',
+        "  await store.del('lock:nightly');",
+        '}',
+        'declare function work(): Promise<void>;',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(found, [
+      '3 locksmith/require-acquire-check',
+      '3 locksmith/require-release-in-finally',
+      '5 locksmith/no-unsafe-release',
+    ]);
     // The same calls on a Map imported under that name stay silent.
     write('src/db/memory.ts', 'export const store = new Map<string, string>();\n');
-    assert.deepEqual(lint('src/jobs/memory.ts', [
-      "import { store } from '../db/memory.js';",
-      "export function mark(token: string) { store.set('lock:nightly', token); store.delete('lock:nightly'); }",
-      '',
-    ].join('\n')), []);
+    assert.deepEqual(
+      lint(
+        'src/jobs/memory.ts',
+        [
+          "import { store } from '../db/memory.js';",
+          "export function mark(token: string) { store.set('lock:nightly', token); store.delete('lock:nightly'); }",
+          '',
+        ].join('\n'),
+      ),
+      [],
+    );
   });
 
   it('a session advisory lock through a pool imported by a package import is on a pool', () => {
-    const found = lint('src/jobs/advisory.ts', [
-      "import { pool } from '#db';",
-      'export async function tryLock(id: number) {',
-      "  const { rows } = await pool.query('SELECT pg_try_advisory_lock($1) AS locked', [id]);",
-      '  return rows[0].locked === true;',
-      '}',
-      '',
-    ].join('\n'));
+    const found = lint(
+      'src/jobs/advisory.ts',
+      [
+        "import { pool } from '#db';",
+        'export async function tryLock(id: number) {',
+        "  const { rows } = await pool.query('SELECT pg_try_advisory_lock($1) AS locked', [id]);",
+        '  return rows[0].locked === true;',
+        '}',
+        '',
+      ].join('\n'),
+    );
     assert.ok(found.includes('3 locksmith/no-pooled-advisory-lock'), found.join('\n'));
   });
 
   it('lookalikes stay silent: a Map and a non-helper imported by a lock-like name, a missing module', () => {
     write('src/blocks.ts', 'export const blockCache = new Map<string, string>();\nexport function releaseNotes() { return []; }\n');
-    const found = lint('src/jobs/quiet.ts', [
-      "import { blockCache, releaseNotes } from '../blocks.js';",
-      "import { lockThing } from '../nowhere.js';",
-      'export async function quiet(k: string) {',
-      '  blockCache.delete(k);',
-      '  releaseNotes();',
-      '  await lockThing(k);',
-      '}',
-      '',
-    ].join('\n'));
+    const found = lint(
+      'src/jobs/quiet.ts',
+      [
+        "import { blockCache, releaseNotes } from '../blocks.js';",
+        "import { lockThing } from '../nowhere.js';",
+        'export async function quiet(k: string) {',
+        '  blockCache.delete(k);',
+        '  releaseNotes();',
+        '  await lockThing(k);',
+        '}',
+        '',
+      ].join('\n'),
+    );
     assert.deepEqual(found, []);
   });
 });

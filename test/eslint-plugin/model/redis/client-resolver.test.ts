@@ -72,12 +72,7 @@ describe('client origins: clients and pools made outside the calling function', 
       '}',
     ]);
     // Lookalikes behind factory names that promise Redis.
-    write('src/lib/memory.ts', [
-      'const entries = new Map<string, string>();',
-      'export function getRedis() {',
-      '  return entries;',
-      '}',
-    ]);
+    write('src/lib/memory.ts', ['const entries = new Map<string, string>();', 'export function getRedis() {', '  return entries;', '}']);
   });
 
   after(() => {

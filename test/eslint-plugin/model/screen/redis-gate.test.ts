@@ -3,7 +3,12 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { CHAIN_METHODS, GENERIC_COMMAND_METHODS, GENERIC_METHOD_NAMES, REDIS_METHODS } from '../../../../eslint-plugin/src/model/tables/redis-clients.js';
+import {
+  CHAIN_METHODS,
+  GENERIC_COMMAND_METHODS,
+  GENERIC_METHOD_NAMES,
+  REDIS_METHODS,
+} from '../../../../eslint-plugin/src/model/tables/redis-clients.js';
 import { mayUseRedis } from '../../../../eslint-plugin/src/model/screen/redis-gate.js';
 import { readAtEnd } from '../../../support/probe-rule.js';
 
@@ -12,8 +17,9 @@ function gate(code: string, helpers: readonly string[] = []): boolean {
 }
 
 describe('mayUseRedis', () => {
-  const specific = [...Object.keys(REDIS_METHODS), ...GENERIC_COMMAND_METHODS, ...CHAIN_METHODS]
-    .filter((method) => !GENERIC_METHOD_NAMES.has(method) && method !== 'batch');
+  const specific = [...Object.keys(REDIS_METHODS), ...GENERIC_COMMAND_METHODS, ...CHAIN_METHODS].filter(
+    (method) => !GENERIC_METHOD_NAMES.has(method) && method !== 'batch',
+  );
   for (const method of specific) {
     it(`lets \`store.${method}(...)\` through on an unknown receiver`, () => {
       assert.equal(gate(`store.${method}('k', 'v');`), true);
@@ -37,7 +43,7 @@ describe('mayUseRedis', () => {
     assert.equal(gate(`await obtainMutex('job');`), false);
   });
 
-  it('stops a command in capitals that is not a method call: SQL\'s `NOT EXISTS (`, `SET (`', () => {
+  it("stops a command in capitals that is not a method call: SQL's `NOT EXISTS (`, `SET (`", () => {
     assert.equal(gate('const sql = `SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM t)`; // WHERE EXISTS (…)'), false);
     assert.equal(gate('const sql = `UPDATE t SET (a, b) = (1, 2)`;'), false);
     assert.equal(gate(`await store.EXISTS('lock:a'); await store ?. DEL ('lock:a');`), true);

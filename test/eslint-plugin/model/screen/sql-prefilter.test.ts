@@ -3,7 +3,12 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS, SQL_BUILDER_PACKAGES, SQL_PACKAGES } from '../../../../eslint-plugin/src/model/tables/sql-clients.js';
+import {
+  EXPIRY_COLUMNS,
+  LOCK_TABLE_WORDS,
+  SQL_BUILDER_PACKAGES,
+  SQL_PACKAGES,
+} from '../../../../eslint-plugin/src/model/tables/sql-clients.js';
 import { mayContainSql, mayHoldSqlLock } from '../../../../eslint-plugin/src/model/screen/sql-prefilter.js';
 import { readAtEnd } from '../../../support/probe-rule.js';
 
@@ -12,7 +17,10 @@ function screen(code: string, sourceType: 'module' | 'commonjs' = 'module'): boo
 }
 
 describe('mayContainSql', () => {
-  const packages = [...Object.keys(SQL_PACKAGES).map((name) => (name.endsWith('/') ? `${name}node-postgres` : name)), ...SQL_BUILDER_PACKAGES.keys()];
+  const packages = [
+    ...Object.keys(SQL_PACKAGES).map((name) => (name.endsWith('/') ? `${name}node-postgres` : name)),
+    ...SQL_BUILDER_PACKAGES.keys(),
+  ];
   for (const name of packages) {
     it(`lets an import of '${name}' through, ES and CommonJS`, () => {
       assert.equal(screen(`import x from '${name}';\nx();`), true);
@@ -20,7 +28,18 @@ describe('mayContainSql', () => {
     });
   }
 
-  for (const local of ['pool', 'pgPool', 'writerPool', 'prisma', 'prismaClient', 'knex', 'sequelize', 'dataSource', 'AppDataSource', 'sql']) {
+  for (const local of [
+    'pool',
+    'pgPool',
+    'writerPool',
+    'prisma',
+    'prismaClient',
+    'knex',
+    'sequelize',
+    'dataSource',
+    'AppDataSource',
+    'sql',
+  ]) {
     it(`lets \`${local}\` from a relative import through and stops it from a package`, () => {
       assert.equal(screen(`import { ${local} } from './db';\n${local}.run();`), true);
       assert.equal(screen(`import { ${local} } from 'some-cache';\n${local}.run();`), false);
@@ -50,14 +69,30 @@ describe('mayContainSql', () => {
 describe('mayHoldSqlLock', () => {
   it('admits every lock table word and expiry column the SQL model knows, in the places SQL names them', () => {
     for (const word of LOCK_TABLE_WORDS) {
-      for (const text of [`INSERT INTO ${word} (name) VALUES ($1)`, `delete from "app_${word}" where name = $1`, `const TABLE = '${word}';`, `const TABLE = 'job_${word}';`,
-        `\`UPDATE \${schema}.job_${word} SET owner = $1\``, `\`DELETE FROM \${prefix}_${word} WHERE name = $1\``]) {
+      for (const text of [
+        `INSERT INTO ${word} (name) VALUES ($1)`,
+        `delete from "app_${word}" where name = $1`,
+        `const TABLE = '${word}';`,
+        `const TABLE = 'job_${word}';`,
+        `\`UPDATE \${schema}.job_${word} SET owner = $1\``,
+        `\`DELETE FROM \${prefix}_${word} WHERE name = $1\``,
+      ]) {
         assert.equal(mayHoldSqlLock(text), true, text);
       }
     }
     for (const column of EXPIRY_COLUMNS) assert.equal(mayHoldSqlLock(`UPDATE jobs SET ${column} = now() WHERE id = $1`), true, column);
-    for (const text of ['INSERT INTO jobs (name, owner, expires) VALUES ($1, $2, $3)', 'DELETE FROM jobs WHERE "expiry" < now()', "const TABLE = 'app.job_locks';"]) assert.equal(mayHoldSqlLock(text), true, text);
-    for (const text of ['SELECT pg_advisory_xact_lock($1)', 'select pg_try_advisory_lock(hashtext($1))', "sequelize.define('Lock', attributes)", '`INSERT INTO ${this.lockTable} (name) VALUES ($1)`']) {
+    for (const text of [
+      'INSERT INTO jobs (name, owner, expires) VALUES ($1, $2, $3)',
+      'DELETE FROM jobs WHERE "expiry" < now()',
+      "const TABLE = 'app.job_locks';",
+    ])
+      assert.equal(mayHoldSqlLock(text), true, text);
+    for (const text of [
+      'SELECT pg_advisory_xact_lock($1)',
+      'select pg_try_advisory_lock(hashtext($1))',
+      "sequelize.define('Lock', attributes)",
+      '`INSERT INTO ${this.lockTable} (name) VALUES ($1)`',
+    ]) {
       assert.equal(mayHoldSqlLock(text), true, text);
     }
   });
@@ -71,6 +106,7 @@ describe('mayHoldSqlLock', () => {
       'const sql = `select ${distinct} from ${tableSql}${joinsSql}${whereSql}${lockingClausesSql}`;',
       'this.cacheExpirationTime = options.lockedAt;',
       '// Renew before the lock expires.\nconst name = "bullmq.worker.jobs.to.extend.locks";',
-    ]) assert.equal(mayHoldSqlLock(text), false, text);
+    ])
+      assert.equal(mayHoldSqlLock(text), false, text);
   });
 });

@@ -13,16 +13,26 @@ function modelOf(code: string): { model: SqlModel; text: (node: { range: [number
   const probe: Rule.RuleModule = {
     meta: { type: 'problem', schema: [], messages: { never: 'never' } },
     create(context) {
-      return { 'Program:exit'() { captured = getSqlModel(context as never); } };
+      return {
+        'Program:exit'() {
+          captured = getSqlModel(context as never);
+        },
+      };
     },
   };
   const linter = new Linter({ configType: 'flat' });
-  const messages = linter.verify(code, [{
-    files: ['**/*.ts'],
-    languageOptions: { parser: typescriptParser as unknown as Linter.Parser },
-    plugins: { test: { rules: { probe } } },
-    rules: { 'test/probe': 'error' },
-  }], 'file.ts');
+  const messages = linter.verify(
+    code,
+    [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser: typescriptParser as unknown as Linter.Parser },
+        plugins: { test: { rules: { probe } } },
+        rules: { 'test/probe': 'error' },
+      },
+    ],
+    'file.ts',
+  );
   assert.deepEqual(messages, []);
   assert.ok(captured, 'the probe rule ran');
   return { model: captured, text: (node) => (node ? code.slice(node.range[0], node.range[1]) : '') };
@@ -54,16 +64,26 @@ describe('knex builder statements', () => {
       await db('locks').update({ expires_at: until }).where({ name });
       await db('locks').where({ name, owner }).update('owner', null);
     }`);
-    assert.deepEqual(model.lockTableReleases.map((release) => [release.kind, release.ownerCompared, release.statement.where.map((comparison) => `${comparison.column} ${comparison.operator}`).join(' and ')]), [
-      ['delete', true, 'name = and owner ='],
-      ['delete', false, 'name ='],
-      ['delete', false, 'name ='],
-      ['update', false, 'name ='],
-      ['update', true, 'name = and owner ='],
-    ]);
+    assert.deepEqual(
+      model.lockTableReleases.map((release) => [
+        release.kind,
+        release.ownerCompared,
+        release.statement.where.map((comparison) => `${comparison.column} ${comparison.operator}`).join(' and '),
+      ]),
+      [
+        ['delete', true, 'name = and owner ='],
+        ['delete', false, 'name ='],
+        ['delete', false, 'name ='],
+        ['update', false, 'name ='],
+        ['update', true, 'name = and owner ='],
+      ],
+    );
     assert.deepEqual(model.lockTableReleases[4]!.statement.setNullColumns, ['owner']);
     assert.deepEqual(model.lockTableReleases[3]!.statement.setNullColumns, ['owner']);
-    assert.deepEqual(model.lockTableRenewals.map((renewal) => renewal.statement.setColumns), [['expires_at']]);
+    assert.deepEqual(
+      model.lockTableRenewals.map((renewal) => renewal.statement.setColumns),
+      [['expires_at']],
+    );
   });
 
   it('on conflict: ignore, merge, and merge guarded by a where on the expiry', () => {
@@ -73,14 +93,23 @@ describe('knex builder statements', () => {
       await db('locks').insert({ name: 'a', owner: 'me' }).onConflict('name').merge(['owner']).where('locks.expires_at', '<', db.fn.now());
     }`);
     const conflicts = model.lockTableAcquisitions.map((acquisition) => acquisition.statement.onConflict);
-    assert.deepEqual(conflicts.map((conflict) => [conflict?.action, conflict?.targetColumns, conflict?.setColumns]), [
-      ['nothing', ['name'], []],
-      ['update', ['name'], ['name', 'owner']],
-      ['update', ['name'], ['owner']],
-    ]);
-    assert.deepEqual(model.lockTableAcquisitions.map((acquisition) => acquisition.upsert), [false, true, true]);
+    assert.deepEqual(
+      conflicts.map((conflict) => [conflict?.action, conflict?.targetColumns, conflict?.setColumns]),
+      [
+        ['nothing', ['name'], []],
+        ['update', ['name'], ['name', 'owner']],
+        ['update', ['name'], ['owner']],
+      ],
+    );
+    assert.deepEqual(
+      model.lockTableAcquisitions.map((acquisition) => acquisition.upsert),
+      [false, true, true],
+    );
     assert.equal(conflicts[1]?.where, undefined);
-    assert.deepEqual(conflicts[2]?.where?.map((comparison) => [comparison.column, comparison.operator, comparison.comparedWithClock]), [['expires_at', '<', true]]);
+    assert.deepEqual(
+      conflicts[2]?.where?.map((comparison) => [comparison.column, comparison.operator, comparison.comparedWithClock]),
+      [['expires_at', '<', true]],
+    );
   });
 
   it('a const row is read; a row from elsewhere, a whereRaw or a where callback is not, and the chain is neither event nor write', () => {
@@ -91,10 +120,13 @@ describe('knex builder statements', () => {
       await db('locks').whereRaw('name = ? and owner = ?', [name, owner]).del();
       await db('locks').where((builder) => builder.where({ name })).del();
     }`);
-    assert.deepEqual(model.lockTableAcquisitions.map((acquisition) => [acquisition.statement.insertColumns, acquisition.builder?.columnsKnown]), [
-      [['name', 'expires_at'], true],
-      [[], false],
-    ]);
+    assert.deepEqual(
+      model.lockTableAcquisitions.map((acquisition) => [acquisition.statement.insertColumns, acquisition.builder?.columnsKnown]),
+      [
+        [['name', 'expires_at'], true],
+        [[], false],
+      ],
+    );
     assert.equal(model.lockTableReleases.length, 0);
     assert.equal(model.writes.length, 0);
     assert.deepEqual([...model.tablesWrittenUnread], ['locks']);
@@ -105,8 +137,14 @@ describe('knex builder statements', () => {
       await db('public.job_locks').insert({ name });
       await db('public.job_locks').where({ name }).del();
     }`);
-    assert.deepEqual(model.lockTableAcquisitions.map((acquisition) => acquisition.table), ['job_locks']);
-    assert.deepEqual(model.lockTableReleases.map((release) => release.table), ['job_locks']);
+    assert.deepEqual(
+      model.lockTableAcquisitions.map((acquisition) => acquisition.table),
+      ['job_locks'],
+    );
+    assert.deepEqual(
+      model.lockTableReleases.map((release) => release.table),
+      ['job_locks'],
+    );
   });
 
   it('a table not named for locks is one when its statements show an owner and an expiry column', () => {
@@ -114,8 +152,14 @@ describe('knex builder statements', () => {
       await db('job_claims').insert({ job_id: jobId, locked_by: worker, locked_until: until });
       await db('job_claims').where({ job_id: jobId }).del();
     }`);
-    assert.deepEqual(model.lockTableAcquisitions.map((acquisition) => acquisition.table), ['job_claims']);
-    assert.deepEqual(model.lockTableReleases.map((release) => release.table), ['job_claims']);
+    assert.deepEqual(
+      model.lockTableAcquisitions.map((acquisition) => acquisition.table),
+      ['job_claims'],
+    );
+    assert.deepEqual(
+      model.lockTableReleases.map((release) => release.table),
+      ['job_claims'],
+    );
   });
 
   it('lookalikes stay writes: sessions with an expiry but no owner, a cache, a queue', () => {
@@ -128,9 +172,10 @@ describe('knex builder statements', () => {
       await db('queue').where({ id, status: 'pending' }).update({ status: 'running' });
     }`);
     assert.equal(model.lockTableAcquisitions.length + model.lockTableReleases.length + model.lockTableRenewals.length, 0);
-    assert.deepEqual(model.writes.map((write) => `${write.orm?.method} ${write.table}`), [
-      'insert sessions', 'del sessions', 'insert cache', 'del cache', 'insert queue', 'update queue',
-    ]);
+    assert.deepEqual(
+      model.writes.map((write) => `${write.orm?.method} ${write.table}`),
+      ['insert sessions', 'del sessions', 'insert cache', 'del cache', 'insert queue', 'update queue'],
+    );
   });
 
   it('the knex instance held in a class field (`this.knex = knex(config)`) sends the chain', () => {

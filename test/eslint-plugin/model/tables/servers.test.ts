@@ -106,14 +106,24 @@ ruleTester.run('require-release-in-finally (server primitives)', finallyRule, {
   await work();
   await redis.call('DELEX', 'lock:job', 'IFEQ', token);
 }`,
-      errors: [{ messageId: 'releaseNotInFinally', suggestions: [{ messageId: 'moveReleaseToFinally', output: `${IOREDIS_HEAD}export async function run(token) {
+      errors: [
+        {
+          messageId: 'releaseNotInFinally',
+          suggestions: [
+            {
+              messageId: 'moveReleaseToFinally',
+              output: `${IOREDIS_HEAD}export async function run(token) {
   if (!(await redis.set('lock:job', token, 'NX', 'PX', 30000))) return;
   try {
     await work();
   } finally {
     await redis.call('DELEX', 'lock:job', 'IFEQ', token);
   }
-}` }] }],
+}`,
+            },
+          ],
+        },
+      ],
     },
   ],
 });
@@ -122,12 +132,33 @@ const releaseInvalid: InvalidTestCase<ReleaseMessageId, []>[] = [
   // A bare DELEX deletes as DEL does; no server configured: the Lua script only.
   {
     code: `${IOREDIS_HEAD}export async function release(token) { await redis.delex('lock:job'); }`,
-    errors: [{ messageId: 'plainDelete', data: { command: 'DELEX' }, suggestions: [{ messageId: 'useCompareAndDelete', output: `${IOREDIS_HEAD}export async function release(token) { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:job', token); }` }] }],
+    errors: [
+      {
+        messageId: 'plainDelete',
+        data: { command: 'DELEX' },
+        suggestions: [
+          {
+            messageId: 'useCompareAndDelete',
+            output: `${IOREDIS_HEAD}export async function release(token) { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:job', token); }`,
+          },
+        ],
+      },
+    ],
   },
   // IFNE deletes exactly when another holder owns the lock.
   {
     code: `${IOREDIS_HEAD}export async function release(token) { await redis.call('DELEX', 'lock:job', 'IFNE', token); }`,
-    errors: [{ messageId: 'plainDelete', suggestions: [{ messageId: 'useCompareAndDelete', output: `${IOREDIS_HEAD}export async function release(token) { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:job', token); }` }] }],
+    errors: [
+      {
+        messageId: 'plainDelete',
+        suggestions: [
+          {
+            messageId: 'useCompareAndDelete',
+            output: `${IOREDIS_HEAD}export async function release(token) { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:job', token); }`,
+          },
+        ],
+      },
+    ],
   },
   {
     code: `${NODE_REDIS_HEAD}export async function release(digest) { await client.delEx('lock:job', { condition: 'IFDNE', matchValue: digest }); }`,
@@ -137,31 +168,74 @@ const releaseInvalid: InvalidTestCase<ReleaseMessageId, []>[] = [
   {
     code: `${IOREDIS_HEAD}const RELEASE = "return redis.call('DELEX', KEYS[1])";
 export async function release(token) { await redis.eval(RELEASE, 1, 'lock:job', token); }`,
-    errors: [{ messageId: 'uncheckedScript', suggestions: [{ messageId: 'useCompareAndDelete', output: `${IOREDIS_HEAD}const RELEASE = "return redis.call('DELEX', KEYS[1])";
-export async function release(token) { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:job', token); }` }] }],
+    errors: [
+      {
+        messageId: 'uncheckedScript',
+        suggestions: [
+          {
+            messageId: 'useCompareAndDelete',
+            output: `${IOREDIS_HEAD}const RELEASE = "return redis.call('DELEX', KEYS[1])";
+export async function release(token) { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:job', token); }`,
+          },
+        ],
+      },
+    ],
   },
   // A server older than 8.4 is configured: the Lua script only.
   {
     code: `${IOREDIS_HEAD}export async function release(token) { await redis.del('lock:job'); }`,
     settings: REDIS_80,
-    errors: [{ messageId: 'plainDelete', suggestions: [{ messageId: 'useCompareAndDelete', output: `${IOREDIS_HEAD}export async function release(token) { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:job', token); }` }] }],
+    errors: [
+      {
+        messageId: 'plainDelete',
+        suggestions: [
+          {
+            messageId: 'useCompareAndDelete',
+            output: `${IOREDIS_HEAD}export async function release(token) { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:job', token); }`,
+          },
+        ],
+      },
+    ],
   },
   // Redis 8.4: DELEX first, the script second, in each dialect.
   {
     code: `${IOREDIS_HEAD}export async function release(token) { await redis.del('lock:job'); }`,
     settings: REDIS_84,
-    errors: [{ messageId: 'plainDelete', suggestions: [
-      { messageId: 'useServerCompareAndDelete', data: { primitive: 'DELEX … IFEQ' }, output: `${IOREDIS_HEAD}export async function release(token) { await redis.call('DELEX', 'lock:job', 'IFEQ', token); }` },
-      { messageId: 'useCompareAndDelete', output: `${IOREDIS_HEAD}export async function release(token) { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:job', token); }` },
-    ] }],
+    errors: [
+      {
+        messageId: 'plainDelete',
+        suggestions: [
+          {
+            messageId: 'useServerCompareAndDelete',
+            data: { primitive: 'DELEX … IFEQ' },
+            output: `${IOREDIS_HEAD}export async function release(token) { await redis.call('DELEX', 'lock:job', 'IFEQ', token); }`,
+          },
+          {
+            messageId: 'useCompareAndDelete',
+            output: `${IOREDIS_HEAD}export async function release(token) { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:job', token); }`,
+          },
+        ],
+      },
+    ],
   },
   {
     code: `${NODE_REDIS_HEAD}export async function release(token: string) { await client.del('lock:job'); }`,
     settings: REDIS_84,
-    errors: [{ messageId: 'plainDelete', suggestions: [
-      { messageId: 'useServerCompareAndDelete', output: `${NODE_REDIS_HEAD}export async function release(token: string) { await client.sendCommand(['DELEX', 'lock:job', 'IFEQ', token]); }` },
-      { messageId: 'useCompareAndDelete', output: `${NODE_REDIS_HEAD}export async function release(token: string) { await client.eval(${RELEASE_LITERAL}, { keys: ['lock:job'], arguments: [token] }); }` },
-    ] }],
+    errors: [
+      {
+        messageId: 'plainDelete',
+        suggestions: [
+          {
+            messageId: 'useServerCompareAndDelete',
+            output: `${NODE_REDIS_HEAD}export async function release(token: string) { await client.sendCommand(['DELEX', 'lock:job', 'IFEQ', token]); }`,
+          },
+          {
+            messageId: 'useCompareAndDelete',
+            output: `${NODE_REDIS_HEAD}export async function release(token: string) { await client.eval(${RELEASE_LITERAL}, { keys: ['lock:job'], arguments: [token] }); }`,
+          },
+        ],
+      },
+    ],
   },
   {
     code: `${NODE_REDIS_HEAD}export async function run(token: string) {
@@ -169,43 +243,87 @@ export async function release(token) { await redis.eval(${RELEASE_LITERAL}, 1, '
   await client.del('lock:job');
 }`,
     settings: DRAGONFLY,
-    errors: [{ messageId: 'plainDelete', suggestions: [
-      { messageId: 'useServerCompareAndDelete', output: `${NODE_REDIS_HEAD}export async function run(token: string) {
+    errors: [
+      {
+        messageId: 'plainDelete',
+        suggestions: [
+          {
+            messageId: 'useServerCompareAndDelete',
+            output: `${NODE_REDIS_HEAD}export async function run(token: string) {
   await client.set('lock:job', token, { condition: 'NX', expiration: { type: 'PX', value: 30000 } });
   await client.delEx('lock:job', { condition: 'IFEQ', matchValue: token });
-}` },
-      { messageId: 'useCompareAndDelete', output: `${NODE_REDIS_HEAD}export async function run(token: string) {
+}`,
+          },
+          {
+            messageId: 'useCompareAndDelete',
+            output: `${NODE_REDIS_HEAD}export async function run(token: string) {
   await client.set('lock:job', token, { condition: 'NX', expiration: { type: 'PX', value: 30000 } });
   await client.eval(${RELEASE_LITERAL}, { keys: ['lock:job'], arguments: [token] });
-}` },
-    ] }],
+}`,
+          },
+        ],
+      },
+    ],
   },
   // Upstash has no DELEX method: its raw exec form.
   {
     code: `${UPSTASH_HEAD}export async function release(token: string) { await redis.del('lock:job'); }`,
     settings: VALKEY_92,
-    errors: [{ messageId: 'plainDelete', suggestions: [
-      { messageId: 'useServerCompareAndDelete', output: `${UPSTASH_HEAD}export async function release(token: string) { await redis.exec(['DELEX', 'lock:job', 'IFEQ', token]); }` },
-      { messageId: 'useCompareAndDelete', output: `${UPSTASH_HEAD}export async function release(token: string) { await redis.eval(${RELEASE_LITERAL}, ['lock:job'], [token]); }` },
-    ] }],
+    errors: [
+      {
+        messageId: 'plainDelete',
+        suggestions: [
+          {
+            messageId: 'useServerCompareAndDelete',
+            output: `${UPSTASH_HEAD}export async function release(token: string) { await redis.exec(['DELEX', 'lock:job', 'IFEQ', token]); }`,
+          },
+          {
+            messageId: 'useCompareAndDelete',
+            output: `${UPSTASH_HEAD}export async function release(token: string) { await redis.eval(${RELEASE_LITERAL}, ['lock:job'], [token]); }`,
+          },
+        ],
+      },
+    ],
   },
   // Valkey 9.0 has DELIFEQ, not yet DELEX; node_redis v3 keeps its callback.
   {
     code: `const redis = require('redis'); const client = redis.createClient();
 function release(token, cb) { client.del('lock:job', cb); }`,
     settings: VALKEY_90,
-    errors: [{ messageId: 'plainDelete', suggestions: [
-      { messageId: 'useServerCompareAndDelete', data: { primitive: 'DELIFEQ' }, output: `const redis = require('redis'); const client = redis.createClient();
-function release(token, cb) { client.send_command('DELIFEQ', ['lock:job', token], cb); }` },
-      { messageId: 'useCompareAndDelete', output: `const redis = require('redis'); const client = redis.createClient();
-function release(token, cb) { client.eval(${RELEASE_LITERAL}, 1, 'lock:job', token, cb); }` },
-    ] }],
+    errors: [
+      {
+        messageId: 'plainDelete',
+        suggestions: [
+          {
+            messageId: 'useServerCompareAndDelete',
+            data: { primitive: 'DELIFEQ' },
+            output: `const redis = require('redis'); const client = redis.createClient();
+function release(token, cb) { client.send_command('DELIFEQ', ['lock:job', token], cb); }`,
+          },
+          {
+            messageId: 'useCompareAndDelete',
+            output: `const redis = require('redis'); const client = redis.createClient();
+function release(token, cb) { client.eval(${RELEASE_LITERAL}, 1, 'lock:job', token, cb); }`,
+          },
+        ],
+      },
+    ],
   },
   // Valkey 8.1 has SET IFEQ but no compare-and-delete: the script only.
   {
     code: `${IOREDIS_HEAD}export async function release(token) { await redis.del('lock:job'); }`,
     settings: VALKEY_81,
-    errors: [{ messageId: 'plainDelete', suggestions: [{ messageId: 'useCompareAndDelete', output: `${IOREDIS_HEAD}export async function release(token) { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:job', token); }` }] }],
+    errors: [
+      {
+        messageId: 'plainDelete',
+        suggestions: [
+          {
+            messageId: 'useCompareAndDelete',
+            output: `${IOREDIS_HEAD}export async function release(token) { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:job', token); }`,
+          },
+        ],
+      },
+    ],
   },
 ];
 
@@ -222,24 +340,56 @@ const extendInvalid: InvalidTestCase<ExtendMessageId, []>[] = [
   // No server configured: the Lua script only.
   {
     code: `${IOREDIS_HEAD}export async function renew(token) { await redis.pexpire('lock:job', 30000); }`,
-    errors: [{ messageId: 'plainExtend', suggestions: [{ messageId: 'useCompareAndExpire', output: `${IOREDIS_HEAD}export async function renew(token) { await redis.eval(${EXTEND_LITERAL}, 1, 'lock:job', token, 30000); }` }] }],
+    errors: [
+      {
+        messageId: 'plainExtend',
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire',
+            output: `${IOREDIS_HEAD}export async function renew(token) { await redis.eval(${EXTEND_LITERAL}, 1, 'lock:job', token, 30000); }`,
+          },
+        ],
+      },
+    ],
   },
   // Redis 8.4 / Valkey 8.1: SET … IFEQ … PX first.
   {
     code: `${IOREDIS_HEAD}export async function renew(token) { await redis.pexpire('lock:job', 30000); }`,
     settings: REDIS_84,
-    errors: [{ messageId: 'plainExtend', suggestions: [
-      { messageId: 'useCompareAndSet', output: `${IOREDIS_HEAD}export async function renew(token) { await redis.call('SET', 'lock:job', token, 'IFEQ', token, 'PX', 30000); }` },
-      { messageId: 'useCompareAndExpire', output: `${IOREDIS_HEAD}export async function renew(token) { await redis.eval(${EXTEND_LITERAL}, 1, 'lock:job', token, 30000); }` },
-    ] }],
+    errors: [
+      {
+        messageId: 'plainExtend',
+        suggestions: [
+          {
+            messageId: 'useCompareAndSet',
+            output: `${IOREDIS_HEAD}export async function renew(token) { await redis.call('SET', 'lock:job', token, 'IFEQ', token, 'PX', 30000); }`,
+          },
+          {
+            messageId: 'useCompareAndExpire',
+            output: `${IOREDIS_HEAD}export async function renew(token) { await redis.eval(${EXTEND_LITERAL}, 1, 'lock:job', token, 30000); }`,
+          },
+        ],
+      },
+    ],
   },
   {
     code: `${NODE_REDIS_HEAD}export async function renew(token: string) { await client.expire('lock:job', 30); }`,
     settings: VALKEY_81,
-    errors: [{ messageId: 'plainExtend', suggestions: [
-      { messageId: 'useCompareAndSet', output: `${NODE_REDIS_HEAD}export async function renew(token: string) { await client.sendCommand(['SET', 'lock:job', token, 'IFEQ', token, 'PX', '30000']); }` },
-      { messageId: 'useCompareAndExpire', output: `${NODE_REDIS_HEAD}export async function renew(token: string) { await client.eval(${EXTEND_LITERAL}, { keys: ['lock:job'], arguments: [token, '30000'] }); }` },
-    ] }],
+    errors: [
+      {
+        messageId: 'plainExtend',
+        suggestions: [
+          {
+            messageId: 'useCompareAndSet',
+            output: `${NODE_REDIS_HEAD}export async function renew(token: string) { await client.sendCommand(['SET', 'lock:job', token, 'IFEQ', token, 'PX', '30000']); }`,
+          },
+          {
+            messageId: 'useCompareAndExpire',
+            output: `${NODE_REDIS_HEAD}export async function renew(token: string) { await client.eval(${EXTEND_LITERAL}, { keys: ['lock:job'], arguments: [token, '30000'] }); }`,
+          },
+        ],
+      },
+    ],
   },
   {
     code: `${NODE_REDIS_HEAD}export async function run(token: string, ttl: number) {
@@ -247,30 +397,62 @@ const extendInvalid: InvalidTestCase<ExtendMessageId, []>[] = [
   await client.pExpire('lock:job', ttl);
 }`,
     settings: REDIS_84,
-    errors: [{ messageId: 'plainExtend', suggestions: [
-      { messageId: 'useCompareAndSet', output: `${NODE_REDIS_HEAD}export async function run(token: string, ttl: number) {
+    errors: [
+      {
+        messageId: 'plainExtend',
+        suggestions: [
+          {
+            messageId: 'useCompareAndSet',
+            output: `${NODE_REDIS_HEAD}export async function run(token: string, ttl: number) {
   await client.set('lock:job', token, { condition: 'NX', expiration: { type: 'PX', value: ttl } });
   await client.set('lock:job', token, { condition: 'IFEQ', matchValue: token, expiration: { type: 'PX', value: ttl } });
-}` },
-      { messageId: 'useCompareAndExpire', output: `${NODE_REDIS_HEAD}export async function run(token: string, ttl: number) {
+}`,
+          },
+          {
+            messageId: 'useCompareAndExpire',
+            output: `${NODE_REDIS_HEAD}export async function run(token: string, ttl: number) {
   await client.set('lock:job', token, { condition: 'NX', expiration: { type: 'PX', value: ttl } });
   await client.eval(${EXTEND_LITERAL}, { keys: ['lock:job'], arguments: [token, String(ttl)] });
-}` },
-    ] }],
+}`,
+          },
+        ],
+      },
+    ],
   },
   {
     code: `${UPSTASH_HEAD}export async function renew(token: string) { await redis.pexpire('lock:job', 30000); }`,
     settings: REDIS_84,
-    errors: [{ messageId: 'plainExtend', suggestions: [
-      { messageId: 'useCompareAndSet', output: `${UPSTASH_HEAD}export async function renew(token: string) { await redis.exec(['SET', 'lock:job', token, 'IFEQ', token, 'PX', 30000]); }` },
-      { messageId: 'useCompareAndExpire', output: `${UPSTASH_HEAD}export async function renew(token: string) { await redis.eval(${EXTEND_LITERAL}, ['lock:job'], [token, 30000]); }` },
-    ] }],
+    errors: [
+      {
+        messageId: 'plainExtend',
+        suggestions: [
+          {
+            messageId: 'useCompareAndSet',
+            output: `${UPSTASH_HEAD}export async function renew(token: string) { await redis.exec(['SET', 'lock:job', token, 'IFEQ', token, 'PX', 30000]); }`,
+          },
+          {
+            messageId: 'useCompareAndExpire',
+            output: `${UPSTASH_HEAD}export async function renew(token: string) { await redis.eval(${EXTEND_LITERAL}, ['lock:job'], [token, 30000]); }`,
+          },
+        ],
+      },
+    ],
   },
   // Dragonfly has DELEX but no SET IFEQ: the script only.
   {
     code: `${IOREDIS_HEAD}export async function renew(token) { await redis.pexpire('lock:job', 30000); }`,
     settings: DRAGONFLY,
-    errors: [{ messageId: 'plainExtend', suggestions: [{ messageId: 'useCompareAndExpire', output: `${IOREDIS_HEAD}export async function renew(token) { await redis.eval(${EXTEND_LITERAL}, 1, 'lock:job', token, 30000); }` }] }],
+    errors: [
+      {
+        messageId: 'plainExtend',
+        suggestions: [
+          {
+            messageId: 'useCompareAndExpire',
+            output: `${IOREDIS_HEAD}export async function renew(token) { await redis.eval(${EXTEND_LITERAL}, 1, 'lock:job', token, 30000); }`,
+          },
+        ],
+      },
+    ],
   },
 ];
 
