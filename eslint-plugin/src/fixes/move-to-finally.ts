@@ -2,7 +2,7 @@
 // `try`, the release into its `finally`, in the code's own indentation.
 
 import { AST_NODE_TYPES, AST_TOKEN_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { LockStep } from '../model/questions/error-paths.js';
+import type { LockStep } from '../model/nouns/lock-types.js';
 import { contains, expressionStatementOf } from '../util/ast.js';
 import { indexOfContaining } from '../util/ranges.js';
 

@@ -71,7 +71,7 @@ type Context = LocksmithRuleContext<MessageId, Options>;
 function matchingUnlock(context: Context, lock: AdvisoryLockItem): AdvisoryLockItem | undefined {
   return getLockModel(context)
     .locks.lockOfAcquisition(lock)
-    ?.releases.find((candidate) => candidate.call.action === 'unlock' && candidate.function === lock.function);
+    ?.releases.find((candidate) => candidate.call.action === 'unlock' && candidate.owner === lock.owner);
 }
 
 function suggestions(context: Context, model: SqlModel, lock: AdvisoryLockItem): TSESLint.SuggestionReportDescriptor<MessageId>[] {

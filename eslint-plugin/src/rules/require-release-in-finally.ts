@@ -71,28 +71,18 @@ export default createRule<Options, MessageId>({
           if (lock.library !== 'advisory') continue;
           const unlocks = releasesAfterAcquisition(lock);
           if (unlocks.length === 0 || inTest(lock.node) || endsSessionInFinally(sourceCode, lock.advisory)) continue;
-          reportSql(
-            context,
-            asStep(lock.advisory),
-            unlocks.map(asStep),
-            'advisoryUnlockNotInFinally',
-            'Unlocked here, on the success path only',
-          );
+          reportSql(context, lock.advisory, unlocks, 'advisoryUnlockNotInFinally', 'Unlocked here, on the success path only');
         }
         for (const lock of sqlLocks) {
           if (lock.library !== 'lock-table') continue;
-          const releases = releasesAfterAcquisition(lock).map(asStep);
+          const releases = releasesAfterAcquisition(lock);
           if (releases.length === 0 || inTest(lock.node)) continue;
-          reportSql(context, asStep(lock.lockTable), releases, 'lockRowReleaseNotInFinally', 'Deleted here, on the success path only');
+          reportSql(context, lock.lockTable, releases, 'lockRowReleaseNotInFinally', 'Deleted here, on the success path only');
         }
       },
     };
   },
 });
-
-function asStep(item: { readonly node: LockStep['node']; readonly function: LockStep['owner'] }): LockStep {
-  return { node: item.node, owner: item.function };
-}
 
 /**
  * The SQL forms share the Redis form's judgement: every release in the acquisition's own function,

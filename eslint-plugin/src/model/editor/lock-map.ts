@@ -120,8 +120,8 @@ function redisEnds(lock: RedisLock): { releases: LockSiteSummary[]; renewals: Lo
 }
 
 function sqlEnds(lock: LockTableLock | AdvisoryLock): { releases: LockSiteSummary[]; renewals: LockSiteSummary[] } {
-  const place = (event: { readonly node: TSESTree.Node; readonly function: TSESTree.Node }) =>
-    isInFinally(event.node, event.function) ? 'in finally' : 'not in finally';
+  const place = (event: { readonly node: TSESTree.Node; readonly owner: TSESTree.Node }) =>
+    isInFinally(event.node, event.owner) ? 'in finally' : 'not in finally';
   return {
     releases: lock.releases.map((release) => ({ range: rangeOf(release.node), note: place(release) })),
     renewals: lock.renewals.map((renewal) => ({

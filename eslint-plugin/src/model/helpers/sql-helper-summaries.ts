@@ -35,7 +35,7 @@ export function summarizeSqlLockHelpers(
       node: item.node,
       library: 'wrapper' as const,
       command: undefined,
-      owner: item.function,
+      owner: item.owner,
       ...advisoryKey(sourceCode, item),
     };
     families.set(item.node, 'advisory');
@@ -51,7 +51,7 @@ export function summarizeSqlLockHelpers(
       node: item.node,
       library: 'wrapper',
       command: undefined,
-      owner: item.function,
+      owner: item.owner,
       ...rowKey(sourceCode, item.table, item.query?.parameters ?? item.builder?.parameters ?? []),
       kind: 'wrapper',
       value: undefined,
@@ -71,7 +71,7 @@ export function summarizeSqlLockHelpers(
         node: item.node,
         library: 'wrapper' as const,
         command: undefined,
-        owner: item.function,
+        owner: item.owner,
         ...rowKey(sourceCode, item.table, item.query?.parameters ?? item.builder?.parameters ?? []),
         kind: 'wrapper' as const,
         safe: item.ownerCompared,

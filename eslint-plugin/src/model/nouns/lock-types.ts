@@ -121,3 +121,9 @@ export interface LockHalf<L extends Lock, E> {
   readonly byAcquisition: ReadonlyMap<Acquisition | LockTableAcquisition | AdvisoryLockItem, L>;
   releasedBy(event: E): L | undefined;
 }
+
+/** An acquisition or a release, whichever lock family it belongs to. */
+export interface LockStep {
+  readonly node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
+  readonly owner: ScopeOwner;
+}

@@ -9,7 +9,7 @@ import type { SenderKind, SqlLibrary } from './vocabulary.js';
 export interface SqlQuery extends FoundQuery {
   /** Facts per statement; `undefined` when the text does not parse or holds nothing lock-related. */
   readonly statements: readonly SqlStatementFacts[] | undefined;
-  readonly function: ScopeOwner;
+  readonly owner: ScopeOwner;
   /** The sender is bound to an explicit transaction (callback handle, `BEGIN` earlier on it, ...). */
   readonly inTransaction: boolean;
 }
@@ -17,7 +17,7 @@ export interface SqlQuery extends FoundQuery {
 export interface SqlItem {
   /** What a rule reports. */
   readonly node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
-  readonly function: ScopeOwner;
+  readonly owner: ScopeOwner;
   readonly range: TSESTree.Range;
 }
 

@@ -67,7 +67,7 @@ function answeredElsewhere(model: SqlModel, tables: ReadonlyMap<string, LockTabl
     for (const event of list) {
       const acquisition = lockRowAcquisitionOf(tables, event);
       // Releases in the acquisition's own function are paired from its side, in order.
-      if (!acquisition || (which === 'releases' && contains(acquisition.function, event.node))) continue;
+      if (!acquisition || (which === 'releases' && contains(acquisition.owner, event.node))) continue;
       let paired = answered.get(acquisition);
       if (!paired) {
         paired = { releases: [], renewals: [] };
@@ -83,8 +83,8 @@ function answeredElsewhere(model: SqlModel, tables: ReadonlyMap<string, LockTabl
 function lockRowAcquisitionOf(tables: ReadonlyMap<string, LockTable>, event: LockTableRelease): LockTableAcquisition | undefined {
   const sameTable = tables.get(event.table)?.acquisitions ?? [];
   return (
-    within(sameTable, event.function.range, itemNode)
-      .filter((acquisition) => acquisition.function === event.function && acquisition.range[1] < event.range[0])
+    within(sameTable, event.owner.range, itemNode)
+      .filter((acquisition) => acquisition.owner === event.owner && acquisition.range[1] < event.range[0])
       .at(-1) ?? (sameTable.length === 1 ? sameTable[0] : undefined)
   );
 }
@@ -106,7 +106,7 @@ function lockTableLock(model: SqlModel, acquisition: LockTableAcquisition, answe
     redis: undefined,
     lockTable: acquisition,
     node: acquisition.node,
-    owner: acquisition.function,
+    owner: acquisition.owner,
     key: undefined,
     keySignature: undefined,
     keyText: acquisition.table,
@@ -120,7 +120,7 @@ function lockTableLock(model: SqlModel, acquisition: LockTableAcquisition, answe
     renewals: answered?.renewals ?? [],
     from: acquisition.range[0],
     get to() {
-      return this.release?.range[0] ?? acquisition.function.range[1];
+      return this.release?.range[0] ?? acquisition.owner.range[1];
     },
     get release() {
       section ??= { release: sqlSectionEnd(lock) };
@@ -146,7 +146,7 @@ function releaseQueries(model: SqlModel): ReadonlySet<NonNullable<LockTableRelea
 function lockRowReleasesIn(model: SqlModel, acquisition: LockTableAcquisition): LockTableRelease[] {
   // One query that takes and frees the row holds it for no work at all.
   if (acquisition.query && releaseQueries(model).has(acquisition.query)) return [];
-  return within(model.lockTableReleases, acquisition.function.range, itemNode).filter(
+  return within(model.lockTableReleases, acquisition.owner.range, itemNode).filter(
     (release) => release.table === acquisition.table && release.range[0] > acquisition.range[1] && namesOneRow(release),
   );
 }
@@ -160,7 +160,7 @@ function advisoryLock(sourceCode: SourceCode, model: SqlModel, item: AdvisoryLoc
     redis: undefined,
     advisory: item,
     node: item.node,
-    owner: item.function,
+    owner: item.owner,
     key: undefined,
     keySignature: undefined,
     get keyText() {
@@ -177,7 +177,7 @@ function advisoryLock(sourceCode: SourceCode, model: SqlModel, item: AdvisoryLoc
     from: item.range[0],
     // A transaction-level lock holds until the transaction's end: the rest of the function.
     get to() {
-      return this.release?.range[0] ?? item.function.range[1];
+      return this.release?.range[0] ?? item.owner.range[1];
     },
     get release() {
       section ??= { release: sqlSectionEnd(lock) };
@@ -202,7 +202,7 @@ function advisoryUnlocksOf(sourceCode: SourceCode, model: SqlModel, lock: Adviso
   )
     return [];
   const key = advisoryKeyText(sourceCode, lock);
-  return within(model.advisoryLocks, lock.function.range, itemNode).filter(
+  return within(model.advisoryLocks, lock.owner.range, itemNode).filter(
     (candidate) =>
       candidate.call.scope === 'session' &&
       candidate.call.action !== 'lock' &&
@@ -226,8 +226,8 @@ export function sessionLockBefore(sourceCode: SourceCode, model: SqlModel, unloc
   const locks = model.advisoryLocks;
   for (let index = advisoryPositions(model).get(unlock)! - 1; index >= 0; index--) {
     const lock = locks[index]!;
-    if (lock.range[0] < unlock.function.range[0]) return undefined;
-    if (lock.function !== unlock.function || lock.call.action !== 'lock' || lock.call.scope !== 'session') continue;
+    if (lock.range[0] < unlock.owner.range[0]) return undefined;
+    if (lock.owner !== unlock.owner || lock.call.action !== 'lock' || lock.call.scope !== 'session') continue;
     if (!differentKeys(key, advisoryKeyText(sourceCode, lock))) return lock;
   }
   return undefined;
@@ -291,7 +291,7 @@ const itemNode = (item: { readonly node: TSESTree.Node }): TSESTree.Node => item
 function sqlSectionEnd(lock: SqlLock): TSESTree.Node | undefined {
   let first: TSESTree.Node | undefined;
   for (const release of lock.releases as readonly (LockTableRelease | AdvisoryLockItem)[]) {
-    if (release.function !== lock.owner || release.range[0] <= lock.node.range[1]) continue;
+    if (release.owner !== lock.owner || release.range[0] <= lock.node.range[1]) continue;
     if (!first || release.range[0] < first.range[0]) first = release.node;
   }
   return first;

@@ -3,15 +3,10 @@
 // and whether a `finally` closes the whole session (and its advisory locks with it).
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { forEachChild, isFunctionLike, isInFinally, methodCallParts, type ScopeOwner, skipTypeWrappers } from '../../util/ast.js';
+import { forEachChild, isFunctionLike, isInFinally, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
 import { childrenOverlapping } from '../../util/ranges.js';
 import type { AdvisoryLockItem } from '../nouns/sql-items.js';
-
-/** An acquisition or a release, whichever lock family it belongs to. */
-export interface LockStep {
-  readonly node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
-  readonly owner: ScopeOwner;
-}
+import type { LockStep } from '../nouns/lock-types.js';
 
 /**
  * The release runs on the error path too: in a `finally`, or in a `catch` (the `catch { release;
@@ -78,7 +73,7 @@ function rethrows(sourceCode: Readonly<TSESLint.SourceCode>, handler: TSESTree.C
  */
 export function endsSessionInFinally(sourceCode: Readonly<TSESLint.SourceCode>, lock: AdvisoryLockItem): boolean {
   const client = lock.query.sender.text;
-  const owner = lock.function;
+  const owner = lock.owner;
   const stack: TSESTree.Node[] = [owner];
   while (stack.length > 0) {
     const node = stack.pop()!;

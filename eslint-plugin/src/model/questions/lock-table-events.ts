@@ -57,6 +57,6 @@ export function isUnownedRenewal(model: SqlModel, renewal: LockTableRelease): bo
   const identity = statement.where.filter((comparison) => !EXPIRY_COLUMNS.includes(comparison.column));
   if (identity.length !== 1 || identity[0]!.operator !== '=' || OWNER_COLUMNS.includes(identity[0]!.column)) return false;
   if (namesReturnedHandle(model, renewal)) return false;
-  const fn = renewal.function;
+  const fn = renewal.owner;
   return !(isFunctionLike(fn) && /release|unlock|free|clear|drop/iu.test(functionName(fn) ?? ''));
 }

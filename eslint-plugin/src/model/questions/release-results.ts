@@ -112,7 +112,7 @@ function checkableReleases(sourceCode: SourceCode, redis: RedisModel, sql: SqlMo
     if (!unlockMayAnswerFalse(sourceCode, sql, lock)) continue;
     releases.push({
       node: lock.node,
-      owner: lock.function,
+      owner: lock.owner,
       label: call.functionName,
       failure: 'false',
       answer: { column: call.outputName, shape: resultShapeOf(query.sender.library, query.method) },
@@ -123,7 +123,7 @@ function checkableReleases(sourceCode: SourceCode, redis: RedisModel, sql: SqlMo
     // A knex chain is one statement; its promise resolves to the affected row count, the answer itself.
     if (!release.ownerCompared || (release.query && release.query.statements?.length !== 1)) continue;
     const verb = release.kind === 'delete' ? `DELETE FROM ${release.table}` : `UPDATE ${release.table}`;
-    releases.push({ node: release.node, owner: release.function, label: verb, failure: 'no row affected', answer: WHOLE });
+    releases.push({ node: release.node, owner: release.owner, label: verb, failure: 'no row affected', answer: WHOLE });
   }
   return releases;
 }

@@ -89,7 +89,7 @@ const advisorySource: AcquisitionSource = {
       result.push({
         node: lock.node,
         label: call.functionName,
-        owner: lock.function,
+        owner: lock.owner,
         callback: undefined,
         verifiedLater: false,
         resultColumn: { name: call.outputName, shape: resultShapeOf(query.sender.library, query.method) },
@@ -100,7 +100,7 @@ const advisorySource: AcquisitionSource = {
   all(_model, context) {
     return getSqlModel(context)
       .advisoryLocks.filter((lock) => lock.call.action === 'lock')
-      .map((lock) => ({ node: lock.node, owner: lock.function }));
+      .map((lock) => ({ node: lock.node, owner: lock.owner }));
   },
 };
 

@@ -62,7 +62,7 @@ const cache = new WeakMap<TSESTree.Program, SqlModel>();
  * named for locking (`lockJob`) hands the lock to its caller, and that is not a barrier.
  */
 export function isTrailingBarrier(item: AdvisoryLockItem): boolean {
-  const fn = item.function;
+  const fn = item.owner;
   if (!isFunctionLike(fn) || fn.body.type !== AST_NODE_TYPES.BlockStatement) return false;
   const statement = expressionStatementOf(item.node);
   if (!statement || fn.body.body.at(-1) !== statement) return false;
@@ -139,7 +139,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
 
   const found: {
     query: FoundQuery;
-    function: ScopeOwner;
+    owner: ScopeOwner;
     statements: readonly SqlStatementFacts[] | undefined;
     plainWrite: PlainWrite | undefined;
   }[] = [];
@@ -153,12 +153,11 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
       const plainWrite = INTERESTING_SQL.test(text) ? plainWriteOf(text) : undefined;
       const statements = plainWrite || !INTERESTING_SQL.test(text) ? undefined : describeSql(text);
       const owner = enclosingFunction(call);
-      found.push({ query, function: owner, statements, plainWrite });
+      found.push({ query, owner, statements, plainWrite });
       for (const statement of statements ?? []) {
-        if (statement.kind === 'begin')
-          markers.push({ identity: query.sender.identity, function: owner, position: call.range[0], begins: true });
+        if (statement.kind === 'begin') markers.push({ identity: query.sender.identity, owner, position: call.range[0], begins: true });
         if (statement.kind === 'commit' || statement.kind === 'rollback')
-          markers.push({ identity: query.sender.identity, function: owner, position: call.range[0], begins: false });
+          markers.push({ identity: query.sender.identity, owner, position: call.range[0], begins: false });
       }
       continue;
     }
@@ -168,7 +167,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
     if (parts && TRANSACTION_BOUNDARY_METHODS.has(parts.method)) {
       markers.push({
         identity: senders.sender(parts.receiver).identity,
-        function: enclosingFunction(call),
+        owner: enclosingFunction(call),
         position: call.range[0],
         begins: parts.method === 'startTransaction',
       });
@@ -182,16 +181,16 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
   // Each query asks about the markers of its own function only.
   const markersByFunction = new Map<ScopeOwner, TransactionMarker[]>();
   for (const marker of markers) {
-    const list = markersByFunction.get(marker.function);
+    const list = markersByFunction.get(marker.owner);
     if (list) list.push(marker);
-    else markersByFunction.set(marker.function, [marker]);
+    else markersByFunction.set(marker.owner, [marker]);
   }
   const lazy = new Map<SqlQuery, PlainWrite>();
-  const queries: SqlQuery[] = found.map(({ query, function: owner, statements, plainWrite }) => {
+  const queries: SqlQuery[] = found.map(({ query, owner, statements, plainWrite }) => {
     const built: SqlQuery = {
       ...query,
       statements,
-      function: owner,
+      owner,
       inTransaction:
         query.sender.inTransaction ||
         (query.options !== undefined && objectProperty(query.options, 'transaction') !== undefined) ||
@@ -255,7 +254,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
   const lockTableRenewals: LockTableRelease[] = [];
   const writes: SqlWrite[] = [];
   for (const query of queries) {
-    const item = { node: query.node, function: query.function, range: query.node.range };
+    const item = { node: query.node, owner: query.owner, range: query.node.range };
     const plainWrite = lazy.get(query);
     if (plainWrite && !isLockTable(plainWrite.table)) {
       writes.push(lazyWrite(item, query, plainWrite));
@@ -300,7 +299,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
       if (builder) {
         lockTableEvent({
           node: builder.node,
-          function: enclosingFunction(builder.node),
+          owner: enclosingFunction(builder.node),
           range: builder.node.range,
           query: undefined,
           builder,
@@ -316,7 +315,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
     const facts = builder?.facts;
     writes.push({
       node: write.node,
-      function: enclosingFunction(write.node),
+      owner: enclosingFunction(write.node),
       range: write.node.range,
       library: write.library,
       table: write.table,
@@ -383,7 +382,7 @@ function plainWriteOf(text: string): PlainWrite | undefined {
 
 /** A write listed from its text; its facts are parsed when a rule first reads them. Unparseable: no facts, no finding. */
 function lazyWrite(
-  item: { node: SqlQuery['node']; function: ScopeOwner; range: TSESTree.Range },
+  item: { node: SqlQuery['node']; owner: ScopeOwner; range: TSESTree.Range },
   query: SqlQuery,
   plain: PlainWrite,
 ): SqlWrite {
@@ -427,7 +426,7 @@ function emptyModel(): SqlModel {
 
 interface TransactionMarker {
   readonly identity: TSESLint.Scope.Variable | string;
-  readonly function: ScopeOwner;
+  readonly owner: ScopeOwner;
   readonly position: number;
   readonly begins: boolean;
 }
@@ -441,7 +440,7 @@ function openTransaction(
 ): boolean {
   let open = false;
   for (const marker of markers) {
-    if (marker.identity !== identity || marker.function !== owner || marker.position >= position) continue;
+    if (marker.identity !== identity || marker.owner !== owner || marker.position >= position) continue;
     open = marker.begins;
   }
   return open;
@@ -450,7 +449,7 @@ function openTransaction(
 /** Statements of a query that are writes under no transaction helper: what a critical section does. */
 export function queriesIn(model: SqlModel, owner: ScopeOwner, from: number, to: number): readonly SqlQuery[] {
   return within(model.queries, [from, to], (query) => query.node).filter(
-    (query) => query.function === owner && query.node.range[0] > from && query.node.range[1] <= to,
+    (query) => query.owner === owner && query.node.range[0] > from && query.node.range[1] <= to,
   );
 }
 
@@ -466,9 +465,9 @@ export function runsOutsideTransaction(sourceCode: Readonly<TSESLint.SourceCode>
   const definition = sender.identity.defs[0];
   return (
     definition?.node.type === AST_NODE_TYPES.VariableDeclarator &&
-    item.function.type !== AST_NODE_TYPES.Program &&
-    contains(item.function, definition.node) &&
-    sourceCode.getScope(definition.node).block === item.function
+    item.owner.type !== AST_NODE_TYPES.Program &&
+    contains(item.owner, definition.node) &&
+    sourceCode.getScope(definition.node).block === item.owner
   );
 }
 
