@@ -9,6 +9,8 @@ import { constInitializer, isInFinally, skipTypeWrappers } from '../util/ast.js'
 import { getLockModel } from './index.js';
 import { writesUnder, type AdvisoryLock, type Lock, type LockTableLock, type RedisLock } from './locks.js';
 import { fileMayHoldLocks } from './screen.js';
+// The screen without a parse, for an editor that maps the locks of files it has not opened.
+export { textMayHoldLocks } from './screen.js';
 import type { Acquisition, Release } from './redis-model.js';
 import { DEFAULT_FENCE_COLUMNS } from './settings.js';
 import { mintsRandomly, sharedTokenKind } from './token-origin.js';

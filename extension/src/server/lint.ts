@@ -13,7 +13,7 @@ import eslintScope = require('eslint-scope');
 import locksmith from 'eslint-plugin-locksmith';
 import { asLinterParser, createJavascriptParser, type Espree } from 'eslint-plugin-locksmith/parsing';
 import { toEslintRules, type ProjectConfig } from 'eslint-plugin-locksmith/project-config';
-import { lockSummaries, type LockSummary } from 'eslint-plugin-locksmith/lock-map';
+import { lockSummaries, textMayHoldLocks, type LockSummary } from 'eslint-plugin-locksmith/lock-map';
 import { toSharedSettings, type RuleInfo, type Settings } from '../shared/settings';
 import { createReportCapture, type CapturedReports } from './related';
 import { isVirtualPath } from './module-host';
@@ -175,6 +175,25 @@ function linterFor(filePath: string): Linter {
   return linter;
 }
 
+/** locksmith.json's settings, with the editor's own locksmith.* settings over them: ESLint's `settings`. */
+function settingsObjectOf(settings: Settings, project: ProjectConfig | undefined): { locksmith: Record<string, unknown> } {
+  return { locksmith: { ...project?.settings, ...toSharedSettings(settings).locksmith } };
+}
+
+/**
+ * Whether lintText could find a lock in the text, answered from the text alone (the plugin's file
+ * screen without a parse): false only when its lint would map no lock. The lock map asks it of
+ * every file on disk before linting one.
+ */
+export function mayHoldLocks(input: LintInput): boolean {
+  const { text, settings, project } = input;
+  // Ignored, too large and Lua files are mapped with no locks (lintText skips them or runs no probe).
+  if (project?.isIgnored(input.filePath) === true || isLuaDocument(input.filePath, input.languageId)) return false;
+  if (Buffer.byteLength(text, 'utf8') / 1024 > settings.maxFileSizeKb) return false;
+  const typed = settings.typeAware && TYPESCRIPT_EXTENSIONS.has(dialectExtension(input.filePath, input.languageId));
+  return textMayHoldLocks(text, settingsObjectOf(settings, project), typed);
+}
+
 export function lintText(input: LintInput): LintOutcome {
   const { text, settings, project } = input;
   if (project?.isIgnored(input.filePath) === true) {
@@ -189,7 +208,7 @@ export function lintText(input: LintInput): LintOutcome {
   const filePath = path.isAbsolute(input.filePath) && path.extname(input.filePath).toLowerCase() === extension
     ? input.filePath
     : `${input.filePath.replace(/[\\/]/g, '_') || 'untitled'}${extension}`;
-  const settingsObject = { locksmith: { ...project?.settings, ...toSharedSettings(settings).locksmith } };
+  const settingsObject = settingsObjectOf(settings, project);
   const config: Linter.Config[] = lua ? [
     {
       // A Redis script: read by the plugin's own Lua language; a file with no sign of Redis (a

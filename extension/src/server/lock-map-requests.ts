@@ -13,6 +13,9 @@ import { toProblems } from './problems';
 import { URI } from './uri';
 
 export class LockMapRequests {
+  /** The newest index request's number: an older one still running stops at its next file. */
+  private generation = 0;
+
   constructor(
     private readonly connection: Connection,
     private readonly documents: TextDocuments<TextDocument>,
@@ -40,8 +43,14 @@ export class LockMapRequests {
     });
   }
 
+  /**
+   * Indexes `params.uris`, with work-done progress. Cancelled (by the request's token or the progress'
+   * Cancel) or superseded by a newer index, it stops before the next file and says so: the client keeps
+   * the map it had, and the entries of the files it did analyse stay valid, stamped as they are.
+   */
   private async index(params: LockMapParams, token: CancellationToken): Promise<LockMapResult> {
     const started = performance.now();
+    const generation = ++this.generation;
     const progress = await this.connection.window.createWorkDoneProgress();
     const total = params.uris.length;
     progress.begin('Locksmith: indexing locks', 0, `0/${total} files`, true);
@@ -50,8 +59,9 @@ export class LockMapRequests {
     let indexed = 0;
     let cancelled = false;
     let reported = performance.now();
+    let yielded = performance.now();
     for (const uri of params.uris) {
-      if (token.isCancellationRequested || progress.token.isCancellationRequested) {
+      if (token.isCancellationRequested || progress.token.isCancellationRequested || generation !== this.generation) {
         cancelled = true;
         break;
       }
@@ -63,8 +73,12 @@ export class LockMapRequests {
         reported = performance.now();
         progress.report(Math.floor((indexed / total) * 100), `${indexed}/${total} files`);
       }
-      // Between files, edits and other requests get their turn: indexing runs in the background.
-      if (result.analysed) await new Promise<void>((resolve) => setImmediate(resolve));
+      // Between files, edits and other requests (a cancellation among them) get their turn: indexing
+      // runs in the background. A file screened out costs a read, so those yield every few milliseconds.
+      if (result.analysed || performance.now() - yielded > 10) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        yielded = performance.now();
+      }
     }
     progress.done();
     if (!cancelled) this.lockMap.retain(new Set(params.uris));
@@ -100,6 +114,8 @@ export class LockMapRequests {
     const settings = await this.configuration.settingsFor(uri);
     if (!settings.enable) return { file: this.lockMap.set(uri, stamp, [], []), analysed: true };
     const document = TextDocument.create(uri, '', 0, text);
+    // Most files cannot hold a lock, and the plugin's screen says so from the text: they are not parsed.
+    if (!this.lints.mayHoldLocks(document, settings)) return { file: this.lockMap.set(uri, stamp, [], []), analysed: false };
     try {
       const outcome = this.lints.lintDocumentText(document, settings);
       return outcome.kind === 'linted'
