@@ -103,12 +103,16 @@ export async function withLock<T>(key: string, work: () => Promise<T>): Promise<
       'renamed.ts': `import { withLock as guarded } from './locks';\nexport function nightly(): Promise<unknown> {\n  return guarded('nightly', async () => 1);\n}\n`,
       'required.js': `const { withLock: guarded } = require('./locks');\nexports.nightly = () => guarded('nightly', async () => 1);\n`,
       'namespace.ts': `import * as guard from './locks';\nexport function nightly(): Promise<unknown> {\n  return guard.withLock('nightly', async () => 1);\n}\n`,
+      'member.js': `const guarded = require('./locks').withLock;\nexports.nightly = () => guarded('nightly', async () => 1);\n`,
+      'equals.ts': `import locks = require('./locks');\nexport const nightly = (): Promise<unknown> => locks.withLock('nightly', async () => 1);\n`,
+      'commented.ts': `import { /* the lock's helper */ withLock as guarded } from './locks';\nexport const nightly = (): Promise<unknown> => guarded('nightly', async () => 1);\n`,
+      'listed.js': `const {\n  withLock,\n${Array.from({ length: 40 }, (_, index) => `  helper${index},\n`).join('')}} = require('./locks');\nexports.nightly = () => withLock('nightly', async () => 1);\n`,
     };
     for (const [name, text] of Object.entries(callers)) fs.writeFileSync(path.join(helpers, name), text);
     const files = Object.keys(callers).map((name) => path.join(helpers, name));
     const { withLocks, screenedOut } = screenOf(files);
     // Each caller holds the helper's lock (else this test proves nothing), and none is screened out.
-    assert.ok(withLocks.length >= 2, `callers hold the helper's lock: ${withLocks.map((file) => path.basename(file)).join(', ')}`);
+    assert.ok(withLocks.length >= 4, `callers hold the helper's lock: ${withLocks.map((file) => path.basename(file)).join(', ')}`);
     assert.deepEqual(screenedOut, []);
   });
 
