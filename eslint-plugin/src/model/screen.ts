@@ -102,6 +102,16 @@ function mayCallImportedHelper(text: string): boolean {
   const loads = positionsOf(text, LOAD_CALL);
   let load = 0;
   let semicolon = -1;
+  // calledInText reads the whole text: each name is asked once, however often it appears.
+  const called = new Map<string, boolean>();
+  const isCalled = (name: string): boolean => {
+    let answer = called.get(name);
+    if (answer === undefined) {
+      answer = calledInText(text, name);
+      called.set(name, answer);
+    }
+    return answer;
+  };
   const pattern = LOCK_TEXT_ALL;
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
@@ -119,7 +129,7 @@ function mayCallImportedHelper(text: string): boolean {
     const beforeLoad = load < loads.length && loads[load]! < semicolon;
     if (!beforeLoad && !imports.some(([from, to]) => from < start && start < to)) continue;
     const local = localNameAfter(text, end);
-    if (local === undefined || calledInText(text, local ?? text.slice(start, end))) return true;
+    if (local === undefined || isCalled(local ?? text.slice(start, end))) return true;
   }
   return false;
 }
