@@ -1,4 +1,4 @@
-// Lints one text with the bundled plugin through ESLint's Linter: never loads anything from the workspace.
+// Lints one text with the bundled plugin through ESLint's Linter, and screens a text for the lock map without linting it: never loads anything from the workspace.
 
 import * as path from 'node:path';
 import { Linter } from 'eslint/universal';
