@@ -2,15 +2,15 @@
 // (screen/sql-prefilter.ts). Most files of a project hold neither, and for them no rule needs to run.
 
 import type { TSESTree } from '@typescript-eslint/utils';
-import { collectImports } from './facts/imports.js';
-import { callsImportedHelper } from './helpers/imported-helpers.js';
-import { moduleHelperSummaries } from './lock-model.js';
-import { mayNameLock, mayUseRedis } from './screen/redis-gate.js';
-import { readSharedSettings } from './facts/settings.js';
-import type { SharedSettings } from './nouns/vocabulary.js';
-import { mayContainSql, mayHoldSqlLock } from './screen/sql-prefilter.js';
-import { getTypeOracle } from './facts/type-oracle.js';
+import { collectImports } from './imports.js';
+import { callsImportedHelper } from './project/imported-helpers.js';
+import { calledInText, callsLockNamedMethod, LOCK_TEXT } from './project/lock-names.js';
+import { LOCK_WORDS, mayNameLock, mayUseRedis, textMayUseRedis } from './redis-gate.js';
+import { readSharedSettings, type SharedSettings } from './settings.js';
+import { mayContainSql, mayHoldSqlLock } from './sql/prefilter.js';
+import { getTypeOracle } from './type-oracle.js';
 import type { LocksmithRuleContext } from '../util/rule-context.js';
+import { identifierEnd, identifierStart, isIdentifierCode, skipSpaces, skipSpacesBackward } from '../util/text.js';
 
 // The answer for the file being linted: every rule and the lock map ask it while ESLint lints that
 // one file, so the last Program and its answer are all there is to remember (one tree is held until
@@ -66,3 +66,122 @@ export function fileMayHoldLocks(context: LocksmithRuleContext): boolean {
   screenedAnswer = answer;
   return answer;
 }
+
+/**
+ * fileMayHoldLocks asked of a text not parsed (the editor's lock map over files on disk): false only
+ * when fileMayHoldLocks is false for the file whatever its parse. Each branch is the text-only
+ * widening of one of its branches: the scans read the whole text (long comments too), the SQL branch
+ * drops its import-table test, and the imported-helper branch asks only whether a name that could be
+ * a helper's is called or renamed. `typed`: the file is linted with type information.
+ */
+export function textMayHoldLocks(text: string, settings: LocksmithRuleContext['settings'], typed: boolean): boolean {
+  const helpers = helperScreenOf(readSharedSettings({ settings }).lockWrappers);
+  if (typed || helpers.anyNameMatches) return true;
+  for (const name of helpers.names) {
+    if (text.includes(name)) return true;
+  }
+  if (textMayUseRedis(text)) return true;
+  if (!LOCK_WORDS.test(text)) return false;
+  return mayHoldSqlLock(text) || mayCallImportedHelper(text);
+}
+
+const LOCK_TEXT_ALL = new RegExp(LOCK_TEXT.source, 'gu');
+
+/**
+ * Whether importedHelperCandidates (project/imported-helpers.ts) can find a candidate in the text,
+ * read without its import table: a class reached through a lock-named method (`.acquireLock(`), or
+ * a name that could be lock-named (local or imported) where an import binds one, whose local is
+ * called as calledInText reads it (`withLock(`, `locks.redis.using(`). An import binds names in an
+ * `import` declaration (between the keyword and the module's quote), before a `require(` or
+ * `import(` in the same statement, and right after one (`require('…').name`, whose local is not
+ * read here: it lets the file through). Renamed imports are followed (`acquire as take`,
+ * `{ acquire: take }`); a comment or a non-ASCII letter where a name is read lets the file through.
+ */
+function mayCallImportedHelper(text: string): boolean {
+  if (callsLockNamedMethod(text)) return true;
+  const imports = importSpans(text);
+  const loads = positionsOf(text, LOAD_CALL);
+  let load = 0;
+  let semicolon = -1;
+  // calledInText reads the whole text: each name is asked once, however often it appears.
+  const called = new Map<string, boolean>();
+  const isCalled = (name: string): boolean => {
+    let answer = called.get(name);
+    if (answer === undefined) {
+      answer = calledInText(text, name);
+      called.set(name, answer);
+    }
+    return answer;
+  };
+  const pattern = LOCK_TEXT_ALL;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const start = identifierStart(text, match.index);
+    const end = identifierEnd(text, match.index + match[0].length);
+    pattern.lastIndex = end;
+    if (text.charCodeAt(start - 1) > 127 || text.charCodeAt(end) > 127) return true;
+    const dot = skipSpacesBackward(text, start);
+    if (text.charCodeAt(dot) === DOT && text.charCodeAt(skipSpacesBackward(text, dot)) === CLOSE_PAREN) return true;
+    // The statement's first `require(`/`import(` after the name, with no `;` before it.
+    while (load < loads.length && loads[load]! < end) load++;
+    if (semicolon !== -1 && semicolon < end) semicolon = -1;
+    if (semicolon === -1) semicolon = text.indexOf(';', end);
+    if (semicolon === -1) semicolon = text.length;
+    const beforeLoad = load < loads.length && loads[load]! < semicolon;
+    if (!beforeLoad && !imports.some(([from, to]) => from < start && start < to)) continue;
+    const local = localNameAfter(text, end);
+    if (local === undefined || isCalled(local ?? text.slice(start, end))) return true;
+  }
+  return false;
+}
+
+const LOAD_CALL = /\b(?:require|import)\s*\(/gu;
+const IMPORT_KEYWORD = /(?<![\w$.])import(?![\w$])/gu;
+
+function positionsOf(text: string, pattern: RegExp): number[] {
+  const positions: number[] = [];
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) positions.push(match.index);
+  return positions;
+}
+
+/**
+ * The stretches an `import` keyword may bind names in: up to the module's quote (or a `;`), or, when
+ * a comment in between may hide the quote, up to the statement's end.
+ */
+function importSpans(text: string): (readonly [number, number])[] {
+  const spans: (readonly [number, number])[] = [];
+  for (const from of positionsOf(text, IMPORT_KEYWORD)) {
+    const quote = text.slice(from).search(/['"`;]/u);
+    const to = quote === -1 ? text.length : from + quote;
+    if (!text.slice(from, to).includes('/')) {
+      spans.push([from, to]);
+      continue;
+    }
+    const statementEnd = text.indexOf(';', from);
+    spans.push([from, statementEnd === -1 ? text.length : statementEnd]);
+  }
+  return spans;
+}
+
+/**
+ * The local a name is bound to when it is renamed (`name as local`, `name: local`), undefined when
+ * that cannot be read (a comment in between); null when it is not renamed (it is its own local).
+ */
+function localNameAfter(text: string, end: number): string | null | undefined {
+  const next = skipSpaces(text, end);
+  const code = text.charCodeAt(next);
+  if (code === SLASH) return undefined;
+  let localStart: number;
+  if (code === COLON) localStart = skipSpaces(text, next + 1);
+  else if (next > end && text.startsWith('as', next) && !isIdentifierCode(text.charCodeAt(next + 2))) localStart = skipSpaces(text, next + 2);
+  else return null;
+  if (text.charCodeAt(localStart) === SLASH || text.charCodeAt(localStart) > 127) return undefined;
+  const localEnd = identifierEnd(text, localStart);
+  return localEnd === localStart ? undefined : text.slice(localStart, localEnd);
+}
+
+const CLOSE_PAREN = 41;
+const DOT = 46;
+const SLASH = 47;
+const COLON = 58;

@@ -84,7 +84,7 @@ export class LockMapView implements vscode.TreeDataProvider<LockMapNode>, vscode
     return this.groups ?? [];
   }
 
-  /** Stops an index under way (the server returns what it has). */
+  /** Stops an index under way (the server stops at its next file; the map stays what it was). */
   cancelIndexing(): void {
     this.cancel?.cancel();
   }
@@ -107,10 +107,11 @@ export class LockMapView implements vscode.TreeDataProvider<LockMapNode>, vscode
       const uris = await this.files(token);
       const params: LockMapParams = { uris: uris.map((uri) => this.client.code2ProtocolConverter.asUri(uri)) };
       const result = await this.client.sendRequest<LockMapResult>(LockMapRequest, params, token);
-      this.groups = group(result.files);
-      this.output.info(
-        `Lock map: ${result.indexed} files (${result.analysed} analysed) in ${result.ms} ms, ${this.groups.length} locks${result.cancelled ? ' (cancelled)' : ''}.`,
-      );
+      // A cancelled (or superseded) index lists only the files it reached: the map stays what it was,
+      // and the next index (any change, the view's next showing) completes it.
+      const groups = group(result.files);
+      if (!result.cancelled) this.groups = groups;
+      this.output.info(`Lock map: ${result.indexed} files (${result.analysed} analysed) in ${result.ms} ms, ${groups.length} locks${result.cancelled ? ' (cancelled)' : ''}.`);
       this.changed.fire(undefined);
       this.indexed.fire(result);
       return result;

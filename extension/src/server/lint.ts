@@ -1,4 +1,4 @@
-// Lints one text with the bundled plugin through ESLint's Linter: never loads anything from the workspace.
+// Lints one text with the bundled plugin through ESLint's Linter, and screens a text for the lock map without linting it: never loads anything from the workspace.
 
 import * as path from 'node:path';
 import { Linter } from 'eslint/universal';
@@ -13,7 +13,7 @@ import eslintScope = require('eslint-scope');
 import locksmith from 'eslint-plugin-locksmith';
 import { asLinterParser, createJavascriptParser, type Espree } from 'eslint-plugin-locksmith/parsing';
 import { toEslintRules, type ProjectConfig } from 'eslint-plugin-locksmith/project-config';
-import { lockSummaries, type LockSummary } from 'eslint-plugin-locksmith/lock-map';
+import { lockSummaries, textMayHoldLocks, type LockSummary } from 'eslint-plugin-locksmith/lock-map';
 import { toSharedSettings, type RuleInfo, type Settings } from '../shared/settings';
 import { createReportCapture, type CapturedReports } from './related';
 import { isVirtualPath } from './module-host';
@@ -131,6 +131,10 @@ function languageOptions(extension: string, filePath: string, settings: Settings
     // The workspace's tsconfig is read, never executed: safe in untrusted workspaces too.
     parserOptions.projectService = true;
     parserOptions.tsconfigRootDir = path.dirname(filePath);
+  } else {
+    // The ESTree-to-TypeScript node maps serve only a type checker (model/type-oracle.ts asks for
+    // both): without a program, not building them takes a tenth off each parse, and off each keystroke.
+    parserOptions.preserveNodeMaps = false;
   }
   return { ecmaVersion: 'latest', sourceType, parser: typescriptParser, parserOptions };
 }
@@ -177,6 +181,25 @@ function linterFor(filePath: string): Linter {
   return linter;
 }
 
+/** locksmith.json's settings, with the editor's own locksmith.* settings over them: ESLint's `settings`. */
+function settingsObjectOf(settings: Settings, project: ProjectConfig | undefined): { locksmith: Record<string, unknown> } {
+  return { locksmith: { ...project?.settings, ...toSharedSettings(settings).locksmith } };
+}
+
+/**
+ * Whether lintText could find a lock in the text, answered from the text alone (the plugin's file
+ * screen without a parse): false only when its lint would map no lock. The lock map asks it of
+ * every file on disk before linting one.
+ */
+export function mayHoldLocks(input: LintInput): boolean {
+  const { text, settings, project } = input;
+  // Ignored, too large and Lua files are mapped with no locks (lintText skips them or runs no probe).
+  if (project?.isIgnored(input.filePath) === true || isLuaDocument(input.filePath, input.languageId)) return false;
+  if (Buffer.byteLength(text, 'utf8') / 1024 > settings.maxFileSizeKb) return false;
+  const typed = settings.typeAware && TYPESCRIPT_EXTENSIONS.has(dialectExtension(input.filePath, input.languageId));
+  return textMayHoldLocks(text, settingsObjectOf(settings, project), typed);
+}
+
 export function lintText(input: LintInput): LintOutcome {
   const { text, settings, project } = input;
   if (project?.isIgnored(input.filePath) === true) {
@@ -188,36 +211,33 @@ export function lintText(input: LintInput): LintOutcome {
   if (sizeKb > settings.maxFileSizeKb) {
     return { kind: 'skipped', reason: `${Math.ceil(sizeKb)} KB is over locksmith.maxFileSizeKb (${settings.maxFileSizeKb} KB)` };
   }
-  const filePath =
-    path.isAbsolute(input.filePath) && path.extname(input.filePath).toLowerCase() === extension
-      ? input.filePath
-      : `${input.filePath.replace(/[\\/]/g, '_') || 'untitled'}${extension}`;
-  const settingsObject = { locksmith: { ...project?.settings, ...toSharedSettings(settings).locksmith } };
-  const config: Linter.Config[] = lua
-    ? [
-        {
-          // A Redis script: read by the plugin's own Lua language; a file with no sign of Redis (a
-          // Neovim or LÖVE script) is not parsed and gets no diagnostics.
-          files: ['**/*.lua'],
-          plugins: { locksmith: capture.plugin },
-          language: 'locksmith/lua',
-          linterOptions: { reportUnusedDisableDirectives: 'off' },
-          settings: settingsObject,
-          rules: luaRuleLevels(ruleLevels(settings, project)),
-        },
-      ]
-    : [
-        {
-          // A universal `**/*` alone does not make ESLint lint a .ts file: name the extensions.
-          files: SCRIPT_EXTENSIONS.map((extension) => `**/*${extension}`),
-          plugins: { locksmith: capture.plugin, 'locksmith-map': lockMapPlugin },
-          languageOptions: languageOptions(extension, filePath, settings),
-          linterOptions: { reportUnusedDisableDirectives: 'off' },
-          // locksmith.json's settings, with the editor's own locksmith.* settings over them.
-          settings: settingsObject,
-          rules: { ...ruleLevels(settings, project), [LOCK_MAP_RULE]: 'error' },
-        },
-      ];
+  const filePath = path.isAbsolute(input.filePath) && path.extname(input.filePath).toLowerCase() === extension
+    ? input.filePath
+    : `${input.filePath.replace(/[\\/]/g, '_') || 'untitled'}${extension}`;
+  const settingsObject = settingsObjectOf(settings, project);
+  const config: Linter.Config[] = lua ? [
+    {
+      // A Redis script: read by the plugin's own Lua language; a file with no sign of Redis (a
+      // Neovim or LÖVE script) is not parsed and gets no diagnostics.
+      files: ['**/*.lua'],
+      plugins: { locksmith: capture.plugin },
+      language: 'locksmith/lua',
+      linterOptions: { reportUnusedDisableDirectives: 'off' },
+      settings: settingsObject,
+      rules: luaRuleLevels(ruleLevels(settings, project)),
+    },
+  ] : [
+    {
+      // A universal `**/*` alone does not make ESLint lint a .ts file: name the extensions.
+      files: SCRIPT_EXTENSIONS.map((extension) => `**/*${extension}`),
+      plugins: { locksmith: capture.plugin, 'locksmith-map': lockMapPlugin },
+      languageOptions: languageOptions(extension, filePath, settings),
+      linterOptions: { reportUnusedDisableDirectives: 'off' },
+      // locksmith.json's settings, with the editor's own locksmith.* settings over them.
+      settings: settingsObject,
+      rules: { ...ruleLevels(settings, project), [LOCK_MAP_RULE]: 'error' },
+    },
+  ];
   lastLocks = [];
   const { result: messages, reports } = capture.during(() => linterFor(filePath).verify(text, config, { filename: filePath }));
   const locks = lastLocks;

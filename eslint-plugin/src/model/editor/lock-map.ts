@@ -5,15 +5,16 @@
 // classification (token-origin.ts). Nothing here reports.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { constInitializer, isInFinally, skipTypeWrappers } from '../../util/ast.js';
-import { getLockModel } from '../lock-model.js';
-import { writesUnder } from '../pairing/locks.js';
-import type { AdvisoryLock, Lock, LockTableLock, RedisLock } from '../nouns/lock-types.js';
-import { fileMayHoldLocks } from '../file-screen.js';
-import type { Acquisition, Release } from '../nouns/redis-events.js';
-import { DEFAULT_FENCE_COLUMNS } from '../facts/settings.js';
-import { mintsRandomly, sharedTokenKind } from '../questions/token-origin.js';
-import type { LocksmithRuleContext } from '../../util/rule-context.js';
+import { constInitializer, isInFinally, skipTypeWrappers } from '../util/ast.js';
+import { getLockModel } from './index.js';
+import { writesUnder, type AdvisoryLock, type Lock, type LockTableLock, type RedisLock } from './locks.js';
+import { fileMayHoldLocks } from './screen.js';
+// The screen without a parse, for an editor that maps the locks of files it has not opened.
+export { textMayHoldLocks } from './screen.js';
+import type { Acquisition, Release } from './redis-model.js';
+import { DEFAULT_FENCE_COLUMNS } from './settings.js';
+import { mintsRandomly, sharedTokenKind } from './token-origin.js';
+import type { LocksmithRuleContext } from '../util/rule-context.js';
 
 /** Zero-based line and column, as editors (LSP) count them. */
 export interface MapPosition {
