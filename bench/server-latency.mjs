@@ -140,12 +140,14 @@ for (let run = 0; run < WARMUP + EDITS; run += 1) {
 const { Linter } = require('eslint');
 const locksmith = require('eslint-plugin-locksmith');
 const linter = new Linter({ cwd: repoRoot });
-const config = [{
-  files: ['**/*.ts'],
-  plugins: { locksmith },
-  languageOptions: { ecmaVersion: 'latest', sourceType: 'module', parser: typescriptParser, parserOptions },
-  rules: locksmith.configs.recommended.rules,
-}];
+const config = [
+  {
+    files: ['**/*.ts'],
+    plugins: { locksmith },
+    languageOptions: { ecmaVersion: 'latest', sourceType: 'module', parser: typescriptParser, parserOptions },
+    rules: locksmith.configs.recommended.rules,
+  },
+];
 const statParse = [];
 const statRules = [];
 const perRule = new Map();
@@ -223,7 +225,13 @@ async function lockMapTimes(files) {
   const uris = files.map((file) => pathToFileURL(file).href);
   const cold = await connection.sendRequest('locksmith/lockMap', { uris });
   const warm = await connection.sendRequest('locksmith/lockMap', { uris });
-  return { files: cold.indexed, analysed: cold.analysed, locks: cold.files.reduce((sum, file) => sum + file.locks.length, 0), coldMs: cold.ms, unchangedMs: warm.ms };
+  return {
+    files: cold.indexed,
+    analysed: cold.analysed,
+    locks: cold.files.reduce((sum, file) => sum + file.locks.length, 0),
+    coldMs: cold.ms,
+    unchangedMs: warm.ms,
+  };
 }
 const lockMap = { examples: await lockMapTimes(filesUnder(path.join(repoRoot, 'examples'))) };
 // The real-package corpus, when installed (npm run corpus installs it).
@@ -283,7 +291,9 @@ if (options.json) {
   for (const [ruleId, ms] of Object.entries(result.eslintStats.perRuleMs)) console.log(`    ${ruleId}: ${ms} ms`);
   console.log(`  server startup (spawn → initialize): ${result.serverStartupMs} ms`);
   for (const [name, map] of Object.entries(result.lockMap)) {
-    console.log(`  lock map of ${name}/ (${map.files} files, ${map.analysed} parsed, the rest screened out by their text; ${map.locks} locks): indexing ${map.coldMs} ms, again unchanged ${map.unchangedMs} ms`);
+    console.log(
+      `  lock map of ${name}/ (${map.files} files, ${map.analysed} parsed, the rest screened out by their text; ${map.locks} locks): indexing ${map.coldMs} ms, again unchanged ${map.unchangedMs} ms`,
+    );
   }
   if (result.vscodeActivation) {
     const { activationMs, serverReadyAfterActivationMs, version } = result.vscodeActivation;

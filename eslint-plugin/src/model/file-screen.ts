@@ -2,13 +2,15 @@
 // (screen/sql-prefilter.ts). Most files of a project hold neither, and for them no rule needs to run.
 
 import type { TSESTree } from '@typescript-eslint/utils';
-import { collectImports } from './imports.js';
-import { callsImportedHelper } from './project/imported-helpers.js';
+import { collectImports } from './facts/imports.js';
+import { callsImportedHelper } from './helpers/imported-helpers.js';
+import { moduleHelperSummaries } from './lock-model.js';
 import { calledInText, callsLockNamedMethod, LOCK_TEXT } from './project/lock-names.js';
-import { LOCK_WORDS, mayNameLock, mayUseRedis, textMayUseRedis } from './redis-gate.js';
-import { readSharedSettings, type SharedSettings } from './settings.js';
-import { mayContainSql, mayHoldSqlLock } from './sql/prefilter.js';
-import { getTypeOracle } from './type-oracle.js';
+import { LOCK_WORDS, mayNameLock, mayUseRedis, textMayUseRedis } from './screen/redis-gate.js';
+import { readSharedSettings } from './facts/settings.js';
+import type { SharedSettings } from './nouns/vocabulary.js';
+import { mayContainSql, mayHoldSqlLock } from './screen/sql-prefilter.js';
+import { getTypeOracle } from './facts/type-oracle.js';
 import type { LocksmithRuleContext } from '../util/rule-context.js';
 import { identifierEnd, identifierStart, isIdentifierCode, skipSpaces, skipSpacesBackward } from '../util/text.js';
 
@@ -174,7 +176,8 @@ function localNameAfter(text: string, end: number): string | null | undefined {
   if (code === SLASH) return undefined;
   let localStart: number;
   if (code === COLON) localStart = skipSpaces(text, next + 1);
-  else if (next > end && text.startsWith('as', next) && !isIdentifierCode(text.charCodeAt(next + 2))) localStart = skipSpaces(text, next + 2);
+  else if (next > end && text.startsWith('as', next) && !isIdentifierCode(text.charCodeAt(next + 2)))
+    localStart = skipSpaces(text, next + 2);
   else return null;
   if (text.charCodeAt(localStart) === SLASH || text.charCodeAt(localStart) > 127) return undefined;
   const localEnd = identifierEnd(text, localStart);

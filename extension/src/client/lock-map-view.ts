@@ -111,7 +111,9 @@ export class LockMapView implements vscode.TreeDataProvider<LockMapNode>, vscode
       // and the next index (any change, the view's next showing) completes it.
       const groups = group(result.files);
       if (!result.cancelled) this.groups = groups;
-      this.output.info(`Lock map: ${result.indexed} files (${result.analysed} analysed) in ${result.ms} ms, ${groups.length} locks${result.cancelled ? ' (cancelled)' : ''}.`);
+      this.output.info(
+        `Lock map: ${result.indexed} files (${result.analysed} analysed) in ${result.ms} ms, ${groups.length} locks${result.cancelled ? ' (cancelled)' : ''}.`,
+      );
       this.changed.fire(undefined);
       this.indexed.fire(result);
       return result;

@@ -24,7 +24,8 @@ export class CodeActions {
       if (document === undefined) return [];
       const only = params.context.only;
       const actions: CodeAction[] = [];
-      const wants = (kind: string): boolean => only === undefined || only.some((requested) => kind === requested || kind.startsWith(`${requested}.`));
+      const wants = (kind: string): boolean =>
+        only === undefined || only.some((requested) => kind === requested || kind.startsWith(`${requested}.`));
       if (wants(CodeActionKind.QuickFix)) {
         actions.push(...quickFixes(document, await this.lints.currentState(document), params.context.diagnostics));
       }
@@ -58,7 +59,12 @@ export class CodeActions {
       // that build on each other) the one smallest replacement, under every rule's name.
       const whole = minimalEdit(document.getText(), result.text);
       const changes = result.fixes ?? (whole === undefined ? [] : [{ ...whole, ruleId: result.rules.join(', '), desc: undefined }]);
-      return changes.length === 0 ? null : confirmedEdit(document, changes.map((fix) => ({ ruleId: fix.ruleId, desc: fix.desc, edit: toTextEdit(document, fix) })));
+      return changes.length === 0
+        ? null
+        : confirmedEdit(
+            document,
+            changes.map((fix) => ({ ruleId: fix.ruleId, desc: fix.desc, edit: toTextEdit(document, fix) })),
+          );
     });
 
     connection.onExecuteCommand(async (params) => {
@@ -77,7 +83,11 @@ export class CodeActions {
       (candidate) => {
         const outcome = this.lints.lintDocumentText(document, settings, candidate);
         if (outcome.kind !== 'linted') return null;
-        return toProblems(TextDocument.create(document.uri, document.languageId, document.version, candidate), outcome.messages, outcome.reports) satisfies Problem[];
+        return toProblems(
+          TextDocument.create(document.uri, document.languageId, document.version, candidate),
+          outcome.messages,
+          outcome.reports,
+        ) satisfies Problem[];
       },
       (problemRule) => ruleId === null || problemRule === ruleId,
       mode,

@@ -18,7 +18,11 @@ export class Diagnostics {
 
   /** The problems of a document version (`version` undefined for a file that is not open). */
   publish(uri: string, version: number | undefined, problems: readonly Problem[]): void {
-    void this.connection.sendDiagnostics({ uri, ...(version === undefined ? {} : { version }), diagnostics: problems.map((problem) => toDiagnostic(problem, uri)) });
+    void this.connection.sendDiagnostics({
+      uri,
+      ...(version === undefined ? {} : { version }),
+      diagnostics: problems.map((problem) => toDiagnostic(problem, uri)),
+    });
   }
 
   clear(uri: string): void {
@@ -29,12 +33,14 @@ export class Diagnostics {
   publishConfigError(uri: string, message: string): void {
     void this.connection.sendDiagnostics({
       uri,
-      diagnostics: [{
-        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-        severity: DiagnosticSeverity.Error,
-        source: 'locksmith',
-        message,
-      }],
+      diagnostics: [
+        {
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          severity: DiagnosticSeverity.Error,
+          source: 'locksmith',
+          message,
+        },
+      ],
     });
   }
 
@@ -44,7 +50,11 @@ export class Diagnostics {
     const name = URI.displayName(uri);
     if (state === 'skipped') this.log(`Skipped ${name}: ${detail ?? ''}`);
     if (state === 'parseError') this.log(`No findings for ${name} while it does not parse (${detail ?? ''})`);
-    void this.connection.sendNotification(StatusNotification, { uri, state, ...(detail === undefined ? {} : { detail }) } satisfies StatusParams);
+    void this.connection.sendNotification(StatusNotification, {
+      uri,
+      state,
+      ...(detail === undefined ? {} : { detail }),
+    } satisfies StatusParams);
   }
 
   isSkipped(uri: string): boolean {

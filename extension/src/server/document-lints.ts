@@ -64,7 +64,13 @@ export class DocumentLints {
   mayHoldLocks(document: TextDocument, settings: Settings): boolean {
     const project = this.configuration.projectConfigFor(document.uri);
     const filePath = this.files.pathOf(document.uri) ?? URI.toFilePath(document.uri);
-    return mayHoldLocks({ text: document.getText(), filePath, languageId: document.languageId, settings, ...(project === undefined ? {} : { project }) });
+    return mayHoldLocks({
+      text: document.getText(),
+      filePath,
+      languageId: document.languageId,
+      settings,
+      ...(project === undefined ? {} : { project }),
+    });
   }
 
   /** The findings of the document's current version, linted now unless they are known. */
@@ -156,9 +162,12 @@ export class DocumentLints {
         }
       } catch (error) {
         // A rule that throws must not take the server down; the output says which file.
-        this.log(`Linting ${URI.displayName(current.uri)} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+        this.log(
+          `Linting ${URI.displayName(current.uri)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
       }
-      if (process.env.LOCKSMITH_TRACE_TIMING === '1') this.log(`Linted ${URI.displayName(current.uri)} v${current.version} in ${(performance.now() - started).toFixed(1)} ms`);
+      if (process.env.LOCKSMITH_TRACE_TIMING === '1')
+        this.log(`Linted ${URI.displayName(current.uri)} v${current.version} in ${(performance.now() - started).toFixed(1)} ms`);
     }
     if (this.documents.get(current.uri)?.version === state.version) {
       this.states.set(current.uri, state);
@@ -187,15 +196,20 @@ export class DocumentLints {
     if (requests.length === 0) return;
     const texts = new Map<string, string | null>();
     try {
-      const results = await this.connection.sendRequest<unknown>(ReadFilesRequest, { uris: requests.map((request) => request.uri), maxBytes: MAX_FETCHED_BYTES } satisfies ReadFilesParams);
+      const results = await this.connection.sendRequest<unknown>(ReadFilesRequest, {
+        uris: requests.map((request) => request.uri),
+        maxBytes: MAX_FETCHED_BYTES,
+      } satisfies ReadFilesParams);
       // Another client's answer is checked, not trusted: anything but a text is absent.
-      for (const result of Array.isArray(results) ? results as unknown[] : []) {
+      for (const result of Array.isArray(results) ? (results as unknown[]) : []) {
         const { uri, text } = (result ?? {}) as Partial<ReadFileResult>;
         if (typeof uri === 'string') texts.set(uri, typeof text === 'string' ? text : null);
       }
     } catch (error) {
       // Unanswered paths count as absent: the lint stays what it was without them.
-      this.log(`Reading ${requests.length} imported files through the client failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(
+        `Reading ${requests.length} imported files through the client failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     if (host !== this.files || !host.endFetch(requests, texts)) return;
     // Resolutions made while these files were unknown named nothing; they are made again.

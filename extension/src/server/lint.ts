@@ -211,33 +211,36 @@ export function lintText(input: LintInput): LintOutcome {
   if (sizeKb > settings.maxFileSizeKb) {
     return { kind: 'skipped', reason: `${Math.ceil(sizeKb)} KB is over locksmith.maxFileSizeKb (${settings.maxFileSizeKb} KB)` };
   }
-  const filePath = path.isAbsolute(input.filePath) && path.extname(input.filePath).toLowerCase() === extension
-    ? input.filePath
-    : `${input.filePath.replace(/[\\/]/g, '_') || 'untitled'}${extension}`;
+  const filePath =
+    path.isAbsolute(input.filePath) && path.extname(input.filePath).toLowerCase() === extension
+      ? input.filePath
+      : `${input.filePath.replace(/[\\/]/g, '_') || 'untitled'}${extension}`;
   const settingsObject = settingsObjectOf(settings, project);
-  const config: Linter.Config[] = lua ? [
-    {
-      // A Redis script: read by the plugin's own Lua language; a file with no sign of Redis (a
-      // Neovim or LÖVE script) is not parsed and gets no diagnostics.
-      files: ['**/*.lua'],
-      plugins: { locksmith: capture.plugin },
-      language: 'locksmith/lua',
-      linterOptions: { reportUnusedDisableDirectives: 'off' },
-      settings: settingsObject,
-      rules: luaRuleLevels(ruleLevels(settings, project)),
-    },
-  ] : [
-    {
-      // A universal `**/*` alone does not make ESLint lint a .ts file: name the extensions.
-      files: SCRIPT_EXTENSIONS.map((extension) => `**/*${extension}`),
-      plugins: { locksmith: capture.plugin, 'locksmith-map': lockMapPlugin },
-      languageOptions: languageOptions(extension, filePath, settings),
-      linterOptions: { reportUnusedDisableDirectives: 'off' },
-      // locksmith.json's settings, with the editor's own locksmith.* settings over them.
-      settings: settingsObject,
-      rules: { ...ruleLevels(settings, project), [LOCK_MAP_RULE]: 'error' },
-    },
-  ];
+  const config: Linter.Config[] = lua
+    ? [
+        {
+          // A Redis script: read by the plugin's own Lua language; a file with no sign of Redis (a
+          // Neovim or LÖVE script) is not parsed and gets no diagnostics.
+          files: ['**/*.lua'],
+          plugins: { locksmith: capture.plugin },
+          language: 'locksmith/lua',
+          linterOptions: { reportUnusedDisableDirectives: 'off' },
+          settings: settingsObject,
+          rules: luaRuleLevels(ruleLevels(settings, project)),
+        },
+      ]
+    : [
+        {
+          // A universal `**/*` alone does not make ESLint lint a .ts file: name the extensions.
+          files: SCRIPT_EXTENSIONS.map((extension) => `**/*${extension}`),
+          plugins: { locksmith: capture.plugin, 'locksmith-map': lockMapPlugin },
+          languageOptions: languageOptions(extension, filePath, settings),
+          linterOptions: { reportUnusedDisableDirectives: 'off' },
+          // locksmith.json's settings, with the editor's own locksmith.* settings over them.
+          settings: settingsObject,
+          rules: { ...ruleLevels(settings, project), [LOCK_MAP_RULE]: 'error' },
+        },
+      ];
   lastLocks = [];
   const { result: messages, reports } = capture.during(() => linterFor(filePath).verify(text, config, { filename: filePath }));
   const locks = lastLocks;

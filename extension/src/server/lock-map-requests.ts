@@ -4,7 +4,14 @@
 import type { CancellationToken, CodeLens, Connection, TextDocuments } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as fs from 'node:fs';
-import { LockMapRequest, SHOW_LOCK_MAP_COMMAND, lockLine, type LockMapFile, type LockMapParams, type LockMapResult } from '../shared/settings';
+import {
+  LockMapRequest,
+  SHOW_LOCK_MAP_COMMAND,
+  lockLine,
+  type LockMapFile,
+  type LockMapParams,
+  type LockMapResult,
+} from '../shared/settings';
 import type { Configuration } from './configuration';
 import type { DocumentLints } from './document-lints';
 import type { LockMapIndex } from './lock-map';
@@ -83,7 +90,9 @@ export class LockMapRequests {
     progress.done();
     if (!cancelled) this.lockMap.retain(new Set(params.uris));
     const ms = Math.round(performance.now() - started);
-    this.log(`Lock map: ${indexed} files (${analysed} analysed) in ${ms} ms, ${files.reduce((sum, file) => sum + file.locks.length, 0)} locks${cancelled ? ' (cancelled)' : ''}.`);
+    this.log(
+      `Lock map: ${indexed} files (${analysed} analysed) in ${ms} ms, ${files.reduce((sum, file) => sum + file.locks.length, 0)} locks${cancelled ? ' (cancelled)' : ''}.`,
+    );
     return { files, indexed, analysed, ms, cancelled };
   }
 
@@ -122,7 +131,9 @@ export class LockMapRequests {
         ? { file: this.lockMap.set(uri, stamp, outcome.locks, toProblems(document, outcome.messages, outcome.reports)), analysed: true }
         : { file: this.lockMap.set(uri, stamp, [], []), analysed: true };
     } catch (error) {
-      this.log(`Mapping the locks of ${URI.displayName(uri)} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      this.log(
+        `Mapping the locks of ${URI.displayName(uri)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       return { file: this.lockMap.set(uri, stamp, [], []), analysed: true };
     }
   }

@@ -7,7 +7,14 @@ import { CodeActionKind, TextDocumentSyncKind, TextDocuments, type Connection } 
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { clearPackageTypes } from 'eslint-plugin-locksmith/parsing';
 import { clearResolutions } from 'eslint-plugin-locksmith/module-host';
-import { RulesRequest, SHOW_DOCUMENTATION_COMMAND, ServerInfoRequest, type ClientFeatures, type RuleInfo, type ServerInfo } from '../shared/settings';
+import {
+  RulesRequest,
+  SHOW_DOCUMENTATION_COMMAND,
+  ServerInfoRequest,
+  type ClientFeatures,
+  type RuleInfo,
+  type ServerInfo,
+} from '../shared/settings';
 import { CodeActions } from './code-actions';
 import { Configuration } from './configuration';
 import { Diagnostics } from './diagnostics';

@@ -85,7 +85,9 @@ describe('lock map text screen', function () {
   });
 
   it('lets through a file whose only lock is an imported helper, under its own name or another', () => {
-    fs.writeFileSync(path.join(helpers, 'locks.ts'), `import Redis from 'ioredis';
+    fs.writeFileSync(
+      path.join(helpers, 'locks.ts'),
+      `import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 const redis = new Redis();
 export async function withLock<T>(key: string, work: () => Promise<T>): Promise<T | undefined> {
@@ -97,7 +99,8 @@ export async function withLock<T>(key: string, work: () => Promise<T>): Promise<
     await redis.eval('if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0', 1, key, token);
   }
 }
-`);
+`,
+    );
     const callers = {
       'named.ts': `import { withLock } from './locks';\nexport function nightly(): Promise<unknown> {\n  return withLock('nightly', async () => 1);\n}\n`,
       'renamed.ts': `import { withLock as guarded } from './locks';\nexport function nightly(): Promise<unknown> {\n  return guarded('nightly', async () => 1);\n}\n`,
@@ -118,6 +121,14 @@ export async function withLock<T>(key: string, work: () => Promise<T>): Promise<
 
   it('screens out files that hold no lock without parsing them', () => {
     assert.equal(mayHoldLocks({ text: 'export const cache = new Map();\n', filePath: '/work/cache.js', settings }), false);
-    assert.equal(mayHoldLocks({ text: 'export function release(pool) { return pool.end(); }\n', filePath: '/work/pool.ts', settings: { ...settings, typeAware: true } }), true, 'type-aware lints are never screened');
+    assert.equal(
+      mayHoldLocks({
+        text: 'export function release(pool) { return pool.end(); }\n',
+        filePath: '/work/pool.ts',
+        settings: { ...settings, typeAware: true },
+      }),
+      true,
+      'type-aware lints are never screened',
+    );
   });
 });

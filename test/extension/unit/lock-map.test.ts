@@ -155,8 +155,10 @@ describe('lock map (locksmith/lockMap and CodeLens)', function () {
     assert.deepEqual(newer.files.map((file) => path.basename(new URL(file.uri).pathname)).sort(), ['migrate.js', 'worker.ts']);
   });
 
-  it('puts a CodeLens with the lock\'s life on the acquisition of an open document', async () => {
-    await client.sendNotification('textDocument/didOpen', { textDocument: { uri: uri('worker.ts'), languageId: 'typescript', version: 1, text: WORKER } });
+  it("puts a CodeLens with the lock's life on the acquisition of an open document", async () => {
+    await client.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: uri('worker.ts'), languageId: 'typescript', version: 1, text: WORKER },
+    });
     const lenses = await client.sendRequest<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: uri('worker.ts') } });
     assert.equal(lenses.length, 1);
     assert.equal(lenses[0]!.range.start.line, 6);

@@ -1,20 +1,21 @@
 // The lock map: one line per lock a file takes, with its life (where it is acquired, released and
 // renewed, its TTL, its token, whether writes under it are fenced), for editors that show the locks
 // of a workspace (the VS Code extension's Locksmith view and its CodeLens). Read from the same model
-// the rules query: the locks with their releases and renewals (locks.ts) and the token
-// classification (token-origin.ts). Nothing here reports.
+// the rules query: the locks with their releases and renewals (pairing/) and the token
+// classification (questions/token-origin.ts). Nothing here reports.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { constInitializer, isInFinally, skipTypeWrappers } from '../util/ast.js';
-import { getLockModel } from './index.js';
-import { writesUnder, type AdvisoryLock, type Lock, type LockTableLock, type RedisLock } from './locks.js';
-import { fileMayHoldLocks } from './screen.js';
+import { constInitializer, isInFinally, skipTypeWrappers } from '../../util/ast.js';
+import { getLockModel } from '../lock-model.js';
+import { writesUnder } from '../pairing/locks.js';
+import type { AdvisoryLock, Lock, LockTableLock, RedisLock } from '../nouns/lock-types.js';
+import { fileMayHoldLocks } from '../file-screen.js';
 // The screen without a parse, for an editor that maps the locks of files it has not opened.
-export { textMayHoldLocks } from './screen.js';
-import type { Acquisition, Release } from './redis-model.js';
-import { DEFAULT_FENCE_COLUMNS } from './settings.js';
-import { mintsRandomly, sharedTokenKind } from './token-origin.js';
-import type { LocksmithRuleContext } from '../util/rule-context.js';
+export { textMayHoldLocks } from '../file-screen.js';
+import type { Acquisition, Release } from '../nouns/redis-events.js';
+import { DEFAULT_FENCE_COLUMNS } from '../facts/settings.js';
+import { mintsRandomly, sharedTokenKind } from '../questions/token-origin.js';
+import type { LocksmithRuleContext } from '../../util/rule-context.js';
 
 /** Zero-based line and column, as editors (LSP) count them. */
 export interface MapPosition {
