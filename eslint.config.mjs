@@ -15,6 +15,7 @@ export default tseslint.config(
       'examples/**',
       'test/**/fixtures/**',
       'extension/test/fixtures/**',
+      'corpus/apps/.checkout/**',
     ],
   },
   js.configs.recommended,
