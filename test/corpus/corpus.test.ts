@@ -1,4 +1,5 @@
-// The real-package corpus: its manifest and lock file pin exactly the shared list, and its checks fail when they should.
+// The real-package corpus: its manifest and lock file pin exactly the shared list plus the packages added for issue 32,
+// and its checks fail when they should.
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -16,11 +17,32 @@ interface Entry extends Finding {
   verdict: string;
   reason: string;
   count?: number;
+  expectedByReading?: boolean;
+}
+interface KnownMiss {
+  rule: string;
+  file: string;
+  anchors: string[];
+  reason: string;
+}
+interface Issue32List {
+  packages: Record<string, { version: string; lockCode?: string }>;
 }
 interface ExpectationsModule {
   anchorOf(text: string, line: number): string;
   compareWithExpected(findings: Finding[], expected: Entry[]): { unrecorded: Finding[]; missing: { entry: Entry; left: number }[] };
-  differencesFromSharedList(manifest: { dependencies?: Record<string, string> }, sharedList: Record<string, unknown>): string[];
+  manifestProblems(
+    manifest: { dependencies?: Record<string, string> },
+    sharedList: Record<string, unknown> | null,
+    issue32List: Issue32List,
+  ): string[];
+  checkKnownMisses(findings: Finding[], knownMisses: KnownMiss[]): { nowFound: KnownMiss[]; stillMissed: KnownMiss[] };
+  recallOf(
+    expected: Entry[],
+    missing: { entry: Entry; left: number }[],
+    knownMisses: KnownMiss[],
+    nowFound: KnownMiss[],
+  ): { found: number; total: number };
 }
 interface SyntaxCheckModule {
   checkAcceptedByNode(file: string): { accepted: boolean; by?: string };
@@ -35,6 +57,7 @@ interface LockFile {
 const repositoryRoot = path.resolve(__dirname, '../..');
 const corpusDirectory = path.join(repositoryRoot, 'corpus');
 const sharedList = path.join(repositoryRoot, '../shared/corpus/packages.json');
+const issue32List = path.join(corpusDirectory, 'issue-32-packages.json');
 
 // The corpus scripts are plain ESM run by node; a computed specifier keeps tsc from asking for their types.
 async function load<Module>(name: string): Promise<Module> {
@@ -57,10 +80,17 @@ describe('real-package corpus', () => {
     const manifest = readJson(path.join(corpusDirectory, 'package.json')) as Manifest;
     const lock = readJson(path.join(corpusDirectory, 'package-lock.json')) as LockFile;
 
-    it('lists exactly the packages and versions of shared/corpus/packages.json', function () {
+    it('lists exactly the packages and versions of shared/corpus/packages.json and corpus/issue-32-packages.json', function () {
       // The shared list sits beside the repository in CI; a clone elsewhere has only the committed manifest.
       if (!fs.existsSync(sharedList)) this.skip();
-      assert.deepEqual(expectations.differencesFromSharedList(manifest, readJson(sharedList) as Record<string, unknown>), []);
+      assert.deepEqual(
+        expectations.manifestProblems(manifest, readJson(sharedList) as Record<string, unknown>, readJson(issue32List) as Issue32List),
+        [],
+      );
+    });
+
+    it('lists the issue 32 packages at their versions even without the shared list', () => {
+      assert.deepEqual(expectations.manifestProblems(manifest, null, readJson(issue32List) as Issue32List), []);
     });
 
     it('is locked at exactly those versions, aliases included', () => {
@@ -74,14 +104,27 @@ describe('real-package corpus', () => {
     });
 
     it('finds a wrong version, a missing package and an extra one', () => {
-      const differences = expectations.differencesFromSharedList(
-        { dependencies: { ioredis: '5.0.0', extra: '1.0.0' } },
+      const differences = expectations.manifestProblems(
+        { dependencies: { ioredis: '5.0.0', extra: '1.0.0', added: '2.0.0' } },
         { about: 'x', redis: { ioredis: '6.0.0', redlock5: 'npm:redlock@5.0.0-beta.2' } },
+        { packages: { added: { version: '2.0.0' } } },
       );
       assert.equal(differences.length, 3);
       assert.match(differences.join('\n'), /ioredis@5\.0\.0.*lists 6\.0\.0/);
       assert.match(differences.join('\n'), /redlock5@\(missing\)/);
-      assert.match(differences.join('\n'), /has extra, which/);
+      assert.match(differences.join('\n'), /has extra, which neither/);
+    });
+
+    it('finds an issue 32 package missing, at another version, or already in the shared list', () => {
+      const differences = expectations.manifestProblems(
+        { dependencies: { ioredis: '6.0.0', added: '1.0.0' } },
+        { about: 'x', redis: { ioredis: '6.0.0' } },
+        { packages: { added: { version: '2.0.0' }, gone: { version: '1.0.0' }, ioredis: { version: '6.0.0' } } },
+      );
+      assert.equal(differences.length, 3);
+      assert.match(differences.join('\n'), /added@1\.0\.0, corpus\/issue-32-packages\.json lists 2\.0\.0/);
+      assert.match(differences.join('\n'), /gone@\(missing\)/);
+      assert.match(differences.join('\n'), /lists ioredis, which shared\/corpus\/packages\.json already lists/);
     });
   });
 
@@ -110,6 +153,20 @@ describe('real-package corpus', () => {
         missing.map(({ entry: { anchor }, left }) => [anchor, left]),
         [['await redis.del(other);', 1]],
       );
+    });
+
+    it('reports a known miss that starts being found, and computes recall', () => {
+      const miss: KnownMiss = { rule: 'no-unsafe-release', file: 'pkg/a.js', anchors: ['del(a);', 'del(b);'], reason: 'plain DEL' };
+      const other: KnownMiss = { ...miss, anchors: ['del(c);'] };
+      const { nowFound, stillMissed } = expectations.checkKnownMisses([finding('del(b);')], [miss, other]);
+      assert.deepEqual([nowFound, stillMissed], [[miss], [other]]);
+      const expected = [
+        { ...entry('del(x);', 2), expectedByReading: true },
+        { ...entry('del(y);'), expectedByReading: true },
+        entry('del(z);'),
+      ];
+      const { missing } = expectations.compareWithExpected([finding('del(x);'), finding('del(x);'), finding('del(z);')], expected);
+      assert.deepEqual(expectations.recallOf(expected, missing, [miss, other], nowFound), { found: 3, total: 5 });
     });
 
     it('counts findings on lines of the same text against the entry count', () => {
