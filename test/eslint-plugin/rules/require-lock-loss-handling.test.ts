@@ -67,6 +67,24 @@ async function settle(id: number) {
     errors: [{ messageId: 'semaphoreLossIgnored', line: 8, column: 9 }],
   },
   {
+    // The Mutex imported under another name: the constructor is still redis-semaphore's Mutex.
+    code: `import { Mutex as RedisMutex } from 'redis-semaphore';
+import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+async function settle(id: number) {
+  const mutex = new RedisMutex(redis, \`settle:\${id}\`, { lockTimeout: 10000 });
+  await mutex.acquire();
+  try {
+    await pool.query('UPDATE ledgers SET settled = true WHERE id = $1', [id]);
+  } finally {
+    await mutex.release();
+  }
+}`,
+    errors: [{ messageId: 'semaphoreLossIgnored', line: 8, column: 9 }],
+  },
+  {
     // Semaphore (options fourth), an explicit non-zero refresh, tryAcquire, a node-redis write.
     code: `import { Semaphore } from 'redis-semaphore';
 import { createClient } from 'redis';

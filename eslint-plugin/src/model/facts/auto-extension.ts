@@ -8,7 +8,8 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
-import { AUTO_EXTENDING_LOCKS } from '../tables/redis-clients.js';
+import { AUTO_EXTENDING_LOCKS, CLIENT_PACKAGES } from '../tables/redis-clients.js';
+import { collectImports } from './imports.js';
 import { declaredInitializer } from '../../util/ast.js';
 import type { Acquisition } from '../nouns/redis-events.js';
 
@@ -70,7 +71,7 @@ export function semaphoreRefresh(sourceCode: SourceCode, made: TSESTree.NewExpre
   const callee = skipTypeWrappers(made.callee);
   const maker =
     callee.type === AST_NODE_TYPES.Identifier
-      ? callee.name
+      ? importedMakerName(sourceCode, callee.name)
       : callee.type === AST_NODE_TYPES.MemberExpression && callee.property.type === AST_NODE_TYPES.Identifier
         ? callee.property.name
         : undefined;
@@ -103,6 +104,15 @@ export function semaphoreRefresh(sourceCode: SourceCode, made: TSESTree.NewExpre
   }
   if (!refreshes) return 'off';
   return handled ? 'handled' : 'on';
+}
+
+/**
+ * The name a maker is exported under: `RedisMutex` of `import { Mutex as RedisMutex } from
+ * 'redis-semaphore'` (or `const { Mutex: RedisMutex } = require(…)`) is the library's `Mutex`.
+ */
+function importedMakerName(sourceCode: SourceCode, local: string): string {
+  const binding = collectImports(sourceCode.ast).get(local);
+  return binding !== undefined && CLIENT_PACKAGES[binding.source]?.makers.includes(binding.imported) ? binding.imported : local;
 }
 
 /** The options object literal: written in place, or a `const` holding one that nothing else reads or changes. */
