@@ -1,7 +1,7 @@
 // Where items sit in the file, and which of a list fall inside a range: the source-order lookups
 // every pairing and question makes, over sorted copies of a list's offsets made once per list.
 
-import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RedisCommand } from '../nouns/redis-events.js';
 import { contains, isFunctionLike } from '../../util/ast.js';
 
@@ -103,4 +103,41 @@ export function runsBefore(earlier: TSESTree.CallExpression, later: TSESTree.Cal
   if (earlier.range[1] <= later.range[0]) return true;
   if (contains(later.callee, earlier)) return true;
   return contains(earlier, later) && earlier.arguments.some((argument) => isFunctionLike(argument) && contains(argument, later));
+}
+
+/**
+ * The call sits on an early exit of `owner`: in a `return` or `throw` that is not the last word of
+ * the function's body (`if (done) return release();`), or in a block of its own followed there by
+ * one (`if (done) { await release(); return; }`). The code after that branch still runs without
+ * having passed through it.
+ */
+export function isOnEarlyExit(node: TSESTree.Node, owner: TSESTree.Node): boolean {
+  const body = isFunctionLike(owner) && owner.body.type === AST_NODE_TYPES.BlockStatement ? owner.body : undefined;
+  for (let current = node; current.parent && current !== owner; current = current.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if (current.type === AST_NODE_TYPES.ReturnStatement || current.type === AST_NODE_TYPES.ThrowStatement) return parent !== body;
+    if (parent === body || isFunctionLike(parent)) return false;
+    if (parent.type === AST_NODE_TYPES.BlockStatement) {
+      const later = parent.body.slice(parent.body.indexOf(current as TSESTree.Statement) + 1);
+      if (later.some((statement) => statement.type === AST_NODE_TYPES.ReturnStatement || statement.type === AST_NODE_TYPES.ThrowStatement))
+        return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The release that ends a critical section: the first, in source order, that is not on an early
+ * exit (a release on an early return ends only that branch); the first of all when every one is.
+ */
+export function sectionEndOf<T>(releases: readonly T[], nodeOf: NodeOf<T>, owner: TSESTree.Node): T | undefined {
+  let first: T | undefined;
+  let firstOnNormalPath: T | undefined;
+  for (const release of releases) {
+    const start = nodeOf(release).range[0];
+    if (!first || start < nodeOf(first).range[0]) first = release;
+    if (!isOnEarlyExit(nodeOf(release), owner) && (!firstOnNormalPath || start < nodeOf(firstOnNormalPath).range[0]))
+      firstOnNormalPath = release;
+  }
+  return firstOnNormalPath ?? first;
 }

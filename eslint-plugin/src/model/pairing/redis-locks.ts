@@ -4,7 +4,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains, findVariable, methodCallParts, skipTypeWrappers, valueCarrier } from '../../util/ast.js';
 import { inEnclosingFunctions, redisIndex, splitAcquisitionsOf } from './indexes.js';
-import { eventNode, within } from '../facts/source-order.js';
+import { eventNode, sectionEndOf, within } from '../facts/source-order.js';
 import { precedesInScope, runsBefore } from '../facts/source-order.js';
 import { splitAcquisitionOf } from './split-acquisitions.js';
 import type { Acquisition, Expiry, RedisModel, Release } from '../nouns/redis-events.js';
@@ -150,12 +150,10 @@ function redisSectionEnd(lock: RedisLock): TSESTree.Node | undefined {
   const paired = pairingOf(lock).releases;
   const acquisition = lock.redis;
   const after = [acquisition.node.range[1], acquisition.owner.range[1]] as const;
-  let first: TSESTree.Node | undefined;
-  for (const release of [...within(paired.byKey, after, eventNode), ...paired.onHandle]) {
-    if (release.owner !== acquisition.owner || release.node.range[0] <= acquisition.node.range[1]) continue;
-    if (!first || release.node.range[0] < first.range[0]) first = release.node;
-  }
-  return first;
+  const candidates = [...within(paired.byKey, after, eventNode), ...paired.onHandle].filter(
+    (release) => release.owner === acquisition.owner && release.node.range[0] > acquisition.node.range[1],
+  );
+  return sectionEndOf(candidates, eventNode, acquisition.owner)?.node;
 }
 
 const completingByModel = new WeakMap<RedisModel, ReadonlySet<Expiry>>();

@@ -3,7 +3,7 @@
 
 import { type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains } from '../../util/ast.js';
-import { within } from '../facts/source-order.js';
+import { eventNode, sectionEndOf, within } from '../facts/source-order.js';
 import type { Acquisition } from '../nouns/redis-events.js';
 import type { AdvisoryLockItem, LockTableAcquisition, LockTableRelease, SqlModel } from '../nouns/sql-items.js';
 import { lockTables, type LockTable } from './lock-tables.js';
@@ -289,10 +289,8 @@ const itemNode = (item: { readonly node: TSESTree.Node }): TSESTree.Node => item
 
 /** A SQL lock's section ends at its first release in its own function (not in a nested callback). */
 function sqlSectionEnd(lock: SqlLock): TSESTree.Node | undefined {
-  let first: TSESTree.Node | undefined;
-  for (const release of lock.releases as readonly (LockTableRelease | AdvisoryLockItem)[]) {
-    if (release.owner !== lock.owner || release.range[0] <= lock.node.range[1]) continue;
-    if (!first || release.range[0] < first.range[0]) first = release.node;
-  }
-  return first;
+  const candidates = (lock.releases as readonly (LockTableRelease | AdvisoryLockItem)[]).filter(
+    (release) => release.owner === lock.owner && release.range[0] > lock.node.range[1],
+  );
+  return sectionEndOf(candidates, eventNode, lock.owner)?.node;
 }

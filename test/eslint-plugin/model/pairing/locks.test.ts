@@ -196,4 +196,49 @@ export async function run(id: number) {
     assert.deepEqual(model.locks.redis, []);
     assert.equal(model.locks.all.length, 1);
   });
+
+  it('ends a critical section at the release on the normal path, not at a release on an early return (issue 32 tool bug)', () => {
+    const model = modelOf(`import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+const RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+export async function settle(id: number, pool: { query(sql: string, values: unknown[]): Promise<unknown> }) {
+  const key = \`lock:settle:\${id}\`;
+  const token = randomUUID();
+  if (!(await redis.set(key, token, 'PX', 30000, 'NX'))) return;
+  if (await alreadySettled(id)) {
+    await redis.eval(RELEASE, 1, key, token);
+    return;
+  }
+  if (await skipped(id)) return void (await redis.eval(RELEASE, 1, key, token));
+  await pool.query('UPDATE ledgers SET settled = true WHERE id = $1', [id]);
+  await redis.eval(RELEASE, 1, key, token);
+}`);
+    const [lock, ...rest] = model.locks.all;
+    assert.equal(rest.length, 0);
+    assert.deepEqual(brief(lock!), {
+      kind: 'redis',
+      line: 8,
+      keyText: 'key',
+      releases: [10, 13, 15],
+      renewals: [],
+      sectionEnd: 15,
+    });
+    // The write between the early exits and the last release runs under the lock.
+    const write = model.sql.writes[0]!;
+    assert.ok(write.node.range[0] > lock!.from && write.node.range[1] <= lock!.to);
+  });
+
+  it('keeps the first release as the end when every release is on an early exit', () => {
+    const model = modelOf(`import Redis from 'ioredis';
+const redis = new Redis();
+export async function once(id: number, token: string) {
+  if (!(await redis.set(\`lock:once:\${id}\`, token, 'PX', 30000, 'NX'))) return;
+  if (await done(id)) {
+    await redis.del(\`lock:once:\${id}\`);
+    return;
+  }
+}`);
+    assert.equal(line(model.locks.all[0]!.release), 6);
+  });
 });
