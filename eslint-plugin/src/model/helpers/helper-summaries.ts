@@ -165,7 +165,7 @@ function summarize(
     else if (releasedHere) return undefined;
     // A function that goes on to work under the lock it took is a job, not a helper: its callers
     // are not in its critical section.
-    else if (doesWorkAfter(body, acquisition.node, eventNodes, name)) return undefined;
+    else if (doesWorkAfter(sourceCode, body, acquisition.node, eventNodes, name)) return undefined;
     else role = 'acquire';
     const returns =
       role === 'acquire' ? returnKind(sourceCode, fn, body, acquisition, allReleases) : { kind: 'nothing' as const, handleRelease: [] };
@@ -197,7 +197,7 @@ function summarize(
   }
   const event = release ?? expiry;
   if (!event || body.calledParameters.length > 0) return undefined;
-  if (doesWorkAfter(body, fn, eventNodes, name) && !RELEASE_NAME.test(name ?? '')) return undefined;
+  if (doesWorkAfter(sourceCode, body, fn, eventNodes, name) && !RELEASE_NAME.test(name ?? '')) return undefined;
   return {
     library: lockLibraryOf(event),
     autoExtending: false,
@@ -428,16 +428,62 @@ function calledParameter(call: TSESTree.CallExpression, parameters: readonly Par
 }
 
 /** A call after `from` in the body that is neither a lock event, nor machinery, nor the helper calling itself again (a retry). */
-function doesWorkAfter(body: Body, from: TSESTree.Node, eventNodes: ReadonlySet<TSESTree.Node>, name: string | undefined): boolean {
+function doesWorkAfter(
+  sourceCode: SourceCode,
+  body: Body,
+  from: TSESTree.Node,
+  eventNodes: ReadonlySet<TSESTree.Node>,
+  name: string | undefined,
+): boolean {
   const start = from.type === AST_NODE_TYPES.CallExpression ? from.range[1] : from.range[0];
   for (const call of body.calls) {
     if (call.range[0] < start || eventNodes.has(call)) continue;
     const callee = calleeText(call);
     if (callee === undefined) return true;
-    if (callee === name || MACHINERY_CALLS.test(callee)) continue;
+    if (callee === name || MACHINERY_CALLS.test(callee) || feedsOnlyMachinery(sourceCode, call)) continue;
     // A read of the key (`GET` to compare the token, `PTTL`) is part of taking or freeing the lock.
     if (KEY_READS.test(methodCallParts(call)?.method ?? '')) continue;
     return true;
+  }
+  return false;
+}
+
+/**
+ * A call whose value only feeds the lock's machinery: a retry's backoff or jitter computed for a
+ * wait (`sleep(backoff(attempt))`, or `const delay = backoff(attempt)` read only by `setTimeout`).
+ * It does no work under the lock, whatever it is named.
+ */
+function feedsOnlyMachinery(sourceCode: SourceCode, call: TSESTree.CallExpression): boolean {
+  if (inMachineryArguments(call)) return true;
+  let value: TSESTree.Node = call;
+  while (value.parent?.type === AST_NODE_TYPES.AwaitExpression) value = value.parent;
+  const declarator = value.parent;
+  if (
+    declarator?.type !== AST_NODE_TYPES.VariableDeclarator ||
+    declarator.init !== value ||
+    declarator.id.type !== AST_NODE_TYPES.Identifier
+  )
+    return false;
+  const reads = findVariableOf(sourceCode, declarator.id)?.references.filter((reference) => !reference.init) ?? [];
+  return reads.length > 0 && reads.every((reference) => reference.isReadOnly() && inMachineryArguments(reference.identifier));
+}
+
+/** The node is (inside) an argument of a machinery call: `setTimeout(resolve, delay)`, `sleep(base + jitter())`. */
+function inMachineryArguments(node: TSESTree.Node): boolean {
+  for (let current = node; current.parent; current = current.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type === AST_NODE_TYPES.CallExpression || parent.type === AST_NODE_TYPES.NewExpression) {
+      if (parent.callee === current) return false;
+      const callee = skipTypeWrappers(parent.callee);
+      const text =
+        parent.type === AST_NODE_TYPES.CallExpression
+          ? calleeText(parent)
+          : callee.type === AST_NODE_TYPES.Identifier
+            ? callee.name
+            : undefined;
+      return text !== undefined && MACHINERY_CALLS.test(text);
+    }
+    if (isFunctionLike(parent) || parent.type.endsWith('Statement') || parent.type === AST_NODE_TYPES.VariableDeclarator) return false;
   }
   return false;
 }

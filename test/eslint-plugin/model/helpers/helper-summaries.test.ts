@@ -162,4 +162,39 @@ export async function nightly() {
 }`);
     assert.deepEqual(found, {});
   });
+
+  it('an acquire helper that computes its retry backoff after a failed SET NX is still one (issue 32 tool bug)', () => {
+    const found = summaries(`import Redis from 'ioredis';
+const redis = new Redis();
+function backoff(attempt) {
+  return Math.min(1000, 50 * 2 ** attempt) + Math.floor(Math.random() * 25);
+}
+export async function acquireLock(key, token, ttlMs) {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    if ((await redis.set(key, token, 'PX', ttlMs, 'NX')) === 'OK') return true;
+    const delay = backoff(attempt);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+  return false;
+}
+export async function acquireLockJittered(key, token) {
+  while ((await redis.set(key, token, 'PX', 30000, 'NX')) !== 'OK') await sleep(backoff(1) + jitter());
+  return true;
+}`);
+    assert.equal(named(found, 'acquireLock').role, 'acquire');
+    assert.equal(named(found, 'acquireLock').isTry, true);
+    assert.equal(named(found, 'acquireLockJittered').role, 'acquire');
+  });
+
+  it('a function that goes on to work after taking the lock is a job, not a helper', () => {
+    const found = summaries(`import Redis from 'ioredis';
+const redis = new Redis();
+export async function acquireAndSettle(key, token) {
+  if ((await redis.set(key, token, 'PX', 30000, 'NX')) !== 'OK') return false;
+  const total = await computeLedger();
+  await saveLedger(total);
+  return true;
+}`);
+    assert.equal(found.acquireAndSettle, undefined);
+  });
 });
