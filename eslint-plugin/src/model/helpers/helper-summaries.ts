@@ -456,10 +456,10 @@ function doesWorkAfter(
 function feedsOnlyMachinery(sourceCode: SourceCode, call: TSESTree.CallExpression): boolean {
   if (inMachineryArguments(call)) return true;
   let value: TSESTree.Node = call;
-  while (value.parent?.type === AST_NODE_TYPES.AwaitExpression) value = value.parent;
+  while (value.parent.type === AST_NODE_TYPES.AwaitExpression) value = value.parent;
   const declarator = value.parent;
   if (
-    declarator?.type !== AST_NODE_TYPES.VariableDeclarator ||
+    declarator.type !== AST_NODE_TYPES.VariableDeclarator ||
     declarator.init !== value ||
     declarator.id.type !== AST_NODE_TYPES.Identifier
   )
