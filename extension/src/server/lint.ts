@@ -42,6 +42,11 @@ export interface LintInput {
   settings: Settings;
   /** The nearest locksmith.json (or package.json "locksmith" key), when the file has one. */
   project?: ProjectConfig;
+  /**
+   * Run the lock map's probe alone, no rule of the plugin: the outcome's locks are those of a full
+   * lint (the model does not depend on the rules that read it), its messages none. mapLocks uses it.
+   */
+  locksOnly?: boolean;
 }
 
 interface RuleMeta {
@@ -200,6 +205,16 @@ export function mayHoldLocks(input: LintInput): boolean {
   return textMayHoldLocks(text, settingsObjectOf(settings, project), typed);
 }
 
+/**
+ * What the lock map needs of a file on disk: its locks, and the findings of a full lint only when it
+ * has any (the map shows findings on locks alone). Most files the text screen lets through take no
+ * lock, and for them the plugin's rules do not run: the probe builds the model by itself.
+ */
+export function mapLocks(input: LintInput): LintOutcome {
+  const probed = lintText({ ...input, locksOnly: true });
+  return probed.kind === 'linted' && probed.locks.length > 0 ? lintText({ ...input, locksOnly: false }) : probed;
+}
+
 export function lintText(input: LintInput): LintOutcome {
   const { text, settings, project } = input;
   if (project?.isIgnored(input.filePath) === true) {
@@ -238,7 +253,7 @@ export function lintText(input: LintInput): LintOutcome {
           linterOptions: { reportUnusedDisableDirectives: 'off' },
           // locksmith.json's settings, with the editor's own locksmith.* settings over them.
           settings: settingsObject,
-          rules: { ...ruleLevels(settings, project), [LOCK_MAP_RULE]: 'error' },
+          rules: input.locksOnly === true ? { [LOCK_MAP_RULE]: 'error' } : { ...ruleLevels(settings, project), [LOCK_MAP_RULE]: 'error' },
         },
       ];
   lastLocks = [];

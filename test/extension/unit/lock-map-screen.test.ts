@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'mocha';
-import { lintText, mayHoldLocks, type LintInput } from '../../../extension/src/server/lint';
+import { lintText, mapLocks, mayHoldLocks, type LintInput } from '../../../extension/src/server/lint';
 import { Settings } from '../../../extension/src/shared/settings';
 
 const repoRoot = path.resolve(__dirname, '../../..');
@@ -117,6 +117,24 @@ export async function withLock<T>(key: string, work: () => Promise<T>): Promise<
     // Each caller holds the helper's lock (else this test proves nothing), and none is screened out.
     assert.ok(withLocks.length >= 4, `callers hold the helper's lock: ${withLocks.map((file) => path.basename(file)).join(', ')}`);
     assert.deepEqual(screenedOut, []);
+  });
+
+  it('maps the locks of a full lint, running the rules only on files that hold one', () => {
+    const files = [...scriptsUnder(path.join(repoRoot, 'examples')), ...scriptsUnder(path.join(repoRoot, 'test/fixtures/projects'))];
+    let withLocks = 0;
+    for (const file of files) {
+      const full = lintText(inputOf(file));
+      const mapped = mapLocks(inputOf(file));
+      if (full.kind === 'linted' && full.locks.length > 0) {
+        withLocks += 1;
+        // A file with locks is linted in full: its findings are those the map attaches to its locks.
+        assert.deepEqual(mapped, full, path.relative(repoRoot, file));
+      } else {
+        assert.equal(mapped.kind, full.kind, path.relative(repoRoot, file));
+        if (mapped.kind === 'linted') assert.deepEqual(mapped.locks, [], path.relative(repoRoot, file));
+      }
+    }
+    assert.ok(withLocks >= 30, `the samples hold locks (${withLocks} files)`);
   });
 
   it('screens out files that hold no lock without parsing them', () => {
