@@ -358,6 +358,46 @@ suggestionsClearFindings('no-unsafe-release', rule, cases.invalid);
 // The lock-table form: a DELETE (or an UPDATE clearing the owner) whose WHERE does not compare the owner.
 const pgInvalid: InvalidTestCase<MessageId, Options>[] = [
   {
+    // An upsert that returns the lock's own name (the conflict target, the same for every holder):
+    // no per-acquisition handle, so the DELETE by name still frees whoever holds the row now.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function runJob(name: string, owner: string) {
+  await pool.query(\`INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval '30 seconds')
+    ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at WHERE job_locks.expires_at < now()
+    RETURNING name\`, [name, owner]);
+  try {
+    await doJob(name);
+  } finally {
+    await pool.query('DELETE FROM job_locks WHERE name = $1', [name]);
+  }
+}`,
+    errors: [
+      {
+        messageId: 'unownedRowRelease',
+        line: 10,
+        column: 11,
+        suggestions: [
+          {
+            messageId: 'compareOwner',
+            output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function runJob(name: string, owner: string) {
+  await pool.query(\`INSERT INTO job_locks (name, owner, expires_at) VALUES ($1, $2, now() + interval '30 seconds')
+    ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at WHERE job_locks.expires_at < now()
+    RETURNING name\`, [name, owner]);
+  try {
+    await doJob(name);
+  } finally {
+    await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner = $2', [name, owner]);
+  }
+}`,
+          },
+        ],
+      },
+    ],
+  },
+  {
     // pg: the owner value is the acquisition's parameter; `$3` appended.
     code: `import { Pool } from 'pg';
 const pool = new Pool();

@@ -5,7 +5,7 @@ import type { LockTableAcquisition, SqlModel } from '../nouns/sql-items.js';
 
 export interface LockTable {
   readonly acquisitions: LockTableAcquisition[];
-  /** The columns the acquisitions return (`RETURNING id`): a handle naming this holder's row. */
+  /** The columns the acquisitions return (`RETURNING id`), the lock's own name aside: a handle naming this holder's row. */
   readonly returned: Set<string>;
 }
 
@@ -23,7 +23,10 @@ export function lockTables(model: SqlModel): ReadonlyMap<string, LockTable> {
       tables.set(acquisition.table, table);
     }
     table.acquisitions.push(acquisition);
-    for (const column of acquisition.statement.returning) table.returned.add(column);
+    // The conflict target (`ON CONFLICT (name)`) names the lock, the same for every holder: returning
+    // it hands back no handle of this holder's row.
+    const lockName = acquisition.statement.onConflict?.targetColumns ?? [];
+    for (const column of acquisition.statement.returning) if (!lockName.includes(column)) table.returned.add(column);
   }
   lockTablesByModel.set(model, tables);
   return tables;
