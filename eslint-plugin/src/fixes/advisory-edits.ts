@@ -5,6 +5,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { expressionStatementOf, skipTypeWrappers } from '../util/ast.js';
 import type { TransactionHelperLibrary } from './sql-templates.js';
+import { SQL_CLIENTS } from '../model/tables/sql-clients.js';
 import type { AdvisoryLockItem } from '../model/nouns/sql-items.js';
 import type { StatementSpan, TextEdit } from '../model/sql/statement-span.js';
 
@@ -77,18 +78,8 @@ function lineBreakBefore(sourceCode: SourceCode, node: TSESTree.Node): number {
 
 /** How the fix's message names the helper: `prisma.$transaction`, `sql.begin`. */
 export function helperName(library: TransactionHelperLibrary, client: string): string {
-  switch (library) {
-    case 'pg':
-      return `BEGIN`;
-    case 'postgres':
-      return `${client}.begin`;
-    case 'prisma':
-      return `${client}.$transaction`;
-    case 'kysely':
-      return `${client}.transaction().execute`;
-    default:
-      return `${client}.transaction`;
-  }
+  const helper = SQL_CLIENTS[library].transactionHelper;
+  return helper === undefined ? 'BEGIN' : `${client}.${helper}`;
 }
 
 /** Lock functions returning `void`, which Prisma's `$queryRaw` cannot deserialise. */

@@ -3,6 +3,9 @@
 
 import { FENCED_UPDATE_SQL, GUARDED_LOCK_UPSERT_SQL } from './fenced-sql.js';
 import type { SqlLibrary } from '../model/nouns/vocabulary.js';
+import { SQL_CLIENTS, fixWritesTransaction, sqlClientSemantics } from '../model/tables/sql-clients.js';
+
+export { fixWritesTransaction, sqlClientSemantics };
 
 export { FENCED_UPDATE_SQL, GUARDED_LOCK_UPSERT_SQL };
 
@@ -87,33 +90,21 @@ export interface TransactionWrapParts {
  */
 export function renderTransactionWrap(library: TransactionHelperLibrary, parts: TransactionWrapParts): string {
   const { client, handle, body, indent } = parts;
-  switch (library) {
-    case 'pg':
-      return [
-        `const ${handle} = await ${client}.connect();`,
-        `${indent}try {`,
-        `${indent}  await ${handle}.query('BEGIN');`,
-        body,
-        `${indent}  await ${handle}.query('COMMIT');`,
-        `${indent}} catch (error) {`,
-        `${indent}  await ${handle}.query('ROLLBACK');`,
-        `${indent}  throw error;`,
-        `${indent}} finally {`,
-        `${indent}  ${handle}.release();`,
-        `${indent}}`,
-      ].join('\n');
-    case 'postgres':
-      return callbackWrap(`${client}.begin`, handle, body, indent);
-    case 'prisma':
-      return callbackWrap(`${client}.$transaction`, handle, body, indent);
-    case 'kysely':
-      return callbackWrap(`${client}.transaction().execute`, handle, body, indent);
-    case 'knex':
-    case 'typeorm':
-    case 'sequelize':
-    case 'drizzle':
-      return callbackWrap(`${client}.transaction`, handle, body, indent);
-  }
+  const { checkout, transactionHelper } = SQL_CLIENTS[library];
+  if (transactionHelper !== undefined) return callbackWrap(`${client}.${transactionHelper}`, handle, body, indent);
+  return [
+    `const ${handle} = await ${client}.${checkout!.method}();`,
+    `${indent}try {`,
+    `${indent}  await ${handle}.query('BEGIN');`,
+    body,
+    `${indent}  await ${handle}.query('COMMIT');`,
+    `${indent}} catch (error) {`,
+    `${indent}  await ${handle}.query('ROLLBACK');`,
+    `${indent}  throw error;`,
+    `${indent}} finally {`,
+    `${indent}  ${handle}.release();`,
+    `${indent}}`,
+  ].join('\n');
 }
 
 function callbackWrap(helper: string, handle: string, body: string, indent: string): string {
@@ -137,9 +128,8 @@ export function renderBeginCommit(connection: string, body: string, indent: stri
 /** Checks out one dedicated connection for `body` and gives it back in `finally`. */
 export function renderCheckoutWrap(library: 'pg' | 'postgres', parts: TransactionWrapParts): string {
   const { client, handle, body, indent } = parts;
-  const checkout = library === 'pg' ? `await ${client}.connect()` : `await ${client}.reserve()`;
   return [
-    `const ${handle} = ${checkout};`,
+    `const ${handle} = await ${client}.${SQL_CLIENTS[library].checkout!.method}();`,
     `${indent}try {`,
     body,
     `${indent}} finally {`,

@@ -16,7 +16,9 @@ import {
 } from '../model/index.js';
 import {
   HANDLE_NAMES,
+  fixWritesTransaction,
   renderCheckoutWrap,
+  sqlClientSemantics,
   renderTransactionWrap,
   transactionLevelName,
   type TransactionHelperLibrary,
@@ -81,10 +83,11 @@ function suggestions(context: Context, model: SqlModel, lock: AdvisoryLockItem):
   const span = spanBetween(sourceCode, lock.node, unlock.node);
   if (!span || spanDeclarationsUsedAfter(span, sourceCode)) return [];
   const library = lock.query.sender.library;
-  if (library === 'pg' || library === 'postgres') {
-    const handle = freeName(sourceCode, library === 'pg' ? 'client' : 'reserved');
+  const dedicated = sqlClientSemantics(library)?.checkout;
+  if ((library === 'pg' || library === 'postgres') && dedicated?.handle !== undefined) {
+    const handle = freeName(sourceCode, dedicated.handle);
     const edits: TextEdit[] = [...handleEdits(lock, handle), ...handleEdits(unlock, handle)];
-    const checkout = `${lock.query.sender.text}.${library === 'pg' ? 'connect' : 'reserve'}()`;
+    const checkout = `${lock.query.sender.text}.${dedicated.method}()`;
     const text = renderCheckoutWrap(library, {
       client: lock.query.sender.text,
       handle,
@@ -93,7 +96,7 @@ function suggestions(context: Context, model: SqlModel, lock: AdvisoryLockItem):
     });
     return [{ messageId: 'useDedicatedConnection', data: { checkout }, fix: (fixer) => replaceSpan(fixer, span, text) }];
   }
-  if (library === 'unknown' || library === 'slonik') return [];
+  if (!fixWritesTransaction(library)) return [];
   const fix = transactionLockFix(context, lock, unlock, span, library);
   return fix ? [fix] : [];
 }

@@ -14,7 +14,13 @@ import {
   type StatementSpan,
   type TextEdit,
 } from '../model/index.js';
-import { HANDLE_NAMES, renderBeginCommit, renderTransactionWrap } from '../fixes/sql-templates.js';
+import {
+  HANDLE_NAMES,
+  fixWritesTransaction,
+  renderBeginCommit,
+  renderTransactionWrap,
+  sqlClientSemantics,
+} from '../fixes/sql-templates.js';
 import { handleEdits, helperName, prismaExecuteEdits } from '../fixes/advisory-edits.js';
 import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
 
@@ -63,11 +69,12 @@ function suggestions(context: Context, item: AdvisoryLockItem): TSESLint.Suggest
   const sourceCode = context.sourceCode;
   const sender = item.query.sender;
   const library = sender.library;
-  if (library === 'unknown' || library === 'slonik') return [];
+  if (!fixWritesTransaction(library)) return [];
   const span = spanToBlockEnd(sourceCode, item.node);
   if (!span || spanLeavesCallback(span, sourceCode)) return [];
   if (sender.kind === 'connection') {
-    if (library !== 'pg') return [];
+    // BEGIN … COMMIT on the connection itself, where the library has no transaction helper (pg).
+    if (sqlClientSemantics(library)?.transactionHelper !== undefined) return [];
     const text = renderBeginCommit(sender.text, renderSpanBody(span, sourceCode, []), span.indent);
     return [
       {
@@ -82,7 +89,11 @@ function suggestions(context: Context, item: AdvisoryLockItem): TSESLint.Suggest
   const handle = freeName(sourceCode, HANDLE_NAMES[library]);
   const body = renderSpanBody(span, sourceCode, [...prismaExecuteEdits(item, item.call.functionName), ...workEdits(item, handle, span)]);
   const text = renderTransactionWrap(library, { client: sender.text, handle, body, indent: span.indent });
-  const helper = library === 'pg' ? `${sender.text}.connect()` + ' with BEGIN … COMMIT' : helperName(library, sender.text);
+  const checkout = sqlClientSemantics(library)?.checkout;
+  const helper =
+    sqlClientSemantics(library)?.transactionHelper === undefined && checkout
+      ? `${sender.text}.${checkout.method}()` + ' with BEGIN … COMMIT'
+      : helperName(library, sender.text);
   return [
     {
       messageId: 'wrapInTransaction',
@@ -95,7 +106,8 @@ function suggestions(context: Context, item: AdvisoryLockItem): TSESLint.Suggest
 /** The lock, and the work on the same client after it, move onto the transaction's handle. */
 function workEdits(item: AdvisoryLockItem, handle: string, span: StatementSpan): TextEdit[] {
   const identity = item.query.sender.identity;
-  if (typeof identity === 'string' || item.query.sender.library === 'sequelize') return handleEdits(item, handle);
+  if (typeof identity === 'string' || sqlClientSemantics(item.query.sender.library)?.callbackGetsOptionsObject)
+    return handleEdits(item, handle);
   return identity.references
     .filter((reference) => reference.identifier.range[0] >= span.first.range[0] && reference.identifier.range[1] <= span.last.range[1])
     .map((reference) => ({ range: reference.identifier.range, text: handle }));

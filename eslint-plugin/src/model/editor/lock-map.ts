@@ -16,6 +16,7 @@ import type { Acquisition, Release } from '../nouns/redis-events.js';
 import { DEFAULT_FENCE_COLUMNS } from '../facts/settings.js';
 import { mintsRandomly, sharedTokenKind } from '../questions/token-origin.js';
 import type { LocksmithRuleContext } from '../../util/rule-context.js';
+import { isLockLibrary } from '../tables/redis-clients.js';
 
 /** Zero-based line and column, as editors (LSP) count them. */
 export interface MapPosition {
@@ -143,7 +144,7 @@ function ttlOf(sourceCode: Readonly<TSESLint.SourceCode>, lock: RedisLock): stri
   const ttl = lock.ttl;
   if (ttl) return `${duration(sourceCode, ttl.node, ttl.unit)}${ttl.completion ? ', set by a separate EXPIRE' : ''}`;
   // redis-semaphore's `lockTimeout` option is not read: its default, or what the option says.
-  if (acquisition.library === 'redlock' || acquisition.library === 'redis-semaphore') return 'library default';
+  if (isLockLibrary(acquisition.library)) return 'library default';
   return acquisition.hasTtl ? 'set' : 'none';
 }
 
@@ -161,7 +162,7 @@ function advisoryTtl(sourceCode: Readonly<TSESLint.SourceCode>, lock: Lock): str
 }
 
 function tokenOf(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition): { text: string; unique: boolean | undefined } {
-  if (acquisition.library === 'redlock' || acquisition.library === 'redis-semaphore') return { text: 'library-minted', unique: true };
+  if (isLockLibrary(acquisition.library)) return { text: 'library-minted', unique: true };
   const value = acquisition.value;
   if (!value) return { text: acquisition.library === 'redis' ? 'not shown' : 'helper-minted', unique: undefined };
   const shared = sharedTokenKind(sourceCode, value);

@@ -8,7 +8,7 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
-import { AUTO_EXTENDING_LOCKS, CLIENT_PACKAGES } from '../tables/redis-clients.js';
+import { AUTO_EXTENDING_LOCKS, CLIENT_PACKAGES, isLockLibrary } from '../tables/redis-clients.js';
 import { collectImports } from './imports.js';
 import { declaredInitializer } from '../../util/ast.js';
 import type { Acquisition } from '../nouns/redis-events.js';
@@ -31,9 +31,7 @@ export interface AutoExtension {
 export function autoExtensionOf(sourceCode: SourceCode, acquisition: Acquisition): AutoExtension | undefined {
   if (acquisition.helper) {
     const helper = acquisition.helper;
-    return helper.autoExtending && (helper.library === 'redlock' || helper.library === 'redis-semaphore')
-      ? { library: helper.library, lossHandled: helper.lossHandled }
-      : undefined;
+    return helper.autoExtending && isLockLibrary(helper.library) ? { library: helper.library, lossHandled: helper.lossHandled } : undefined;
   }
   if (acquisition.library === 'redlock') return isRoutineCall(acquisition.node) ? { library: 'redlock', lossHandled: false } : undefined;
   if (acquisition.library !== 'redis-semaphore') return undefined;

@@ -30,6 +30,7 @@ import { resultDeclarator, valueFlow } from '../facts/result-flow.js';
 import { autoExtensionOf, routineArgument } from '../facts/auto-extension.js';
 import type { Acquisition, Expiry, RedisCommand, Release } from '../nouns/redis-events.js';
 import type { HelperRole, HelperReturn, ParameterRef, LockHelperSummary } from '../nouns/redis-events.js';
+import { LOCK_LIBRARIES, isLockLibrary, lockLibraryMethod, releaseMethodsOf } from '../tables/redis-clients.js';
 
 /** Events found so far in a module, the summaries' input. */
 export interface ModuleEvents {
@@ -238,7 +239,7 @@ function answersOwnership(sourceCode: SourceCode, body: Body, event: Release | E
   }
   // A library release (Redlock's throws when the lock is gone): an answer only where the helper turns the failure into `false`.
   return (
-    (event.library === 'redlock' || event.library === 'redis-semaphore') &&
+    isLockLibrary(event.library) &&
     body.returns.some((argument) => argument?.type === AST_NODE_TYPES.Literal && argument.value === false) &&
     body.returns.some((argument) => argument?.type === AST_NODE_TYPES.Literal && argument.value === true)
   );
@@ -545,11 +546,13 @@ function returnKind(
  * `await mutex.acquire(); return mutex`. The members that release it on the caller's side.
  */
 function libraryHandleReturned(sourceCode: SourceCode, body: Body, acquisition: Acquisition): readonly string[] | undefined {
-  if (acquisition.library !== 'redlock' && acquisition.library !== 'redis-semaphore') return undefined;
+  const library = acquisition.library;
+  if (!isLockLibrary(library)) return undefined;
+  const heldBy = LOCK_LIBRARIES[library].heldBy;
   const holder = resultDeclarator(acquisition.node)?.id;
   const receiver = methodCallParts(acquisition.node)?.receiver;
   const semaphore =
-    acquisition.library === 'redis-semaphore' && receiver && skipTypeWrappers(receiver).type === AST_NODE_TYPES.Identifier
+    heldBy === 'maker' && receiver && skipTypeWrappers(receiver).type === AST_NODE_TYPES.Identifier
       ? (skipTypeWrappers(receiver) as TSESTree.Identifier)
       : undefined;
   for (const argument of body.returns) {
@@ -557,13 +560,14 @@ function libraryHandleReturned(sourceCode: SourceCode, body: Body, acquisition: 
     let expression = skipTypeWrappers(argument);
     if (expression.type === AST_NODE_TYPES.AwaitExpression) expression = skipTypeWrappers(expression.argument);
     if (
-      acquisition.library === 'redlock' &&
-      method(acquisition.node) !== 'using' &&
+      heldBy === 'handle' &&
+      !lockLibraryMethod(library, method(acquisition.node))?.runsRoutine &&
       (expression === acquisition.node ||
         (holder && expression.type === AST_NODE_TYPES.Identifier && sameBinding(sourceCode, expression, holder)))
     )
-      return ['release', 'unlock'];
-    if (semaphore && expression.type === AST_NODE_TYPES.Identifier && sameBinding(sourceCode, expression, semaphore)) return ['release'];
+      return releaseMethodsOf(library);
+    if (semaphore && expression.type === AST_NODE_TYPES.Identifier && sameBinding(sourceCode, expression, semaphore))
+      return releaseMethodsOf(library);
   }
   return undefined;
 }

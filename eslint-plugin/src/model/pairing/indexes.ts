@@ -8,6 +8,7 @@ import { isFunctionLike, type ScopeOwner } from '../../util/ast.js';
 import type { HashWrite } from '../nouns/redis-events.js';
 import { eventNode, sortedBySource } from '../facts/source-order.js';
 import type { Acquisition, Expiry, RedisCommand, RedisModel, Release } from '../nouns/redis-events.js';
+import { lockHeldBy, lockLibraryMethod } from '../tables/redis-clients.js';
 
 export interface RedisIndex {
   readonly acquisitionsByKey: ReadonlyMap<string, readonly Acquisition[]>;
@@ -175,18 +176,18 @@ export function redisCriticalSections(model: RedisModel): readonly RedisCritical
       // redis-semaphore prefixes its keys (`mutex:<name>`), and helpers and wrappers may build their own:
       // only where the code names the very key the lock lives under.
       const acquisitions = sortedBySource(
-        group.filter((acquisition) => acquisition.library === 'redis' || acquisition.library === 'redlock'),
+        group.filter((acquisition) => acquisition.library === 'redis' || lockHeldBy(acquisition.library) === 'handle'),
         eventNode,
       );
       const first = acquisitions[0];
       if (!first) continue;
-      const routine = first.library === 'redlock' && methodOf(first.node) === 'using' ? first.node.arguments.at(-1) : undefined;
+      const routine = lockLibraryMethod(first.library, methodOf(first.node))?.runsRoutine ? first.node.arguments.at(-1) : undefined;
       if (routine && isFunctionLike(routine)) {
         sections.push({ keySignature, owner, acquisitions: [first], from: routine.range[0], to: routine.range[1] });
         continue;
       }
       // Redlock's `lock.release()` names its handle, not the key.
-      const endKey = first.library === 'redlock' ? undefined : keySignature;
+      const endKey = lockHeldBy(first.library) === 'handle' ? undefined : keySignature;
       const ends = [
         ...(index.releasesByOwnerAndKey.get(owner)?.get(endKey) ?? []),
         ...(index.expiriesByOwnerAndKey.get(owner)?.get(endKey) ?? []),

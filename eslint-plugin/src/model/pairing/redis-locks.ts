@@ -11,6 +11,7 @@ import type { Acquisition, Expiry, RedisModel, Release } from '../nouns/redis-ev
 import type { AdvisoryLockItem, LockTableAcquisition } from '../nouns/sql-items.js';
 import type { LockTtl, RedisLock } from '../nouns/lock-types.js';
 import type { LockHalf } from '../nouns/lock-types.js';
+import { LOCK_LIBRARIES, isLockLibrary, lockHeldBy } from '../tables/redis-clients.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -189,7 +190,8 @@ function redisTtl(model: RedisModel, acquisition: Acquisition): LockTtl | undefi
   if (expiry?.value)
     return { node: expiry.value, unit: expiry.unit === 'EX' || expiry.unit === 'EXAT' ? 's' : 'ms', completion: undefined };
   // Redlock's `acquire(resources, duration)`; redis-semaphore's `lockTimeout` option is not read.
-  const duration = acquisition.library === 'redlock' ? acquisition.node.arguments[1] : undefined;
+  const durationArgument = isLockLibrary(acquisition.library) ? LOCK_LIBRARIES[acquisition.library].durationArgument : undefined;
+  const duration = durationArgument === undefined ? undefined : acquisition.node.arguments[durationArgument];
   if (duration) return { node: duration, unit: 'ms', completion: undefined };
   if (acquisition.kind === 'setnx' && acquisition.keySignature !== undefined) {
     const completion = (redisIndex(model).expiriesByKey.get(acquisition.keySignature) ?? []).find(
@@ -249,7 +251,7 @@ function releaseLookups(sourceCode: SourceCode, model: RedisModel, which: 'relea
   const bySplitKey = new Map<string, (Release | Expiry)[]>();
   for (const event of events) {
     const receiver = methodCallParts(event.node)?.receiver;
-    if (event.library === 'redis-semaphore' && receiver) push(semaphoreByReceiver, sourceCode.getText(receiver), event);
+    if (lockHeldBy(event.library) === 'maker' && receiver) push(semaphoreByReceiver, sourceCode.getText(receiver), event);
     const target = receiver ?? event.node.arguments[0];
     const root = target ? skipTypeWrappers(target) : undefined;
     if (root?.type === AST_NODE_TYPES.Identifier) push(byTargetName, root.name, event);
@@ -294,10 +296,10 @@ function pairedEvents<E extends Release | Expiry>(
         (acquisition.keySignature === undefined || event.keySignature !== acquisition.keySignature) &&
         runsBefore(acquisition.node, event.node),
     );
-  if (acquisition.library === 'redis-semaphore') {
+  if (lockHeldBy(acquisition.library) === 'maker') {
     const acquired = methodCallParts(acquisition.node)?.receiver;
     for (const event of acquired ? local(lookups.semaphoreByReceiver.get(sourceCode.getText(acquired))) : []) {
-      if (event.library === 'redis-semaphore') onHandle.add(event);
+      if (event.library === acquisition.library) onHandle.add(event);
     }
   }
   const handle = handleDeclarator(acquisition);

@@ -21,6 +21,7 @@ import { precedesInScope } from '../facts/source-order.js';
 import type { Acquisition, RedisCommand, RedisModel } from '../nouns/redis-events.js';
 import { valueFlow } from '../facts/result-flow.js';
 import { isInLockFunction } from '../facts/keys.js';
+import { lockLibraryMethod } from '../tables/redis-clients.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -170,7 +171,7 @@ export function redisAcquisitionsWithoutTtl(sourceCode: Readonly<TSESLint.Source
 /** An acquisition whose release is the code's to write: not queued, not self-releasing (`using`, a with-lock helper). */
 export function isScopedAcquisition(acquisition: Acquisition): boolean {
   if (acquisition.command?.client.chain) return false;
-  if (acquisition.library === 'redlock' && methodCallParts(acquisition.node)?.method === 'using') return false;
+  if (lockLibraryMethod(acquisition.library, methodCallParts(acquisition.node)?.method)?.runsRoutine) return false;
   // A with-lock helper releases the lock itself, in its own body (judged there).
   if (acquisition.helper?.role === 'with-lock') return false;
   const flow = valueFlow(acquisition.node);

@@ -24,7 +24,14 @@ import { readCommandShape } from './commands.js';
 import { propertyValue } from '../../util/ast.js';
 import { collectImports } from '../facts/imports.js';
 import type { ImportTable } from '../nouns/vocabulary.js';
-import { HASH_WRITE_METHODS } from '../tables/redis-clients.js';
+import {
+  HASH_WRITE_METHODS,
+  LOCK_LIBRARIES,
+  LOCK_LIBRARY_METHOD_NAMES,
+  SCRIPT_DEFINING_METHODS,
+  isLockLibrary,
+  lockLibraryMethod,
+} from '../tables/redis-clients.js';
 import type { HashWrite } from '../nouns/redis-events.js';
 import { withLockHelpers } from '../helpers/module-helpers.js';
 import { callsImportedHelper, importedHelperCandidates, importedHelperOf, isLockLikeName } from '../helpers/imported-helpers.js';
@@ -36,8 +43,6 @@ import type { SharedSettings } from '../nouns/vocabulary.js';
 import type { TypeOracle } from '../nouns/vocabulary.js';
 import type { ScriptCall, RedisCommand, LockEventBase, Acquisition, Release, Expiry, RedisModel } from '../nouns/redis-events.js';
 import { declaredInitializer } from '../../util/ast.js';
-
-const LIBRARY_ACQUIRE_METHODS = new Set(['acquire', 'lock', 'using', 'tryAcquire']);
 
 export function buildRedisModel(
   sourceCode: Readonly<TSESLint.SourceCode>,
@@ -72,7 +77,7 @@ export function buildRedisModel(
   for (const call of collectNodes(sourceCode).calls) {
     const name = calleeName(call);
     if (name === undefined) continue;
-    if (name === 'defineCommand' || name === 'defineScript') definingCalls.push(call);
+    if (Object.hasOwn(SCRIPT_DEFINING_METHODS, name)) definingCalls.push(call);
     else if (HASH_WRITE_METHODS.has(name)) {
       const key = call.callee.type === AST_NODE_TYPES.MemberExpression ? call.arguments[0] : undefined;
       if (key) hashWrites.push({ call, keySignature: keySignature(sourceCode, key), owner: enclosingFunction(call) });
@@ -109,7 +114,7 @@ export function buildRedisModel(
   const fileDialect: RedisDialect | undefined =
     importedRedisFamilies.length === 1 ? refineNodeRedis(dialectOfFamily(importedRedisFamilies[0]!)!, fileUsesV5Options) : undefined;
 
-  const hasLockLibrary = importedFamilies.has('redlock') || importedFamilies.has('redis-semaphore');
+  const hasLockLibrary = [...importedFamilies].some(isLockLibrary);
 
   const commands: RedisCommand[] = [];
   const baseAcquisitions: Acquisition[] = [];
@@ -138,11 +143,7 @@ export function buildRedisModel(
     const receiverInfo = resolver.resolve(parts.receiver);
     if (receiverInfo.notClient) continue;
 
-    if (
-      receiverInfo.family === 'redlock' ||
-      receiverInfo.family === 'redis-semaphore' ||
-      (hasLockLibrary && receiverInfo.family === undefined)
-    ) {
+    if (isLockLibrary(receiverInfo.family) || (hasLockLibrary && receiverInfo.family === undefined)) {
       const event = libraryEvent(sourceCode, call, parts.method, receiverInfo);
       if (event?.type === 'acquire') {
         baseAcquisitions.push(event.acquisition);
@@ -207,13 +208,7 @@ const RELEVANT_METHOD_NAMES: ReadonlySet<string> = new Set([
   ...Object.keys(REDIS_METHODS),
   ...GENERIC_COMMAND_METHODS,
   ...CHAIN_METHODS,
-  'acquire',
-  'tryAcquire',
-  'lock',
-  'using',
-  'release',
-  'unlock',
-  'extend',
+  ...LOCK_LIBRARY_METHOD_NAMES,
 ]);
 
 /** `locks` of `locks.acquire(k)`. */
@@ -311,7 +306,7 @@ function readCommand(
   // Without a family from types or tracing, only a call whose shape is Redis-specific counts.
   if (client.family === undefined && !isPlausibleRedisCall(shape.name, shape.args.length, method, receiverName(client.root)))
     return undefined;
-  if (client.family === 'redlock' || client.family === 'redis-semaphore') return undefined;
+  if (isLockLibrary(client.family)) return undefined;
 
   let dialect: RedisDialect = shape.shapeDialect ?? familyDialect ?? fileDialect ?? 'ioredis';
   if (familyDialect === 'node-redis' && shape.callback) dialect = 'node-redis-v3';
@@ -561,78 +556,50 @@ function libraryEvent(
 ): LibraryEvent | undefined {
   const owner = enclosingFunction(call);
   const base = { node: call, command: undefined, owner };
-  if (receiver.family === 'redlock' && LIBRARY_ACQUIRE_METHODS.has(method)) {
+  const family = isLockLibrary(receiver.family) ? receiver.family : undefined;
+  const own = family ? lockLibraryMethod(family, method) : undefined;
+  if (family && own && (own.acts === 'acquire' || !own.onHandle)) {
+    const entry = LOCK_LIBRARIES[family];
     const first = call.arguments[0] ? skipTypeWrappers(call.arguments[0]) : undefined;
-    const key = first?.type === AST_NODE_TYPES.ArrayExpression ? arrayElements(first)[0] : first;
-    return {
-      type: 'acquire',
-      acquisition: {
-        ...base,
-        library: 'redlock',
-        kind: 'redlock',
-        key,
-        keySignature: key ? keySignature(sourceCode, key) : undefined,
+    const key =
+      entry.heldBy === 'maker'
+        ? semaphoreKey(receiver.root, sourceCode)
+        : own.acts !== 'acquire'
+          ? undefined
+          : first?.type === AST_NODE_TYPES.ArrayExpression
+            ? arrayElements(first)[0]
+            : first;
+    const keyed = { ...base, library: family, key, keySignature: key ? keySignature(sourceCode, key) : undefined };
+    if (own.acts === 'acquire') {
+      const acquisition = {
+        ...keyed,
+        kind: entry.acquisitionKind,
         value: undefined,
         hasTtl: true,
-        isTry: false,
+        isTry: own.isTry ?? false,
         mintsFence: false,
-      },
-    };
+      };
+      return { type: 'acquire', acquisition };
+    }
+    if (own.acts === 'release') return { type: 'release', release: { ...keyed, kind: 'library', safe: true } };
   }
-  if (receiver.family === 'redis-semaphore' && (method === 'acquire' || method === 'tryAcquire')) {
-    const key = semaphoreKey(receiver.root, sourceCode);
-    return {
-      type: 'acquire',
-      acquisition: {
-        ...base,
-        library: 'redis-semaphore',
-        kind: 'semaphore',
-        key,
-        keySignature: key ? keySignature(sourceCode, key) : undefined,
-        value: undefined,
-        hasTtl: true,
-        isTry: method === 'tryAcquire',
-        mintsFence: false,
-      },
-    };
-  }
-  if (receiver.family === 'redis-semaphore' && method === 'release') {
-    const key = semaphoreKey(receiver.root, sourceCode);
-    return {
-      type: 'release',
-      release: {
-        ...base,
-        library: 'redis-semaphore',
-        kind: 'library',
-        key,
-        keySignature: key ? keySignature(sourceCode, key) : undefined,
-        safe: true,
-      },
-    };
-  }
-  // The lock object redlock returns: `lock.release()`, `lock.unlock()`, `lock.extend(ttl)`.
-  if ((method === 'release' || method === 'unlock') && (receiver.family === 'redlock' || isRedlockHandle(receiver.root, sourceCode))) {
-    return {
-      type: 'release',
-      release: { ...base, library: 'redlock', kind: 'library', key: undefined, keySignature: undefined, safe: true },
-    };
-  }
-  if (method === 'extend' && (receiver.family === 'redlock' || isRedlockHandle(receiver.root, sourceCode))) {
-    return {
-      type: 'extend',
-      expiry: { ...base, library: 'redlock', kind: 'library', key: undefined, keySignature: undefined, safe: true },
-    };
+  // The lock object an acquisition returns: `lock.release()`, `lock.unlock()`, `lock.extend(ttl)`.
+  for (const library of Object.keys(LOCK_LIBRARIES) as (keyof typeof LOCK_LIBRARIES)[]) {
+    const onHandle = lockLibraryMethod(library, method);
+    if (!onHandle?.onHandle || (family !== library && !isLockHandle(receiver.root, sourceCode, library))) continue;
+    const event = { ...base, library, kind: 'library' as const, key: undefined, keySignature: undefined, safe: true };
+    if (onHandle.acts === 'release') return { type: 'release', release: event };
+    if (onHandle.acts === 'extend') return { type: 'extend', expiry: event };
   }
   return undefined;
 }
 
-/** `const lock = await redlock.acquire(...)` — the handle a Redlock acquisition returns. */
-function isRedlockHandle(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+/** `const lock = await redlock.acquire(...)` — the handle an acquisition of `library` returns. */
+function isLockHandle(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>, library: keyof typeof LOCK_LIBRARIES): boolean {
   let init = declaredInitializer(root, sourceCode);
   if (init?.type === AST_NODE_TYPES.AwaitExpression) init = skipTypeWrappers(init.argument);
   if (init?.type !== AST_NODE_TYPES.CallExpression) return false;
-  const method = methodCallParts(init)?.method;
-  return method === 'acquire' || method === 'lock';
+  return lockLibraryMethod(library, methodCallParts(init)?.method)?.returnsHandle === true;
 }
 
 /** The key argument of the `new Mutex(client, key)` a semaphore object was made by. */

@@ -10,6 +10,7 @@ import {
   GENERIC_COMMAND_METHODS,
   GENERIC_METHOD_NAMES,
   REDIS_METHODS,
+  SCRIPT_DEFINING_METHODS,
 } from '../tables/redis-clients.js';
 import { LOCK_ACTS, LOCK_NOUNS, LOCK_TABLE_WORDS } from '../tables/lock-words.js';
 import {
@@ -33,8 +34,7 @@ const REDIS_SPECIFIC_METHODS: ReadonlySet<string> = new Set(
     'multi',
     'MULTI',
     'pipeline',
-    'defineCommand',
-    'defineScript',
+    ...Object.keys(SCRIPT_DEFINING_METHODS),
     'scriptLoad',
   ].filter((method) => !GENERIC_METHOD_NAMES.has(method)),
 );

@@ -17,6 +17,8 @@ import {
   SQL_TYPE_NAMES,
   TRANSACTION_CALLBACK_METHODS,
   TRANSACTION_HANDLE_METHODS,
+  sqlClientSemantics,
+  transactionHelperPath,
   type SqlFactory,
 } from '../tables/sql-clients.js';
 import type { SqlLibrary } from '../nouns/vocabulary.js';
@@ -223,18 +225,20 @@ export class SenderResolver {
     if (method === undefined) return UNKNOWN;
     const libraries = TRANSACTION_CALLBACK_METHODS[method];
     if (!libraries) return UNKNOWN;
-    if (method === 'execute') {
-      // kysely: db.transaction().execute(cb)
+    // A helper reached through a call (kysely's `db.transaction().execute(cb)`): the call names the library.
+    const chained = libraries.find((library) => transactionHelperPath(library).length > 1);
+    if (chained !== undefined) {
       const inner = skipTypeWrappers(callee.object);
       if (inner.type !== AST_NODE_TYPES.CallExpression) return UNKNOWN;
       const innerCallee = skipTypeWrappers(inner.callee);
-      if (innerCallee.type !== AST_NODE_TYPES.MemberExpression || propertyName(innerCallee) !== 'transaction') return UNKNOWN;
-      return { kind: 'connection', library: 'kysely', inTransaction: true };
+      if (innerCallee.type !== AST_NODE_TYPES.MemberExpression || propertyName(innerCallee) !== transactionHelperPath(chained)[0])
+        return UNKNOWN;
+      return { kind: 'connection', library: chained, inTransaction: true };
     }
     const owning = this.handle(callee.object, depth + 1);
-    if (!libraries.includes(owning.library) && !(owning.library === 'unknown' && method !== 'transaction')) return UNKNOWN;
+    if (!libraries.includes(owning.library) && owning.library !== 'unknown') return UNKNOWN;
     // Sequelize passes a Transaction object, not a query sender; queries name it in their options.
-    if (owning.library === 'sequelize') return UNKNOWN;
+    if (sqlClientSemantics(owning.library)?.callbackGetsOptionsObject) return UNKNOWN;
     return { kind: 'connection', library: owning.library, inTransaction: true };
   }
 
@@ -264,7 +268,7 @@ export class SenderResolver {
     if (
       TRANSACTION_HANDLE_METHODS.has(method) &&
       owning.kind === 'pool' &&
-      owning.library === 'knex' &&
+      sqlClientSemantics(owning.library)?.transactionWithoutCallback &&
       expression.arguments.length === 0
     ) {
       return { kind: 'connection', library: owning.library, inTransaction: true };
@@ -305,12 +309,10 @@ function isSingleSessionPool(library: SqlFactory['library'], creation: TSESTree.
     .map((argument) => skipTypeWrappers(argument))
     .find((argument) => argument.type === AST_NODE_TYPES.ObjectExpression);
   if (options?.type !== AST_NODE_TYPES.ObjectExpression || !isLiteralNumber(propertyValue(options, 'max'), 1)) return false;
-  if (library === 'postgres') {
-    const idle = propertyValue(options, 'idle_timeout');
-    return idle === undefined || isLiteralNumber(idle, 0);
-  }
-  if (library === 'pg') return isLiteralNumber(propertyValue(options, 'idleTimeoutMillis'), 0);
-  return false;
+  const idleTimeout = sqlClientSemantics(library)?.idleTimeout;
+  if (!idleTimeout) return false;
+  const idle = propertyValue(options, idleTimeout.option);
+  return idle === undefined ? idleTimeout.unsetKeepsSession : isLiteralNumber(idle, 0);
 }
 
 function isLiteralNumber(node: TSESTree.Node | undefined, value: number): boolean {

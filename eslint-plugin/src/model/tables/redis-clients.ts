@@ -1,4 +1,4 @@
-import type { RedisDialect, ClientFamily } from '../nouns/vocabulary.js';
+import type { RedisDialect, ClientFamily, LockLibrary } from '../nouns/vocabulary.js';
 
 export interface PackageEntry {
   readonly family: ClientFamily;
@@ -184,6 +184,90 @@ export const GENERIC_METHOD_NAMES: ReadonlySet<string> = new Set([
 ]);
 export const CLIENT_LIKE_NAME = /redis|valkey|upstash|cluster|^(?:redis_?)?client$|^conn(?:ection)?$|^kv$/iu;
 
+/** What one method of a lock library does. */
+export interface LockLibraryMethod {
+  readonly acts: 'acquire' | 'release' | 'extend';
+  /** The acquisition may fail without throwing (`mutex.tryAcquire()`). */
+  readonly isTry?: boolean;
+  /** It returns the lock handle (`const lock = await redlock.acquire(...)`), whose methods release and extend. */
+  readonly returnsHandle?: boolean;
+  /** It runs a routine under the lock and releases the lock after it (`redlock.using(keys, ttl, routine)`). */
+  readonly runsRoutine?: boolean;
+  /** It is a method of the handle an acquisition returned (`lock.release()`), whatever the receiver's origin. */
+  readonly onHandle?: boolean;
+}
+
+export interface LockLibraryEntry {
+  /** The acquisition kind the model records for this library. */
+  readonly acquisitionKind: 'redlock' | 'semaphore';
+  /**
+   * Which object holds the lock: the handle the acquisition returns (Redlock's `lock`, its key in the
+   * acquisition's first argument), or the object the acquisition was called on (redis-semaphore's
+   * `new Mutex(client, key)`, its key in the maker's arguments).
+   */
+  readonly heldBy: 'handle' | 'maker';
+  /** Which argument of an acquisition gives the lock's duration in milliseconds (`redlock.acquire(resources, duration)`), if one does. */
+  readonly durationArgument?: number;
+  readonly methods: Readonly<Record<string, LockLibraryMethod>>;
+}
+
+/** Lock libraries by name → what their methods do (a trace map of the lock object and its handle). */
+export const LOCK_LIBRARIES: Readonly<Record<LockLibrary, LockLibraryEntry>> = {
+  redlock: {
+    acquisitionKind: 'redlock',
+    heldBy: 'handle',
+    durationArgument: 1,
+    methods: {
+      acquire: { acts: 'acquire', returnsHandle: true },
+      lock: { acts: 'acquire', returnsHandle: true },
+      using: { acts: 'acquire', runsRoutine: true },
+      // Redlock's `tryAcquire` throws when the lock is taken, as `acquire` does.
+      tryAcquire: { acts: 'acquire' },
+      release: { acts: 'release', onHandle: true },
+      unlock: { acts: 'release', onHandle: true },
+      extend: { acts: 'extend', onHandle: true },
+    },
+  },
+  'redis-semaphore': {
+    acquisitionKind: 'semaphore',
+    heldBy: 'maker',
+    methods: {
+      acquire: { acts: 'acquire' },
+      tryAcquire: { acts: 'acquire', isTry: true },
+      release: { acts: 'release' },
+    },
+  },
+};
+
+/** Whether a client family (or an acquisition's library) is a lock library rather than a Redis client. */
+export function isLockLibrary(library: string | undefined): library is LockLibrary {
+  return library !== undefined && Object.hasOwn(LOCK_LIBRARIES, library);
+}
+
+/** What `method` does on an object of `library`, if the library has it. */
+export function lockLibraryMethod(library: string | undefined, method: string | undefined): LockLibraryMethod | undefined {
+  if (!isLockLibrary(library) || method === undefined) return undefined;
+  const methods = LOCK_LIBRARIES[library].methods;
+  return Object.hasOwn(methods, method) ? methods[method] : undefined;
+}
+
+/** Methods that release the lock they are called on (`lock.release()`, `mutex.release()`), by library. */
+export function releaseMethodsOf(library: LockLibrary): string[] {
+  return Object.entries(LOCK_LIBRARIES[library].methods)
+    .filter(([, method]) => method.acts === 'release')
+    .map(([name]) => name);
+}
+
+/** Which object holds a lock of `library` (undefined when it is no lock library): see LockLibraryEntry. */
+export function lockHeldBy(library: string | undefined): LockLibraryEntry['heldBy'] | undefined {
+  return isLockLibrary(library) ? LOCK_LIBRARIES[library].heldBy : undefined;
+}
+
+/** Every method name of every lock library. */
+export const LOCK_LIBRARY_METHOD_NAMES: readonly string[] = [
+  ...new Set(Object.values(LOCK_LIBRARIES).flatMap((entry) => Object.keys(entry.methods))),
+];
+
 /**
  * Lock libraries that keep extending a held lock on a timer, and how each says the lock was lost
  * (require-lock-loss-handling). Redlock v5's `using(resources, ttl, [settings,] routine)` hands the
@@ -191,7 +275,11 @@ export const CLIENT_LIKE_NAME = /redis|valkey|upstash|cluster|^(?:redis_?)?clien
  * `onLockLost` (by default: throw from the timer) while the work can read `isAcquired`.
  */
 export const AUTO_EXTENDING_LOCKS = {
-  redlock: { methods: ['using'] as readonly string[] },
+  redlock: {
+    methods: Object.entries(LOCK_LIBRARIES.redlock.methods)
+      .filter(([, method]) => method.runsRoutine)
+      .map(([name]) => name) as readonly string[],
+  },
   'redis-semaphore': {
     /** Where each maker takes its options object (`new Semaphore(client, key, limit, options)`). */
     optionsArgument: {
@@ -224,3 +312,9 @@ export const REDIS_WRITE_COMMANDS: ReadonlySet<string> = new Set([
 ]);
 
 export const HASH_WRITE_METHODS: ReadonlySet<string> = new Set(['hset', 'hSet', 'HSET', 'hmset', 'hMSet', 'HMSET']);
+
+/** Methods that define a named Lua command on a client: ioredis's `defineCommand(name, { lua })`, node-redis's `defineScript({...})`. */
+export const SCRIPT_DEFINING_METHODS: Readonly<Record<string, ClientFamily>> = {
+  defineCommand: 'ioredis',
+  defineScript: 'node-redis',
+};

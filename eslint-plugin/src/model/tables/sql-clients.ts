@@ -35,12 +35,94 @@ export const SQL_BUILDER_PACKAGES: ReadonlyMap<string, SqlLibrary> = new Map([
   ['@prisma/client/runtime/library', 'prisma'],
 ]);
 
-/** Methods that turn a pool into one dedicated connection. */
-export const CHECKOUT_METHODS: Readonly<Record<string, SqlLibrary>> = {
-  connect: 'pg',
-  reserve: 'postgres',
-  createQueryRunner: 'typeorm',
+/** What one SQL library does with its pool and its transactions. */
+export interface SqlClientSemantics {
+  /**
+   * The method that checks one dedicated connection out of the pool (`pool.connect()`), and, where
+   * `release()` alone gives the connection back, the name the library's documentation gives it (a
+   * fix then wraps code in checkout … `finally { release() }`).
+   */
+  readonly checkout?: { readonly method: string; readonly handle?: string };
+  /**
+   * The helper that runs a callback inside one transaction, as called on the client (`begin`,
+   * `transaction().execute` for kysely's `db.transaction().execute(async (trx) => ...)`); none where
+   * the code sends `BEGIN` … `COMMIT` itself (pg).
+   */
+  readonly transactionHelper?: string;
+  /** The helper's callback gets a Transaction object the queries name in their options, not a query sender (Sequelize). */
+  readonly callbackGetsOptionsObject?: boolean;
+  /** The fixes can write this library's transaction helper (slonik's needs its own `sql` tag, which they do not write). */
+  readonly fixWritesTransaction: boolean;
+  /** `await client.transaction()` without a callback returns the transaction's handle (knex). */
+  readonly transactionWithoutCallback?: boolean;
+  /**
+   * A pool of `max: 1` keeps one session only while its idle client is not closed: the option that
+   * says when it is, and whether leaving it out keeps the session (postgres.js) or closes it after
+   * a default timeout (pg: 10 s).
+   */
+  readonly idleTimeout?: { readonly option: string; readonly unsetKeepsSession: boolean };
+}
+
+/** library → its pool and transaction semantics. */
+export const SQL_CLIENTS: Readonly<Record<Exclude<SqlLibrary, 'unknown'>, SqlClientSemantics>> = {
+  pg: {
+    checkout: { method: 'connect', handle: 'client' },
+    fixWritesTransaction: true,
+    idleTimeout: { option: 'idleTimeoutMillis', unsetKeepsSession: false },
+  },
+  postgres: {
+    checkout: { method: 'reserve', handle: 'reserved' },
+    transactionHelper: 'begin',
+    fixWritesTransaction: true,
+    idleTimeout: { option: 'idle_timeout', unsetKeepsSession: true },
+  },
+  knex: { transactionHelper: 'transaction', fixWritesTransaction: true, transactionWithoutCallback: true },
+  prisma: { transactionHelper: '$transaction', fixWritesTransaction: true },
+  typeorm: { checkout: { method: 'createQueryRunner' }, transactionHelper: 'transaction', fixWritesTransaction: true },
+  sequelize: { transactionHelper: 'transaction', callbackGetsOptionsObject: true, fixWritesTransaction: true },
+  kysely: { transactionHelper: 'transaction().execute', fixWritesTransaction: true },
+  drizzle: { transactionHelper: 'transaction', fixWritesTransaction: true },
+  slonik: { transactionHelper: 'transaction', fixWritesTransaction: false },
 };
+
+/** What `library` does with its pool and transactions; nothing for a client of unknown library. */
+export function sqlClientSemantics(library: SqlLibrary): SqlClientSemantics | undefined {
+  return library === 'unknown' ? undefined : SQL_CLIENTS[library];
+}
+
+/** Whether the fixes can move code into `library`'s transaction (its helper, or pg's BEGIN … COMMIT). */
+export function fixWritesTransaction(library: SqlLibrary): library is Exclude<SqlLibrary, 'unknown' | 'slonik'> {
+  return sqlClientSemantics(library)?.fixWritesTransaction === true;
+}
+
+/** The calls of a transaction helper, outermost first: `transaction().execute` → `['transaction', 'execute']`. */
+export function transactionHelperPath(library: SqlLibrary): readonly string[] {
+  return sqlClientSemantics(library)?.transactionHelper?.split('().') ?? [];
+}
+
+const LIBRARIES = Object.keys(SQL_CLIENTS) as Exclude<SqlLibrary, 'unknown'>[];
+
+/** Methods that turn a pool into one dedicated connection. */
+export const CHECKOUT_METHODS: Readonly<Record<string, SqlLibrary>> = Object.fromEntries(
+  LIBRARIES.flatMap((library) => {
+    const checkout = SQL_CLIENTS[library].checkout;
+    return checkout ? [[checkout.method, library]] : [];
+  }),
+);
+
+/**
+ * Methods that run a callback whose first parameter is a handle inside one transaction (the last
+ * call of each helper); a client of unknown library counts with `transaction`, the common name.
+ */
+export const TRANSACTION_CALLBACK_METHODS: Readonly<Record<string, readonly SqlLibrary[]>> = (() => {
+  const table: Record<string, SqlLibrary[]> = {};
+  for (const library of LIBRARIES) {
+    const method = transactionHelperPath(library).at(-1);
+    if (method !== undefined) (table[method] ??= []).push(library);
+  }
+  table['transaction']!.push('unknown');
+  return table;
+})();
 
 /**
  * Members of a pool that send through the same pool: TypeORM's `dataSource.manager` is the
@@ -49,15 +131,6 @@ export const CHECKOUT_METHODS: Readonly<Record<string, SqlLibrary>> = {
  */
 export const POOLED_MEMBERS: Readonly<Record<string, SqlLibrary>> = {
   manager: 'typeorm',
-};
-
-/** Methods that run a callback whose first parameter is a handle inside one transaction. */
-export const TRANSACTION_CALLBACK_METHODS: Readonly<Record<string, readonly SqlLibrary[]>> = {
-  begin: ['postgres'],
-  $transaction: ['prisma'],
-  transaction: ['knex', 'typeorm', 'drizzle', 'slonik', 'sequelize', 'unknown'],
-  // kysely: db.transaction().execute(async (trx) => ...)
-  execute: ['kysely'],
 };
 
 /** Methods that return a transaction handle without a callback (`await knex.transaction()`). */
