@@ -270,3 +270,38 @@ export function propertyValue(object: TSESTree.ObjectExpression, name: string): 
   const property = findProperty(object, name);
   return property?.type === AST_NODE_TYPES.Property ? property.value : undefined;
 }
+
+export function arrayElements(node: TSESTree.Node | undefined): TSESTree.Node[] {
+  const array = node ? skipTypeWrappers(node) : undefined;
+  if (array?.type !== AST_NODE_TYPES.ArrayExpression) return [];
+  return array.elements.filter((element): element is TSESTree.Expression => !!element && element.type !== AST_NODE_TYPES.SpreadElement);
+}
+
+export function findVariableOf(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  identifier: TSESTree.Identifier,
+): TSESLint.Scope.Variable | undefined {
+  for (let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(identifier); scope; scope = scope.upper) {
+    const variable = scope.set.get(identifier.name);
+    if (variable) return variable;
+  }
+  return undefined;
+}
+
+export function pushChildren(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, stack: TSESTree.Node[]): void {
+  const keys = sourceCode.visitorKeys[node.type];
+  if (!keys) return;
+  // Indexed loops, no one-item array per child: this runs once for every node of every helper candidate's body.
+  for (let keyIndex = 0; keyIndex < keys.length; keyIndex++) {
+    const value = (node as unknown as Record<string, unknown>)[keys[keyIndex]!];
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) pushIfNode(value[index], stack);
+    } else {
+      pushIfNode(value, stack);
+    }
+  }
+}
+
+export function pushIfNode(value: unknown, stack: TSESTree.Node[]): void {
+  if (value && typeof (value as TSESTree.Node).type === 'string') stack.push(value as TSESTree.Node);
+}

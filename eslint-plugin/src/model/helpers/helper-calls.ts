@@ -8,7 +8,8 @@ import { keySignature } from '../facts/keys.js';
 import { valueFlow } from '../facts/result-flow.js';
 import type { Acquisition, Expiry, Release } from '../nouns/redis-events.js';
 import type { ParameterRef, LockHelperSummary } from '../nouns/redis-events.js';
-import { findVariableOf, parameterHole } from './helper-summaries.js';
+import { parameterHole } from './helper-summaries.js';
+import { findVariableOf } from '../../util/ast.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 

@@ -24,25 +24,18 @@ import { readCommandShape } from './commands.js';
 import { propertyValue } from '../../util/ast.js';
 import { collectImports } from '../facts/imports.js';
 import type { ImportTable } from '../nouns/vocabulary.js';
-import {
-  HASH_WRITE_METHODS,
-  LOCK_LIBRARIES,
-  LOCK_LIBRARY_METHOD_NAMES,
-  SCRIPT_DEFINING_METHODS,
-  isLockLibrary,
-  lockLibraryMethod,
-} from '../tables/redis-clients.js';
+import { HASH_WRITE_METHODS, LOCK_LIBRARY_METHOD_NAMES, SCRIPT_DEFINING_METHODS, isLockLibrary } from '../tables/redis-clients.js';
 import type { HashWrite } from '../nouns/redis-events.js';
 import { withLockHelpers } from '../helpers/module-helpers.js';
 import { callsImportedHelper, importedHelperCandidates, importedHelperOf, isLockLikeName } from '../helpers/imported-helpers.js';
 import { keySignature } from '../facts/keys.js';
 import { isResultUsed } from '../facts/result-flow.js';
 import { ScriptResolver } from './script-resolver.js';
-import { matchesName } from '../facts/settings.js';
 import type { SharedSettings } from '../nouns/vocabulary.js';
 import type { TypeOracle } from '../nouns/vocabulary.js';
-import type { ScriptCall, RedisCommand, LockEventBase, Acquisition, Release, Expiry, RedisModel } from '../nouns/redis-events.js';
-import { declaredInitializer } from '../../util/ast.js';
+import type { ScriptCall, RedisCommand, Acquisition, Release, Expiry, RedisModel } from '../nouns/redis-events.js';
+import { wrapperEvent, libraryEvent } from './lock-library-events.js';
+import { arrayElements } from '../../util/ast.js';
 
 export function buildRedisModel(
   sourceCode: Readonly<TSESLint.SourceCode>,
@@ -417,12 +410,6 @@ function readScriptCall(
   return { script, scriptNode, keys, args: rest, definedCommand: undefined };
 }
 
-function arrayElements(node: TSESTree.Node | undefined): TSESTree.Node[] {
-  const array = node ? skipTypeWrappers(node) : undefined;
-  if (array?.type !== AST_NODE_TYPES.ArrayExpression) return [];
-  return array.elements.filter((element): element is TSESTree.Expression => !!element && element.type !== AST_NODE_TYPES.SpreadElement);
-}
-
 function classify(command: RedisCommand, acquisitions: Acquisition[], releases: Release[], expiries: Expiry[]): void {
   const base = {
     node: command.call,
@@ -511,101 +498,6 @@ function classify(command: RedisCommand, acquisitions: Acquisition[], releases: 
     releases.push({ ...scriptBase(summary.deletes[0]!.keyRef), kind: 'script', safe: isCompareAndDelete(summary) });
   if (summary.expiries.length > 0 && !nxSet)
     expiries.push({ ...scriptBase(summary.expiries[0]!.keyRef), kind: 'script', safe: isCompareAndExpire(summary) });
-}
-
-interface WrapperEvent {
-  kind: 'acquire' | 'release';
-  base: LockEventBase;
-}
-
-function wrapperEvent(
-  sourceCode: Readonly<TSESLint.SourceCode>,
-  call: TSESTree.CallExpression,
-  settings: SharedSettings,
-): WrapperEvent | undefined {
-  const { acquire, release } = settings.lockWrappers;
-  if (acquire.length === 0 && release.length === 0) return undefined;
-  const callee = skipTypeWrappers(call.callee);
-  const name = callee.type === AST_NODE_TYPES.Identifier ? callee.name : methodCallParts(call)?.method;
-  if (name === undefined) return undefined;
-  const kind = matchesName(name, acquire) ? 'acquire' : matchesName(name, release) ? 'release' : undefined;
-  if (!kind) return undefined;
-  const key = call.arguments[0];
-  return {
-    kind,
-    base: {
-      node: call,
-      library: 'wrapper',
-      command: undefined,
-      key,
-      keySignature: key ? keySignature(sourceCode, key) : undefined,
-      owner: enclosingFunction(call),
-    },
-  };
-}
-
-type LibraryEvent =
-  { type: 'acquire'; acquisition: Acquisition } | { type: 'release'; release: Release } | { type: 'extend'; expiry: Expiry };
-
-/** Redlock and redis-semaphore calls: `redlock.acquire([k], ttl)`, `lock.release()`, `mutex.tryAcquire()`. */
-function libraryEvent(
-  sourceCode: Readonly<TSESLint.SourceCode>,
-  call: TSESTree.CallExpression,
-  method: string,
-  receiver: ReceiverInfo,
-): LibraryEvent | undefined {
-  const owner = enclosingFunction(call);
-  const base = { node: call, command: undefined, owner };
-  const family = isLockLibrary(receiver.family) ? receiver.family : undefined;
-  const own = family ? lockLibraryMethod(family, method) : undefined;
-  if (family && own && (own.acts === 'acquire' || !own.onHandle)) {
-    const entry = LOCK_LIBRARIES[family];
-    const first = call.arguments[0] ? skipTypeWrappers(call.arguments[0]) : undefined;
-    const key =
-      entry.heldBy === 'maker'
-        ? semaphoreKey(receiver.root, sourceCode)
-        : own.acts !== 'acquire'
-          ? undefined
-          : first?.type === AST_NODE_TYPES.ArrayExpression
-            ? arrayElements(first)[0]
-            : first;
-    const keyed = { ...base, library: family, key, keySignature: key ? keySignature(sourceCode, key) : undefined };
-    if (own.acts === 'acquire') {
-      const acquisition = {
-        ...keyed,
-        kind: entry.acquisitionKind,
-        value: undefined,
-        hasTtl: true,
-        isTry: own.isTry ?? false,
-        mintsFence: false,
-      };
-      return { type: 'acquire', acquisition };
-    }
-    if (own.acts === 'release') return { type: 'release', release: { ...keyed, kind: 'library', safe: true } };
-  }
-  // The lock object an acquisition returns: `lock.release()`, `lock.unlock()`, `lock.extend(ttl)`.
-  for (const library of Object.keys(LOCK_LIBRARIES) as (keyof typeof LOCK_LIBRARIES)[]) {
-    const onHandle = lockLibraryMethod(library, method);
-    if (!onHandle?.onHandle || (family !== library && !isLockHandle(receiver.root, sourceCode, library))) continue;
-    const event = { ...base, library, kind: 'library' as const, key: undefined, keySignature: undefined, safe: true };
-    if (onHandle.acts === 'release') return { type: 'release', release: event };
-    if (onHandle.acts === 'extend') return { type: 'extend', expiry: event };
-  }
-  return undefined;
-}
-
-/** `const lock = await redlock.acquire(...)` — the handle an acquisition of `library` returns. */
-function isLockHandle(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>, library: keyof typeof LOCK_LIBRARIES): boolean {
-  let init = declaredInitializer(root, sourceCode);
-  if (init?.type === AST_NODE_TYPES.AwaitExpression) init = skipTypeWrappers(init.argument);
-  if (init?.type !== AST_NODE_TYPES.CallExpression) return false;
-  return lockLibraryMethod(library, methodCallParts(init)?.method)?.returnsHandle === true;
-}
-
-/** The key argument of the `new Mutex(client, key)` a semaphore object was made by. */
-function semaphoreKey(root: TSESTree.Expression, sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.Node | undefined {
-  const init = declaredInitializer(root, sourceCode);
-  return init?.type === AST_NODE_TYPES.NewExpression ? init.arguments[1] : undefined;
 }
 
 /** `redis.defineCommand('releaseLock', { numberOfKeys: 1, lua })` and node-redis `defineScript(...)` entries. */
