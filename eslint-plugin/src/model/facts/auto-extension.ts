@@ -7,10 +7,9 @@
 // helpers whose summaries carry them (helpers/), so every rule answers from the same facts.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { findVariable, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
+import { findVariable, methodCallParts, skipTypeWrappers, declaredInitializer } from '../../util/ast.js';
 import { AUTO_EXTENDING_LOCKS, CLIENT_PACKAGES, isLockLibrary } from '../tables/redis-clients.js';
 import { collectImports } from './imports.js';
-import { declaredInitializer } from '../../util/ast.js';
 import type { Acquisition } from '../nouns/redis-events.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;

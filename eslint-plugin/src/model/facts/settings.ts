@@ -1,9 +1,8 @@
 // The options every rule shares, read from `settings.locksmith` so one entry configures them all.
 
 import { parseVersion, SERVER_KINDS } from '../tables/servers.js';
-import type { ServerKind, TargetServer } from '../nouns/vocabulary.js';
+import type { ServerKind, TargetServer, LockWrappers, SharedSettings } from '../nouns/vocabulary.js';
 import type { LocksmithRuleContext } from '../../util/rule-context.js';
-import type { LockWrappers, SharedSettings } from '../nouns/vocabulary.js';
 
 export interface RawSharedSettings {
   lockKeyPattern?: string;

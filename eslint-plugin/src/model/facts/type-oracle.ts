@@ -4,9 +4,8 @@
 import type { ParserServicesWithTypeInformation } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { DECLARATION_PATH_FAMILIES } from '../tables/redis-clients.js';
-import type { ClientFamily } from '../nouns/vocabulary.js';
+import type { ClientFamily, TypeVerdict, TypeOracle } from '../nouns/vocabulary.js';
 import type { LocksmithRuleContext } from '../../util/rule-context.js';
-import type { TypeVerdict, TypeOracle } from '../nouns/vocabulary.js';
 
 export function getTypeOracle(context: LocksmithRuleContext): TypeOracle | null {
   const services = context.sourceCode.parserServices as Partial<ParserServicesWithTypeInformation> | undefined;

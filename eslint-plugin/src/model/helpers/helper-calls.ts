@@ -3,13 +3,19 @@
 // one call stands for, with the caller's key, token and handle.
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { enclosingFunction, type FunctionLike, isFunctionLike, methodCallParts, propertyName, skipTypeWrappers } from '../../util/ast.js';
+import {
+  enclosingFunction,
+  type FunctionLike,
+  isFunctionLike,
+  methodCallParts,
+  propertyName,
+  skipTypeWrappers,
+  findVariableOf,
+} from '../../util/ast.js';
 import { keySignature } from '../facts/keys.js';
 import { valueFlow } from '../facts/result-flow.js';
-import type { Acquisition, Expiry, Release } from '../nouns/redis-events.js';
-import type { ParameterRef, LockHelperSummary } from '../nouns/redis-events.js';
+import type { Acquisition, Expiry, Release, ParameterRef, LockHelperSummary } from '../nouns/redis-events.js';
 import { parameterHole } from './helper-summaries.js';
-import { findVariableOf } from '../../util/ast.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 

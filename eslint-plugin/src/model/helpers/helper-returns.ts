@@ -3,14 +3,11 @@
 // summary (helper-summaries.ts) has gathered.
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { type FunctionLike, isFunctionLike, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
+import { type FunctionLike, isFunctionLike, methodCallParts, skipTypeWrappers, findVariableOf, pushChildren } from '../../util/ast.js';
 import { eventNode, within } from '../facts/source-order.js';
 import { resultDeclarator, valueFlow } from '../facts/result-flow.js';
-import type { Acquisition, Release } from '../nouns/redis-events.js';
-import type { HelperReturn } from '../nouns/redis-events.js';
+import type { Acquisition, Release, HelperReturn } from '../nouns/redis-events.js';
 import { LOCK_LIBRARIES, isLockLibrary, lockLibraryMethod, releaseMethodsOf } from '../tables/redis-clients.js';
-
-import { findVariableOf, pushChildren } from '../../util/ast.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 

@@ -21,17 +21,16 @@ import {
   propertyName,
   type ScopeOwner,
   skipTypeWrappers,
+  findVariableOf,
+  pushChildren,
 } from '../../util/ast.js';
-import { looksLikeLockKey } from '../facts/keys.js';
-import { isInLockFunction } from '../facts/keys.js';
+import { looksLikeLockKey, isInLockFunction } from '../facts/keys.js';
 import { callerArguments } from '../facts/parameter-callers.js';
 import { resultDeclarator } from '../facts/result-flow.js';
 import { autoExtensionOf, routineArgument } from '../facts/auto-extension.js';
-import type { Acquisition, Expiry, RedisCommand, Release } from '../nouns/redis-events.js';
-import type { HelperRole, ParameterRef, LockHelperSummary } from '../nouns/redis-events.js';
+import type { Acquisition, Expiry, RedisCommand, Release, HelperRole, ParameterRef, LockHelperSummary } from '../nouns/redis-events.js';
 import { isLockLibrary } from '../tables/redis-clients.js';
 import { type Body, returnKind, mentions, reportsFailure } from './helper-returns.js';
-import { findVariableOf, pushChildren } from '../../util/ast.js';
 
 /** Events found so far in a module, the summaries' input. */
 export interface ModuleEvents {

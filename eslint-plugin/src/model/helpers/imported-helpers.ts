@@ -6,10 +6,9 @@
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, type FunctionLike, isFunctionLike, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
-import type { ImportBinding, ImportTable } from '../nouns/vocabulary.js';
+import type { ImportBinding, ImportTable, SharedSettings } from '../nouns/vocabulary.js';
 import { memberFunction, receiverClassOf } from './helper-calls.js';
 import type { LockHelperSummary, ModuleHelperSummaries } from '../nouns/redis-events.js';
-import type { SharedSettings } from '../nouns/vocabulary.js';
 import { calledInText, callsLockNamedMethod, LOCK_NAME, LOCK_TEXT, NOT_A_HELPER, usedAsClassInText } from '../project/lock-names.js';
 import { exportedFunction, importedValue, loadModule, type ExportedValue, type ProjectModule } from '../project/modules.js';
 import { resolveImport } from '../project/resolve.js';

@@ -5,8 +5,7 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { enclosingFunction, type FunctionLike, functionName, isFunctionLike, type ScopeOwner } from '../../util/ast.js';
 import { isInLockFunction } from '../facts/keys.js';
-import type { Acquisition, Expiry, Release } from '../nouns/redis-events.js';
-import type { LockHelperSummary } from '../nouns/redis-events.js';
+import type { Acquisition, Expiry, Release, LockHelperSummary } from '../nouns/redis-events.js';
 import { keyOf, type ModuleEvents, parameterBindings, RELEASE_NAME, summarizeLockHelpers } from './helper-summaries.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;

@@ -11,8 +11,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionLike } from '../../util/ast.js';
 import { keySignature } from '../facts/keys.js';
 import { summarizeLockHelpers } from './helper-summaries.js';
-import type { LockHelperSummary } from '../nouns/redis-events.js';
-import type { Acquisition, Expiry, Release } from '../nouns/redis-events.js';
+import type { LockHelperSummary, Acquisition, Expiry, Release } from '../nouns/redis-events.js';
 import type { AdvisoryLockItem, SqlModel } from '../nouns/sql-items.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;

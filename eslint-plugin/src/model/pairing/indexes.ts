@@ -5,9 +5,8 @@
 
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isFunctionLike, type ScopeOwner } from '../../util/ast.js';
-import type { HashWrite } from '../nouns/redis-events.js';
+import type { HashWrite, Acquisition, Expiry, RedisCommand, RedisModel, Release } from '../nouns/redis-events.js';
 import { eventNode, sortedBySource } from '../facts/source-order.js';
-import type { Acquisition, Expiry, RedisCommand, RedisModel, Release } from '../nouns/redis-events.js';
 import { lockHeldBy, lockLibraryMethod } from '../tables/redis-clients.js';
 
 export interface RedisIndex {

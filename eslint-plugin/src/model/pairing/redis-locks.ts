@@ -4,13 +4,11 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains, findVariable, methodCallParts, skipTypeWrappers, valueCarrier } from '../../util/ast.js';
 import { inEnclosingFunctions, redisIndex, splitAcquisitionsOf } from './indexes.js';
-import { eventNode, sectionEndOf, within } from '../facts/source-order.js';
-import { precedesInScope, runsBefore } from '../facts/source-order.js';
+import { eventNode, sectionEndOf, within, precedesInScope, runsBefore } from '../facts/source-order.js';
 import { splitAcquisitionOf } from './split-acquisitions.js';
 import type { Acquisition, Expiry, RedisModel, Release } from '../nouns/redis-events.js';
 import type { AdvisoryLockItem, LockTableAcquisition } from '../nouns/sql-items.js';
-import type { LockTtl, RedisLock } from '../nouns/lock-types.js';
-import type { LockHalf } from '../nouns/lock-types.js';
+import type { LockTtl, RedisLock, LockHalf } from '../nouns/lock-types.js';
 import { LOCK_LIBRARIES, isLockLibrary, lockHeldBy } from '../tables/redis-clients.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;

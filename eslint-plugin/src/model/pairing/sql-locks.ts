@@ -7,8 +7,7 @@ import { eventNode, sectionEndOf, within } from '../facts/source-order.js';
 import type { Acquisition } from '../nouns/redis-events.js';
 import type { AdvisoryLockItem, LockTableAcquisition, LockTableRelease, SqlModel } from '../nouns/sql-items.js';
 import { lockTables, type LockTable } from './lock-tables.js';
-import type { LockTableLock, AdvisoryLock } from '../nouns/lock-types.js';
-import type { LockHalf } from '../nouns/lock-types.js';
+import type { LockTableLock, AdvisoryLock, LockHalf } from '../nouns/lock-types.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 

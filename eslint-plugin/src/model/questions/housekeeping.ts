@@ -6,9 +6,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { ScopeOwner } from '../../util/ast.js';
 import { inEnclosingFunctions, redisIndex } from '../pairing/indexes.js';
-import { within, eventNode } from '../facts/source-order.js';
+import { within, eventNode, precedesInScope } from '../facts/source-order.js';
 import { keyShape, keySignature, looksLikeLockKey } from '../facts/keys.js';
-import { precedesInScope } from '../facts/source-order.js';
 import { checkThenSetRead } from './read-decides.js';
 import type { Expiry, RedisCommand, RedisModel, Release } from '../nouns/redis-events.js';
 import { testCodeOf } from '../facts/test-code.js';

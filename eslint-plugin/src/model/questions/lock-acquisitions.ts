@@ -14,13 +14,11 @@ import {
 } from '../../util/ast.js';
 import type { LockModel } from '../nouns/lock-types.js';
 import { isReleasedInModule, redisIndex } from '../pairing/indexes.js';
-import { eventNode, within } from '../facts/source-order.js';
-import { looksLikeLockKey, matchesLockPattern } from '../facts/keys.js';
+import { eventNode, within, precedesInScope } from '../facts/source-order.js';
+import { looksLikeLockKey, matchesLockPattern, isInLockFunction } from '../facts/keys.js';
 import { isLockKey } from './housekeeping.js';
-import { precedesInScope } from '../facts/source-order.js';
 import type { Acquisition, RedisCommand, RedisModel } from '../nouns/redis-events.js';
 import { valueFlow } from '../facts/result-flow.js';
-import { isInLockFunction } from '../facts/keys.js';
 import { lockLibraryMethod } from '../tables/redis-clients.js';
 
 const { DefinitionType } = TSESLint.Scope;

@@ -4,10 +4,9 @@
 // whether such a WATCH guards it and whether the guard holds.
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, enclosingFunction, isFunctionLike, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
+import { contains, enclosingFunction, isFunctionLike, methodCallParts, skipTypeWrappers, declaredInitializer } from '../../util/ast.js';
 import { collectNodes } from '../../util/collect-nodes.js';
 import { runsBefore } from '../facts/source-order.js';
-import { declaredInitializer } from '../../util/ast.js';
 import type { Release } from '../nouns/redis-events.js';
 import { isResultUsed } from '../facts/result-flow.js';
 

@@ -5,7 +5,7 @@ import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/util
 import { collectNodes } from '../../util/collect-nodes.js';
 import { findVariable, methodCallParts, propertyName, skipTypeWrappers, type FunctionLike } from '../../util/ast.js';
 import { CHAIN_METHODS, CLIENT_PACKAGES } from '../tables/redis-clients.js';
-import type { ClientFamily } from '../nouns/vocabulary.js';
+import type { ClientFamily, ImportTable, TypeOracle } from '../nouns/vocabulary.js';
 import {
   assignedValues,
   calledFunction,
@@ -15,9 +15,7 @@ import {
   memberAssignments,
   returnedValues,
 } from '../project/factories.js';
-import type { ImportTable } from '../nouns/vocabulary.js';
 import { importedValue, type ExportedValue, type ProjectModule } from '../project/modules.js';
-import type { TypeOracle } from '../nouns/vocabulary.js';
 import type { Evidence, ReceiverInfo } from '../nouns/redis-events.js';
 
 const UNKNOWN = (root: TSESTree.Expression): ReceiverInfo => ({

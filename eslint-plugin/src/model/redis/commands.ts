@@ -3,10 +3,9 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import type { RedisDialect } from '../nouns/vocabulary.js';
-import { methodCallParts, propertyName, skipTypeWrappers, staticString } from '../../util/ast.js';
+import { methodCallParts, propertyName, skipTypeWrappers, staticString, propertyValue } from '../../util/ast.js';
 import { ARRAY_ONLY_COMMAND_METHODS, GENERIC_COMMAND_METHODS, REDIS_METHODS } from '../tables/redis-clients.js';
 import type { ExpiryUnit, CompareCondition, SetOptions } from '../nouns/redis-events.js';
-import { propertyValue } from '../../util/ast.js';
 export const COMPARE_CONDITIONS: ReadonlySet<string> = new Set<CompareCondition>(['IFEQ', 'IFNE', 'IFDEQ', 'IFDNE']);
 
 export interface CommandShape {

@@ -3,15 +3,12 @@
 // settings name as an acquire or release wrapper.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { enclosingFunction, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
-import type { ReceiverInfo } from '../nouns/redis-events.js';
+import { enclosingFunction, methodCallParts, skipTypeWrappers, arrayElements, declaredInitializer } from '../../util/ast.js';
+import type { ReceiverInfo, LockEventBase, Acquisition, Release, Expiry } from '../nouns/redis-events.js';
 import { LOCK_LIBRARIES, isLockLibrary, lockLibraryMethod } from '../tables/redis-clients.js';
 import { keySignature } from '../facts/keys.js';
 import { matchesName } from '../facts/settings.js';
 import type { SharedSettings } from '../nouns/vocabulary.js';
-import { arrayElements } from '../../util/ast.js';
-import type { LockEventBase, Acquisition, Release, Expiry } from '../nouns/redis-events.js';
-import { declaredInitializer } from '../../util/ast.js';
 
 export interface WrapperEvent {
   kind: 'acquire' | 'release';

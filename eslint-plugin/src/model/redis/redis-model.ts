@@ -2,10 +2,10 @@
 // rules ask about — acquisitions, releases and expiries — each tied to its key, client and function.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import type { RedisDialect } from '../nouns/vocabulary.js';
+import type { RedisDialect, ClientFamily, ImportTable, SharedSettings, TypeOracle } from '../nouns/vocabulary.js';
 import type { LuaScriptSummary } from '../../lua/analyze-script.js';
 import { analyzeLuaScript, isCompareAndDelete, isCompareAndExpire } from '../../lua/analyze-script.js';
-import { enclosingFunction, methodCallParts, skipTypeWrappers, staticString } from '../../util/ast.js';
+import { enclosingFunction, methodCallParts, skipTypeWrappers, staticString, propertyValue, arrayElements } from '../../util/ast.js';
 import {
   CHAIN_METHODS,
   CLIENT_LIKE_NAME,
@@ -14,28 +14,33 @@ import {
   GENERIC_COMMAND_METHODS,
   GENERIC_METHOD_NAMES,
   REDIS_METHODS,
+  HASH_WRITE_METHODS,
+  LOCK_LIBRARY_METHOD_NAMES,
+  SCRIPT_DEFINING_METHODS,
+  isLockLibrary,
 } from '../tables/redis-clients.js';
-import type { ClientFamily } from '../nouns/vocabulary.js';
 import { collectNodes } from '../../util/collect-nodes.js';
 import { mayUseRedis } from '../screen/redis-gate.js';
 import { ClientResolver } from './client-resolver.js';
-import type { ReceiverInfo, ModuleHelperSummaries } from '../nouns/redis-events.js';
+import type {
+  ReceiverInfo,
+  ModuleHelperSummaries,
+  HashWrite,
+  ScriptCall,
+  RedisCommand,
+  Acquisition,
+  Release,
+  Expiry,
+  RedisModel,
+} from '../nouns/redis-events.js';
 import { readCommandShape } from './commands.js';
-import { propertyValue } from '../../util/ast.js';
 import { collectImports } from '../facts/imports.js';
-import type { ImportTable } from '../nouns/vocabulary.js';
-import { HASH_WRITE_METHODS, LOCK_LIBRARY_METHOD_NAMES, SCRIPT_DEFINING_METHODS, isLockLibrary } from '../tables/redis-clients.js';
-import type { HashWrite } from '../nouns/redis-events.js';
 import { withLockHelpers } from '../helpers/module-helpers.js';
 import { callsImportedHelper, importedHelperCandidates, importedHelperOf, isLockLikeName } from '../helpers/imported-helpers.js';
 import { keySignature } from '../facts/keys.js';
 import { isResultUsed } from '../facts/result-flow.js';
 import { ScriptResolver } from './script-resolver.js';
-import type { SharedSettings } from '../nouns/vocabulary.js';
-import type { TypeOracle } from '../nouns/vocabulary.js';
-import type { ScriptCall, RedisCommand, Acquisition, Release, Expiry, RedisModel } from '../nouns/redis-events.js';
 import { wrapperEvent, libraryEvent } from './lock-library-events.js';
-import { arrayElements } from '../../util/ast.js';
 
 export function buildRedisModel(
   sourceCode: Readonly<TSESLint.SourceCode>,

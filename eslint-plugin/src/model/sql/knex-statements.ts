@@ -4,8 +4,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { constInitializer, propertyName, skipTypeWrappers } from '../../util/ast.js';
 import { VERSION_COLUMNS, type ColumnComparison, type OnConflictFacts, type SqlStatementFacts } from '../../sql-syntax/index.js';
-import type { OrmWriteFacts } from '../nouns/sql-items.js';
-import type { KnexStatement } from '../nouns/sql-items.js';
+import type { OrmWriteFacts, KnexStatement } from '../nouns/sql-items.js';
 
 // The builder methods whose meaning is read. Any other method in the chain (`whereRaw`, `modify`,
 // `joinRaw`, a `where` callback, ...) may change what the statement matches, so the chain is not read:

@@ -4,8 +4,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { propertyName, skipTypeWrappers } from '../../util/ast.js';
 import { ANY_ORM_WRITE_METHOD, ORM_WRITE_METHODS } from '../tables/sql-clients.js';
 import type { SenderResolver } from './senders.js';
-import type { SqlSender } from '../nouns/sql-items.js';
-import type { OrmWriteFacts } from '../nouns/sql-items.js';
+import type { SqlSender, OrmWriteFacts } from '../nouns/sql-items.js';
 
 /** Recognises `call` as an ORM write, or returns undefined. */
 export function findOrmWrite(call: TSESTree.CallExpression, senders: SenderResolver): OrmWriteFacts | undefined {

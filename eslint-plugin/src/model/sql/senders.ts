@@ -2,10 +2,9 @@
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { collectNodes } from '../../util/collect-nodes.js';
-import { findVariable, isFunctionLike, propertyName, skipTypeWrappers, type FunctionLike } from '../../util/ast.js';
-import { propertyValue } from '../../util/ast.js';
+import { findVariable, isFunctionLike, propertyName, skipTypeWrappers, type FunctionLike, propertyValue } from '../../util/ast.js';
 import { assignedValues, calledFunction, enclosingClassBody, isNullish, returnedValues } from '../project/factories.js';
-import type { ImportTable } from '../nouns/vocabulary.js';
+import type { ImportTable, SqlLibrary } from '../nouns/vocabulary.js';
 import { importedValue, type ExportedValue, type ProjectModule } from '../project/modules.js';
 import { resolveImport } from '../project/resolve.js';
 import {
@@ -21,7 +20,6 @@ import {
   transactionHelperPath,
   type SqlFactory,
 } from '../tables/sql-clients.js';
-import type { SqlLibrary } from '../nouns/vocabulary.js';
 import type { SqlHandle, SqlSender } from '../nouns/sql-items.js';
 
 const { DefinitionType } = TSESLint.Scope;

@@ -25,15 +25,10 @@ import {
 } from '../../sql-syntax/index.js';
 import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS, OWNER_COLUMNS, SQL_CALL_METHODS, TRANSACTION_BOUNDARY_METHODS } from '../tables/sql-clients.js';
 import { knexTableName, readKnexStatement } from './knex-statements.js';
-import type { KnexStatement } from '../nouns/sql-items.js';
-import { findOrmWrite, ormWriteIsFenced, ormWriteIsIdempotent } from './orm-writes.js';
-import type { OrmWriteFacts } from '../nouns/sql-items.js';
-import { findQuery, objectProperty } from './sql-queries.js';
-import type { FoundQuery } from '../nouns/sql-items.js';
-import { mayContainSql } from '../screen/sql-prefilter.js';
-import { SenderResolver } from './senders.js';
-import type { LocksmithRuleContext } from '../../util/rule-context.js';
 import type {
+  KnexStatement,
+  OrmWriteFacts,
+  FoundQuery,
   SqlQuery,
   SqlItem,
   AdvisoryLockItem,
@@ -42,6 +37,11 @@ import type {
   SqlWrite,
   SqlModel,
 } from '../nouns/sql-items.js';
+import { findOrmWrite, ormWriteIsFenced, ormWriteIsIdempotent } from './orm-writes.js';
+import { findQuery, objectProperty } from './sql-queries.js';
+import { mayContainSql } from '../screen/sql-prefilter.js';
+import { SenderResolver } from './senders.js';
+import type { LocksmithRuleContext } from '../../util/rule-context.js';
 
 export type { SenderKind, SqlLibrary } from '../nouns/vocabulary.js';
 export type { SqlSender } from '../nouns/sql-items.js';

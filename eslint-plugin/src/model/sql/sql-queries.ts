@@ -6,8 +6,7 @@ import type { ImportTable } from '../nouns/vocabulary.js';
 import { buildSqlText, looksLikeSql, type SqlSourcePart, type SqlText } from '../../sql-syntax/index.js';
 import { DRIVER_PLACEHOLDER_LIBRARIES, QUERY_METHODS, SQL_BUILDER_PACKAGES, TAG_QUERY_METHODS } from '../tables/sql-clients.js';
 import type { SenderResolver } from './senders.js';
-import type { SqlSender } from '../nouns/sql-items.js';
-import type { SqlSourceNode, FoundQuery } from '../nouns/sql-items.js';
+import type { SqlSender, SqlSourceNode, FoundQuery } from '../nouns/sql-items.js';
 
 export function findQuery(
   node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
