@@ -16,6 +16,8 @@ import {
   returnedValues,
 } from '../project/factories.js';
 import { importedValue, type ExportedValue, type ProjectModule } from '../project/modules.js';
+import { calledInText, callsLockNamedMethod } from '../project/lock-names.js';
+import { mayNameLock } from '../screen/redis-gate.js';
 import type { Evidence, ReceiverInfo } from '../nouns/redis-events.js';
 
 const UNKNOWN = (root: TSESTree.Expression): ReceiverInfo => ({
@@ -415,6 +417,54 @@ function familyOfExport(value: ExportedValue): ClientFamily | undefined {
   }
   exportFamilies.set(value.node, family ?? null);
   return family;
+}
+
+const importedClientsOf = new WeakMap<TSESTree.Program, ReadonlyMap<string, ClientFamily>>();
+
+/**
+ * The file's imports from the project's own modules that are Redis clients or lock-library objects
+ * there (`import { redlock } from './redlock'`, `const { redis } = require('../db')`), among those
+ * the text calls a method on. A file whose only sign of Redis is such an import (a Redlock instance
+ * another module makes, a client imported under a neutral name) still takes locks. Once per file.
+ */
+export function importedClients(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  imports: ImportTable,
+  filename: string | undefined,
+): ReadonlyMap<string, ClientFamily> {
+  const program = sourceCode.ast;
+  const known = importedClientsOf.get(program);
+  if (known) return known;
+  const clients = new Map<string, ClientFamily>();
+  if (filename !== undefined) {
+    for (const [local, binding] of imports) {
+      if (CLIENT_PACKAGES[binding.source] || !calledInText(sourceCode.text, local)) continue;
+      let value: ExportedValue | undefined;
+      try {
+        value = importedValue(filename, binding, 'client');
+      } catch {
+        // Another module's code, whatever shape it has, never makes this file's rules throw.
+        value = undefined;
+      }
+      const family = value ? familyOfExport(value) : undefined;
+      if (family) clients.set(local, family);
+    }
+  }
+  importedClientsOf.set(program, clients);
+  return clients;
+}
+
+/**
+ * Whether the file takes a lock through a client or lock-library object imported from the project's
+ * own modules: a lock word in its code and a lock-named method called (`redlock.acquire(`,
+ * `mutex.tryLock(`), the text screens the editor's lock map also reads, before any module is read.
+ */
+export function importsProjectClient(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  imports: ImportTable,
+  filename: string | undefined,
+): boolean {
+  return mayNameLock(sourceCode) && callsLockNamedMethod(sourceCode.text) && importedClients(sourceCode, imports, filename).size > 0;
 }
 
 /** Makers and types of cluster clients (ioredis `Cluster`, node-redis `createCluster`). */

@@ -20,8 +20,8 @@ import {
   isLockLibrary,
 } from '../tables/redis-clients.js';
 import { collectNodes } from '../../util/collect-nodes.js';
-import { mayUseRedis } from '../screen/redis-gate.js';
-import { ClientResolver } from './client-resolver.js';
+import { mayNameLock, mayUseRedis } from '../screen/redis-gate.js';
+import { ClientResolver, importedClients, importsProjectClient } from './client-resolver.js';
 import type {
   ReceiverInfo,
   ModuleHelperSummaries,
@@ -61,7 +61,8 @@ export function buildRedisModel(
     !oracle &&
     !hasPatternWrappers &&
     !mayUseRedis(sourceCode, extraNames) &&
-    (helperImports.size === 0 || !callsImportedHelper(sourceCode, filename, imports, settings, moduleHelpers))
+    (helperImports.size === 0 || !callsImportedHelper(sourceCode, filename, imports, settings, moduleHelpers)) &&
+    !importsProjectClient(sourceCode, imports, filename)
   )
     return emptyModel(imports, settings, sourceCode);
   for (const name of helperImports.keys()) extraNames.add(name);
@@ -98,6 +99,11 @@ export function buildRedisModel(
   for (const binding of imports.values()) {
     const entry = CLIENT_PACKAGES[binding.source];
     if (entry) importedFamilies.add(entry.family);
+  }
+  // A lock library's object imported from the project's own module (`import { redlock } from './redlock'`)
+  // makes the handles its acquisitions return as much the library's as a package import does.
+  if (mayNameLock(sourceCode)) {
+    for (const family of importedClients(sourceCode, imports, filename).values()) if (isLockLibrary(family)) importedFamilies.add(family);
   }
 
   const fileUsesV5Options = calls.some((call) =>

@@ -182,6 +182,45 @@ describe('project modules: imported clients, pools and lock helpers', () => {
     );
   });
 
+  it('a Redlock instance another module makes is a Redlock where it is imported (ES import and require)', () => {
+    write(
+      'src/locks/redlock.ts',
+      "import Redlock from 'redlock';\nimport { redis } from '../redis.js';\nexport const redlock = new Redlock([redis], { retryCount: 3 });\n",
+    );
+    write(
+      'src/locks/redlock.cjs',
+      "const Redlock = require('redlock');\nconst Redis = require('ioredis');\nconst redlock = new Redlock([new Redis()]);\nmodule.exports = { redlock };\n",
+    );
+    const body = [
+      'export async function restock(db: Db, id: string) {',
+      '  const lock = await redlock.acquire([`lock:stock:${id}`], 5000);',
+      "  const qty = await db.query('SELECT qty FROM stock WHERE id = $1', [id]);",
+      "  await db.query('UPDATE stock SET qty = $2 WHERE id = $1', [id, qty]);",
+      '  await lock.release();',
+      '}',
+      'interface Db { query(sql: string, values: unknown[]): Promise<unknown> }',
+      '',
+    ];
+    const expected = ['3 locksmith/require-release-in-finally', '5 locksmith/require-fencing-token'];
+    assert.deepEqual(lint('src/jobs/restock.ts', ["import { redlock } from '../locks/redlock.js';", ...body].join('\n')), expected);
+    assert.deepEqual(
+      lint('src/jobs/restock-cjs.ts', ["const { redlock } = require('../locks/redlock.cjs');", ...body].join('\n')),
+      expected,
+    );
+    // A resource pool another module makes has `acquire` and `release` too, and is no lock.
+    write('src/pools.ts', "import { createPool } from 'generic-pool';\nexport const browsers = createPool({ create, destroy });\n");
+    assert.deepEqual(
+      lint(
+        'src/jobs/render.ts',
+        [
+          "import { browsers } from '../pools.js';",
+          ...body.map((line) => line.replace('redlock.acquire([`lock:stock:${id}`], 5000)', 'browsers.acquire()')),
+        ].join('\n'),
+      ),
+      [],
+    );
+  });
+
   it('a session advisory lock through a pool imported by a package import is on a pool', () => {
     const found = lint(
       'src/jobs/advisory.ts',
