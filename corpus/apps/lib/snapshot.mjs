@@ -59,13 +59,19 @@ export async function extractFiles({ gitDirectory, commit, files, checkoutDirect
       return { ok: false, reason: `${file} is a symbolic link at ${commit.slice(0, 12)}: list its target instead` };
   }
 
+  // The project's configuration, which a real run reads to resolve imports (tsconfig `paths` and
+  // `baseUrl`, package `imports`, workspace packages): written beside the files, never linted.
+  const configs = await projectConfigFiles(git, commit, new Set(files));
+  for (const [file, found] of configs) entries.set(file, found);
+  const written = [...files, ...configs.keys()];
+
   // One cat-file for every blob: `<object> blob <size>\n<content>\n` each.
-  const batch = await git(['cat-file', '--batch'], files.map((file) => `${entries.get(file).object}\n`).join(''));
+  const batch = await git(['cat-file', '--batch'], written.map((file) => `${entries.get(file).object}\n`).join(''));
   if (batch.code !== 0) return { ok: false, reason: `git cat-file failed: ${firstLine(batch.stderr)}` };
   fs.rmSync(checkoutDirectory, { recursive: true, force: true });
   const lineCounts = new Map();
   let offset = 0;
-  for (const file of files) {
+  for (const file of written) {
     const headerEnd = batch.stdout.indexOf(0x0a, offset);
     const header = batch.stdout.subarray(offset, headerEnd).toString('utf8').split(' ');
     if (header[1] !== 'blob') return { ok: false, reason: `${file}: its blob is missing from the snapshot` };
@@ -75,9 +81,28 @@ export async function extractFiles({ gitDirectory, commit, files, checkoutDirect
     const target = path.join(checkoutDirectory, ...file.split('/'));
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, content);
-    lineCounts.set(file, countLines(content));
+    if (!configs.has(file)) lineCounts.set(file, countLines(content));
   }
   return { ok: true, lineCounts };
+}
+
+const CONFIG_FILE = /(?:^|\/)(?:package\.json|jsconfig\.json|tsconfig[\w.-]*\.json)$/;
+const MAX_CONFIG_FILES = 400;
+
+/** The commit's package.json, tsconfig*.json and jsconfig.json files outside node_modules (a bounded number), not among `listed`. */
+async function projectConfigFiles(git, commit, listed) {
+  const configs = new Map();
+  const tree = await git(['ls-tree', '-r', '-z', '--full-tree', commit]);
+  if (tree.code !== 0) return configs;
+  for (const record of tree.stdout.toString('utf8').split('\0')) {
+    const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.*)$/s.exec(record);
+    if (match === null || match[2] !== 'blob' || match[1] === '120000') continue;
+    const file = match[4];
+    if (!CONFIG_FILE.test(file) || listed.has(file) || file.includes('node_modules/')) continue;
+    configs.set(file, { mode: match[1], type: match[2], object: match[3] });
+    if (configs.size >= MAX_CONFIG_FILES) break;
+  }
+  return configs;
 }
 
 function countLines(content) {
