@@ -7,7 +7,7 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, type FunctionLike, isFunctionLike, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
 import type { ImportBinding, ImportTable, SharedSettings } from '../nouns/vocabulary.js';
-import { memberFunction, receiverClassOf } from './helper-calls.js';
+import { memberFunction, receiverClassOf } from '../project/classes.js';
 import type { LockHelperSummary, ModuleHelperSummaries } from '../nouns/redis-events.js';
 import { calledInText, callsLockNamedMethod, LOCK_NAME, LOCK_TEXT, NOT_A_HELPER, usedAsClassInText } from '../project/lock-names.js';
 import { exportedFunction, importedValue, loadModule, type ExportedValue, type ProjectModule } from '../project/modules.js';

@@ -225,7 +225,10 @@ export class ClientResolver {
     const known = this.factoryResults.get(fn);
     if (known !== undefined) return known ?? UNKNOWN(fn as unknown as TSESTree.Expression);
     this.factoryResults.set(fn, null);
-    const values = returnedValues(fn);
+    // `getRedisClient(): Redis { … }`, `async getClient(): Promise<Redis>`: the declared type says it as well as the returns do.
+    const returned = returnedValues(fn);
+    const declared = declaredReturnType(fn);
+    const values = declared ? [declared, ...(returned ?? [])] : returned;
     let info: ReceiverInfo;
     try {
       info = values
@@ -465,6 +468,19 @@ export function importsProjectClient(
   filename: string | undefined,
 ): boolean {
   return mayNameLock(sourceCode) && callsLockNamedMethod(sourceCode.text) && importedClients(sourceCode, imports, filename).size > 0;
+}
+
+/** The type a function is declared to return, the awaited one for `Promise<T>`, when it names a type. */
+function declaredReturnType(fn: FunctionLike): TSESTree.TSTypeReference | undefined {
+  let type = fn.returnType?.typeAnnotation;
+  if (
+    type?.type === AST_NODE_TYPES.TSTypeReference &&
+    type.typeName.type === AST_NODE_TYPES.Identifier &&
+    type.typeName.name === 'Promise' &&
+    type.typeArguments?.params.length === 1
+  )
+    type = type.typeArguments.params[0];
+  return type?.type === AST_NODE_TYPES.TSTypeReference ? type : undefined;
 }
 
 /** Makers and types of cluster clients (ioredis `Cluster`, node-redis `createCluster`). */

@@ -221,6 +221,59 @@ describe('project modules: imported clients, pools and lock helpers', () => {
     );
   });
 
+  it('a client a method of an injected service hands out is a client (declared return type, getter, factory)', () => {
+    write(
+      'src/infra/redis.service.ts',
+      [
+        "import Redis from 'ioredis';",
+        'export class RedisService {',
+        '  private static shared: Redis | null = null;',
+        '  getClient(): Redis {',
+        "    if (!RedisService.shared) throw new Error('not connected');",
+        '    return RedisService.shared;',
+        '  }',
+        '  async connection() {',
+        '    return new Redis();',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const found = lint(
+      'src/infra/lock.service.ts',
+      [
+        "import { RedisService } from './redis.service.js';",
+        'export class LockService {',
+        '  constructor(private readonly redisService: RedisService) {}',
+        '  async acquire(key: string, ttl: number) {',
+        "    return this.redisService.getClient().set(`lock:${key}`, String(Date.now()), 'PX', ttl, 'NX');",
+        '  }',
+        '  async release(key: string) {',
+        '    await (await this.redisService.connection()).del(`lock:${key}`);',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(found, ['5 locksmith/require-unique-token', '8 locksmith/no-unsafe-release']);
+    // A service of the same shape whose method hands out a Map is no client.
+    write('src/infra/memo.service.ts', 'export class MemoService {\n  getClient() {\n    return new Map<string, string>();\n  }\n}\n');
+    assert.deepEqual(
+      lint(
+        'src/infra/memo-user.ts',
+        [
+          "import { MemoService } from './memo.service.js';",
+          'export class Marks {',
+          '  constructor(private readonly memo: MemoService) {}',
+          "  mark(key: string) { this.memo.getClient().set(`lock:${key}`, 'x'); this.memo.getClient().delete(`lock:${key}`); }",
+          '}',
+          '',
+        ].join('\n'),
+      ),
+      [],
+    );
+  });
+
   it('a session advisory lock through a pool imported by a package import is on a pool', () => {
     const found = lint(
       'src/jobs/advisory.ts',
