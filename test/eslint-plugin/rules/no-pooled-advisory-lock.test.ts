@@ -230,6 +230,24 @@ async function run(id: number) {
     ],
   },
   {
+    // postgres.js injected into a service: the member holding the instance is the tag (\`this.sql\`), split over methods.
+    code: `import type postgres from 'postgres';
+export class MigrationHook {
+  constructor(private readonly sql: postgres.Sql) {}
+  private async acquireLock(): Promise<void> {
+    await this
+      .sql\`SELECT pg_advisory_lock(\${132})\`;
+  }
+  private async releaseLock(): Promise<void> {
+    await this.sql\`SELECT pg_advisory_unlock(\${132})\`;
+  }
+}`,
+    errors: [
+      { messageId: 'pooledLock', line: 5, column: 11 },
+      { messageId: 'pooledUnlock', line: 9, column: 11 },
+    ],
+  },
+  {
     // Prisma: the client is a pool; unlock in finally.
     code: `import { PrismaClient } from '@prisma/client';
 const prisma = new PrismaClient();

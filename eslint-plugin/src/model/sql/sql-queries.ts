@@ -76,8 +76,10 @@ function taggedQuery(
     if (method !== undefined && TAG_QUERY_METHODS.has(method)) {
       return fromTemplate(node, method, senders.sender(tag.object), node.quasi, true, sourceCode, undefined);
     }
-    // postgres.js: sql.unsafe is a call; `sql.begin` etc. are not tags. Any other member tag is unknown.
-    return undefined;
+    // postgres.js: sql.unsafe is a call; `sql.begin` etc. are not tags. A member that holds the
+    // instance itself (`this.sql`, `db.sql`) is the tag; any other member tag is unknown.
+    const sender = senders.sender(tag);
+    return sender.library === 'postgres' ? fromTemplate(node, 'sql', sender, node.quasi, true, sourceCode, undefined) : undefined;
   }
   if (tag.type !== AST_NODE_TYPES.Identifier) return undefined;
   const sender = senders.sender(tag);
