@@ -86,10 +86,10 @@ export async function extractFiles({ gitDirectory, commit, files, checkoutDirect
   return { ok: true, lineCounts };
 }
 
-const CONFIG_FILE = /(?:^|\/)(?:package\.json|jsconfig\.json|tsconfig[\w.-]*\.json)$/;
+const CONFIG_FILE = /(?:^|\/)(?:package\.json|jsconfig\.json|tsconfig[\w.-]*\.json|pnpm-workspace\.yaml)$/;
 const MAX_CONFIG_FILES = 400;
 
-/** The commit's package.json, tsconfig*.json and jsconfig.json files outside node_modules (a bounded number), not among `listed`. */
+/** The commit's package.json, pnpm-workspace.yaml, tsconfig*.json and jsconfig.json files outside node_modules (a bounded number), not among `listed`. */
 async function projectConfigFiles(git, commit, listed) {
   const configs = new Map();
   const tree = await git(['ls-tree', '-r', '-z', '--full-tree', commit]);

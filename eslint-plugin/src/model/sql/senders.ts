@@ -13,6 +13,7 @@ import {
   POOLED_MEMBERS,
   SQL_BUILDER_PACKAGES,
   SQL_PACKAGES,
+  GENERATED_CLIENTS,
   SQL_TYPE_NAMES,
   TRANSACTION_CALLBACK_METHODS,
   TRANSACTION_HANDLE_METHODS,
@@ -287,7 +288,9 @@ export class SenderResolver {
     if (!binding) return undefined;
     const entries =
       SQL_PACKAGES[binding.source] ??
-      Object.entries(SQL_PACKAGES).find(([name]) => name.endsWith('/') && binding.source.startsWith(name))?.[1];
+      Object.entries(SQL_PACKAGES).find(([name]) => name.endsWith('/') && binding.source.startsWith(name))?.[1] ??
+      // Prisma's client generated to the project's own `output` path (`../generated/client`).
+      (member === undefined ? GENERATED_CLIENTS[binding.imported] : undefined);
     if (!entries) return undefined;
     // `import pg from 'pg'; new pg.Pool()` names the export through the namespace or default.
     const exported = member !== undefined && (binding.imported === 'default' || binding.imported === '*') ? member : binding.imported;

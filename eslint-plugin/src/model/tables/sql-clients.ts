@@ -26,6 +26,15 @@ export const SQL_PACKAGES: Readonly<Record<string, readonly SqlFactory[]>> = {
   slonik: [{ library: 'slonik', exports: ['createPool'], create: 'call', kind: 'pool' }],
 };
 
+/**
+ * Exports that name a library's generated client wherever they are imported from: Prisma writes
+ * `PrismaClient` into the project when its generator sets `output` (`import { PrismaClient } from
+ * '../generated/prisma/client'`), a module of the project rather than `@prisma/client`.
+ */
+export const GENERATED_CLIENTS: Readonly<Record<string, readonly SqlFactory[]>> = {
+  PrismaClient: [{ library: 'prisma', exports: ['PrismaClient'], create: 'new', kind: 'pool' }],
+};
+
 /** Packages whose `sql` export is a template builder: its templates are SQL, sent by whoever executes them. */
 export const SQL_BUILDER_PACKAGES: ReadonlyMap<string, SqlLibrary> = new Map([
   ['kysely', 'kysely'],

@@ -109,6 +109,55 @@ describe('project modules: imported clients, pools and lock helpers', () => {
     }
   });
 
+  it('a pnpm workspace (pnpm-workspace.yaml) and a Prisma client generated into the project are followed', () => {
+    const monorepo = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-pnpm-'));
+    const put = (relative: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(monorepo, relative)), { recursive: true });
+      fs.writeFileSync(path.join(monorepo, relative), text);
+    };
+    try {
+      put('package.json', JSON.stringify({ private: true }));
+      put(
+        'pnpm-workspace.yaml',
+        "packages:\n  - 'packages/*'\n  - apps/web # the site\n  - '!**/fixtures/**'\nonlyBuiltDependencies:\n  - prisma\n",
+      );
+      put('packages/db/package.json', JSON.stringify({ name: '@acme/db', exports: { '.': './src/index.ts' } }));
+      put(
+        'packages/db/src/index.ts',
+        "import { PrismaClient } from '../generated/client/client';\nexport const prisma = new PrismaClient();\n",
+      );
+      put('apps/web/package.json', '{ "name": "web" }');
+      const text = [
+        "import { prisma as db } from '@acme/db';",
+        'export async function refresh(id: number) {',
+        '  await db.$queryRaw`SELECT pg_advisory_lock(${id})`;',
+        '  await work();',
+        '  await db.$executeRaw`SELECT pg_advisory_unlock(${id})`;',
+        '}',
+        'declare function work(): Promise<void>;',
+        '',
+      ].join('\n');
+      const file = path.join(monorepo, 'apps/web/src/refresh.ts');
+      put('apps/web/src/refresh.ts', text);
+      assert.equal(resolveImport(file, '@acme/db'), path.join(monorepo, 'packages/db/src/index.ts'));
+      const linter = new Linter({ configType: 'flat', cwd: monorepo });
+      const messages = linter.verify(
+        text,
+        [
+          plugin.configs.strict as unknown as Linter.Config,
+          { files: ['**/*.ts'], languageOptions: { parser: typescriptParser as unknown as Linter.Parser } },
+        ],
+        { filename: file },
+      );
+      const found = messages.map((message) => `${message.line} ${message.ruleId ?? ''}`);
+      assert.ok(found.includes('3 locksmith/no-pooled-advisory-lock'), found.join('\n'));
+    } finally {
+      fs.rmSync(monorepo, { recursive: true, force: true });
+      clearResolutions();
+      clearModules();
+    }
+  });
+
   it('a file that only calls imported lock helpers gets their meaning (acquire check, release in finally)', () => {
     const found = lint(
       'src/jobs/report.ts',
