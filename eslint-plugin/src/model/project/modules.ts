@@ -44,11 +44,12 @@ export const MAX_DEPTH = 5;
 const REEXPORT = /export\s*(?:\*|\{[^}]*\}\s*from)|module\.exports\s*=\s*require/u;
 const PACKAGE_NAMES = [...Object.keys(CLIENT_PACKAGES), ...Object.keys(SQL_PACKAGES)];
 const GENERATED_CLIENT_NAMES = Object.keys(GENERATED_CLIENTS);
+const LUA_REDIS_CALL = /\b(?:redis|server)\.p?call\s*\(/u;
 // A lock's name (`jobLock`, `Mutex`) in any module a lock can be reached through.
 export const LOCK_NOUN_WORDS = new RegExp(LOCK_NOUNS.map(eitherInitialCase).join('|'), 'u');
 
 /** What the model asks of a module, and the text screen that must pass before it is parsed. */
-export type ModulePurpose = 'client' | 'helper';
+export type ModulePurpose = 'client' | 'helper' | 'script';
 
 /** A client is made from a package the client tables name (`'ioredis'`, `"pg"`), in quotes. */
 function mentionsClientPackage(text: string): boolean {
@@ -70,6 +71,8 @@ function mentionsClientPackage(text: string): boolean {
 
 function passesScreen(text: string, purpose: ModulePurpose): boolean {
   if (REEXPORT.test(text)) return true;
+  // A Lua script another module keeps in a constant calls Redis from Lua.
+  if (purpose === 'script') return LUA_REDIS_CALL.test(text);
   // A generated client (Prisma's `output` path) is made from the project's own module, named by its class.
   if (purpose === 'client') return mentionsClientPackage(text) || GENERATED_CLIENT_NAMES.some((name) => text.includes(name));
   // A helper takes its lock through Redis (the Redis model's own word scan), through SQL, or through

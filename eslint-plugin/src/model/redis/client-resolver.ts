@@ -3,7 +3,7 @@
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { collectNodes } from '../../util/collect-nodes.js';
-import { findVariable, methodCallParts, propertyName, skipTypeWrappers, type FunctionLike } from '../../util/ast.js';
+import { findVariable, isFunctionLike, methodCallParts, propertyName, skipTypeWrappers, type FunctionLike } from '../../util/ast.js';
 import { CHAIN_METHODS, CLIENT_PACKAGES } from '../tables/redis-clients.js';
 import type { ClientFamily, ImportTable, TypeOracle } from '../nouns/vocabulary.js';
 import {
@@ -218,6 +218,29 @@ export class ClientResolver {
       return { ...this.resolveDepth(value, depth + 1), root: receiver };
     }
     return UNKNOWN(receiver);
+  }
+
+  /**
+   * The client a call on a project wrapper forwards to unchanged: `redisService.eval(s, n, ...a)`
+   * whose method is `return this.client.eval(s, n, ...a)`, through up to three such wrappers (a
+   * service over a repository over the client), here or in other modules. The call is then that
+   * client's command with the caller's own arguments. Undefined for anything else.
+   */
+  forwardedTo(call: TSESTree.CallExpression, depth = 0): ReceiverInfo | undefined {
+    const parts = methodCallParts(call);
+    if (!parts) return undefined;
+    const target = calledFunction(this.sourceCode, this.imports, this.filename, call);
+    const inner = target ? forwardingCall(target.fn, parts.method) : undefined;
+    if (!target || !inner) return undefined;
+    const resolver = target.module ? moduleResolver(target.module) : this;
+    try {
+      const info = resolver.resolve(methodCallParts(inner)!.receiver);
+      if (info.family !== undefined && !info.notClient) return { ...info, root: parts.receiver, chain: undefined };
+      return depth < 2 && !info.notClient ? resolver.forwardedTo(inner, depth + 1) : undefined;
+    } catch {
+      // Another module's code, whatever shape it has, never makes this file's rules throw.
+      return undefined;
+    }
   }
 
   /** What a factory function of this module returns, memoised per function. */
@@ -468,6 +491,55 @@ export function importsProjectClient(
   filename: string | undefined,
 ): boolean {
   return mayNameLock(sourceCode) && callsLockNamedMethod(sourceCode.text) && importedClients(sourceCode, imports, filename).size > 0;
+}
+
+/**
+ * The one call a function forwards to, unchanged: its whole body returns (or awaits) a call of the
+ * same method name whose arguments are the function's parameters in order (`...args` spread as
+ * given). A wrapper that adds, drops or reorders an argument is not a pass-through.
+ */
+function forwardingCall(fn: FunctionLike, method: string): TSESTree.CallExpression | undefined {
+  let expression = onlyExpression(fn);
+  // `return this.withLogging('EVAL', meta, async () => this.client.eval(s, n, ...a))`: a wrapper that
+  // runs a callback taking no arguments (logging, metrics, retries) hands the call on all the same.
+  if (expression?.type === AST_NODE_TYPES.CallExpression && methodCallParts(expression)?.method !== method) {
+    const last = expression.arguments.at(-1);
+    const callback = last ? skipTypeWrappers(last) : undefined;
+    expression = callback && isFunctionLike(callback) && callback.params.length === 0 ? onlyExpression(callback) : undefined;
+  }
+  if (expression?.type !== AST_NODE_TYPES.CallExpression || methodCallParts(expression)?.method !== method) return undefined;
+  if (expression.arguments.length !== fn.params.length) return undefined;
+  const forwardsParameters = fn.params.every((parameter, index) => {
+    const argument = expression.arguments[index]!;
+    if (parameter.type === AST_NODE_TYPES.Identifier)
+      return argument.type === AST_NODE_TYPES.Identifier && argument.name === parameter.name;
+    return (
+      parameter.type === AST_NODE_TYPES.RestElement &&
+      parameter.argument.type === AST_NODE_TYPES.Identifier &&
+      argument.type === AST_NODE_TYPES.SpreadElement &&
+      argument.argument.type === AST_NODE_TYPES.Identifier &&
+      argument.argument.name === parameter.argument.name
+    );
+  });
+  return forwardsParameters ? expression : undefined;
+}
+
+/** The expression a function's whole body is: an arrow's expression, a lone `return x`/`x;`, awaited or not. */
+function onlyExpression(fn: FunctionLike): TSESTree.Expression | undefined {
+  let body: TSESTree.Node | null | undefined = fn.body;
+  if (body.type === AST_NODE_TYPES.BlockStatement) {
+    if (body.body.length !== 1) return undefined;
+    const statement = body.body[0]!;
+    body =
+      statement.type === AST_NODE_TYPES.ReturnStatement
+        ? statement.argument
+        : statement.type === AST_NODE_TYPES.ExpressionStatement
+          ? statement.expression
+          : undefined;
+  }
+  let expression = body ? (skipTypeWrappers(body) as TSESTree.Expression) : undefined;
+  if (expression?.type === AST_NODE_TYPES.AwaitExpression) expression = skipTypeWrappers(expression.argument) as TSESTree.Expression;
+  return expression;
 }
 
 /** The type a function is declared to return, the awaited one for `Promise<T>`, when it names a type. */

@@ -55,7 +55,7 @@ export function buildRedisModel(
   const hasPatternWrappers = [...settings.lockWrappers.acquire, ...settings.lockWrappers.release].some((name) => name.startsWith('/'));
   // Lock-like names imported from the project's modules: calls through them may reach a helper
   // another module exports, even in a file with no other sign of Redis.
-  const helperImports = importedHelperCandidates(sourceCode, imports);
+  const helperImports = importedHelperCandidates(sourceCode, imports, filename);
   // With types, any receiver may turn out to be a client; without, the tokens must show a sign of Redis.
   if (
     !oracle &&
@@ -144,8 +144,10 @@ export function buildRedisModel(
     }
     const parts = methodCallParts(call);
     if (!parts) continue;
-    const receiverInfo = resolver.resolve(parts.receiver);
-    if (receiverInfo.notClient) continue;
+    const resolved = resolver.resolve(parts.receiver);
+    if (resolved.notClient) continue;
+    // `this.redisService.eval(...)` on a project wrapper that hands the call on unchanged: the client's command.
+    const receiverInfo = resolved.family === undefined ? (resolver.forwardedTo(call) ?? resolved) : resolved;
 
     if (isLockLibrary(receiverInfo.family) || (hasLockLibrary && receiverInfo.family === undefined)) {
       const event = libraryEvent(sourceCode, call, parts.method, receiverInfo);

@@ -323,6 +323,81 @@ describe('project modules: imported clients, pools and lock helpers', () => {
     );
   });
 
+  it('a lock service over pass-through command wrappers, with its script in another module and bare tsconfig-path imports', () => {
+    const app = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-wrappers-'));
+    const put = (relative: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(app, relative)), { recursive: true });
+      fs.writeFileSync(path.join(app, relative), text);
+    };
+    try {
+      put('tsconfig.json', JSON.stringify({ compilerOptions: { paths: { 'infra/*': ['./src/infra/*'], 'locks/*': ['./src/locks/*'] } } }));
+      put(
+        'src/infra/store.ts',
+        [
+          "import Redis from 'ioredis';",
+          'export class Store {',
+          '  private readonly client: Redis = new Redis();',
+          '  private timed<T>(label: string, run: () => Promise<T>): Promise<T> { console.time(label); return run(); }',
+          '  async eval(script: string, numberOfKeys: number, ...args: string[]) {',
+          "    return this.timed('eval', async () => this.client.eval(script, numberOfKeys, ...args));",
+          '  }',
+          '  async get(key: string) { return this.client.get(key); }',
+          '  async del(key: string, extra: string) { return this.client.del(key, extra); }',
+          '}',
+          '',
+        ].join('\n'),
+      );
+      put(
+        'src/infra/store-service.ts',
+        "import { Store } from 'infra/store';\nexport class StoreService {\n  constructor(private readonly store: Store) {}\n  eval(script: string, keys: number, ...args: string[]) {\n    return this.store.eval(script, keys, ...args);\n  }\n}\n",
+      );
+      put(
+        'src/locks/scripts.ts',
+        "export const RELEASE = `\nif redis.call('GET', KEYS[1]) == ARGV[1] then\n  return redis.call('DEL', KEYS[1])\nend\nreturn 0\n`;\n",
+      );
+      put(
+        'src/locks/lock-service.ts',
+        [
+          "import { StoreService } from 'infra/store-service';",
+          "import { RELEASE } from 'locks/scripts';",
+          'export class LockService {',
+          '  constructor(private readonly storeService: StoreService) {}',
+          '  async releaseLock(id: string, token: string): Promise<boolean> {',
+          '    const released = await this.storeService.eval(RELEASE, 1, `lock:${id}`, token);',
+          '    return released === 1;',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      );
+      const text = [
+        "import { LockService } from 'locks/lock-service';",
+        'export class Worker {',
+        '  constructor(private readonly lockService: LockService) {}',
+        '  async finish(id: string, token: string) {',
+        '    await this.lockService.releaseLock(id, token);',
+        '  }',
+        '}',
+        '',
+      ].join('\n');
+      put('src/worker.ts', text);
+      const linter = new Linter({ configType: 'flat', cwd: app });
+      const config = [
+        plugin.configs.strict as unknown as Linter.Config,
+        { files: ['**/*.ts'], languageOptions: { parser: typescriptParser as unknown as Linter.Parser } },
+      ];
+      const messages = linter.verify(text, config, { filename: path.join(app, 'src/worker.ts') });
+      assert.deepEqual(
+        messages.map((message) => `${message.line} ${message.ruleId ?? ''}`),
+        ['5 locksmith/require-release-check'],
+      );
+    } finally {
+      fs.rmSync(app, { recursive: true, force: true });
+      clearResolutions();
+      clearModules();
+    }
+  });
+
   it('a session advisory lock through a pool imported by a package import is on a pool', () => {
     const found = lint(
       'src/jobs/advisory.ts',
