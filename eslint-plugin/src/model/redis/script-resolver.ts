@@ -9,7 +9,8 @@ import { analyzeLuaScript } from '../../lua/analyze-script.js';
 import { moduleHost } from '../project/host.js';
 import { importedValue } from '../project/modules.js';
 import { collectImports } from '../facts/imports.js';
-import { constInitializer, findVariable, methodCallParts, skipTypeWrappers, staticString } from '../../util/ast.js';
+import { constInitializer, findVariable, methodCallParts, propertyName, skipTypeWrappers, staticString } from '../../util/ast.js';
+import { enclosingClassBody, fieldValue } from '../project/classes.js';
 import type { ResolvedScript } from '../nouns/redis-events.js';
 
 // By path and version, so an edited script is read again (the editor's host versions open documents).
@@ -51,6 +52,13 @@ export class ScriptResolver {
     if (expression.type === AST_NODE_TYPES.Identifier) {
       const init = constInitializer(this.sourceCode, expression);
       return init ? this.luaText(init, depth + 1) : this.importedText(expression, depth);
+    }
+    // `this.releaseScript`, a class field holding the script (`private readonly releaseScript = \`…\``).
+    if (expression.type === AST_NODE_TYPES.MemberExpression && expression.object.type === AST_NODE_TYPES.ThisExpression) {
+      const name = propertyName(expression);
+      const classBody = enclosingClassBody(expression);
+      const value = name !== undefined && classBody ? fieldValue(classBody, name) : undefined;
+      return value ? this.luaText(value, depth + 1) : undefined;
     }
     if (expression.type === AST_NODE_TYPES.CallExpression) {
       const parts = methodCallParts(expression);
