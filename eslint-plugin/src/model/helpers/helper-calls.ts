@@ -13,6 +13,7 @@ import {
   findVariableOf,
 } from '../../util/ast.js';
 import { keySignature } from '../facts/keys.js';
+import { assignedValues, returnedValues } from '../project/factories.js';
 import { valueFlow } from '../facts/result-flow.js';
 import type { Acquisition, Expiry, Release, ParameterRef, LockHelperSummary } from '../nouns/redis-events.js';
 import { parameterHole } from './helper-summaries.js';
@@ -51,6 +52,14 @@ export function helperCalled(
     const named = receiverClassOf(sourceCode, parts.receiver, call);
     const classNode = named ? localClassNamed(sourceCode, named.name) : undefined;
     fn = classNode && named ? memberFunction(classNode.body, parts.method, named.isStatic) : undefined;
+  }
+  if (!fn && !holder) {
+    // `const locks = getManager()`, where the factory makes one of several classes (a Redis lock
+    // manager, an in-memory fallback): the method of whichever of them is a lock helper.
+    for (const made of factoryHolders(sourceCode, parts.receiver)) {
+      const summary = summaries.get(memberFunction(made, parts.method, false)!);
+      if (summary) return summary;
+    }
   }
   return fn ? summaries.get(fn) : undefined;
 }
@@ -101,6 +110,42 @@ function holderOf(sourceCode: SourceCode, receiver: TSESTree.Node, call: TSESTre
     return value ? holderOfValue(sourceCode, value) : undefined;
   }
   return undefined;
+}
+
+/**
+ * The classes a module-level instance may be made from when a factory of this module makes it
+ * (`const locks = getManager()`): each class its returns construct, directly or through the
+ * variable it caches them in (`cached = new RedisLocks(client)`; `return cached`).
+ */
+function factoryHolders(sourceCode: SourceCode, receiver: TSESTree.Node): Holder[] {
+  const expression = skipTypeWrappers(receiver);
+  if (expression.type !== AST_NODE_TYPES.Identifier) return [];
+  const definition = findVariableOf(sourceCode, expression)?.defs[0];
+  let init = definition?.node.type === AST_NODE_TYPES.VariableDeclarator ? definition.node.init : undefined;
+  if (init?.type === AST_NODE_TYPES.AwaitExpression) init = init.argument;
+  if (init?.type !== AST_NODE_TYPES.CallExpression) return [];
+  const callee = skipTypeWrappers(init.callee);
+  const fn = callee.type === AST_NODE_TYPES.Identifier ? functionBoundTo(sourceCode, callee) : undefined;
+  const holders: Holder[] = [];
+  for (const value of (fn && returnedValues(fn)) ?? []) {
+    const values = [value];
+    const returned = skipTypeWrappers(value);
+    if (returned.type === AST_NODE_TYPES.Identifier) {
+      const variable = findVariableOf(sourceCode, returned);
+      const declared = variable?.defs[0]?.node;
+      if (declared?.type === AST_NODE_TYPES.VariableDeclarator && declared.init) values.push(declared.init);
+      if (variable) values.push(...(assignedValues(variable) ?? []));
+    }
+    for (let index = 0; index < values.length && index < 16; index++) {
+      const made = skipTypeWrappers(values[index]!);
+      // `cond ? new RedisLocks(c) : new MemoryLocks()`, `existing ?? new RedisLocks(c)`: either side.
+      if (made.type === AST_NODE_TYPES.ConditionalExpression) values.push(made.consequent, made.alternate);
+      if (made.type === AST_NODE_TYPES.LogicalExpression) values.push(made.left, made.right);
+      const holder = holderOfValue(sourceCode, made);
+      if (holder?.type === AST_NODE_TYPES.ClassBody && !holders.includes(holder)) holders.push(holder);
+    }
+  }
+  return holders;
 }
 
 /** `new RedisLock(...)` (a class of this module), `{ acquire() {...} }`, or an identifier naming one. */

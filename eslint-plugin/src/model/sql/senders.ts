@@ -54,6 +54,11 @@ export class SenderResolver {
 
   handle(node: TSESTree.Node, depth: number): SqlHandle {
     if (depth > 6) return UNKNOWN;
+    // `getDatabase() as NodePgDatabase<typeof schema>`: the type the code asserts says what it is.
+    if (node.type === AST_NODE_TYPES.TSAsExpression || node.type === AST_NODE_TYPES.TSSatisfiesExpression) {
+      const asserted = typeHandle(node.typeAnnotation, this.isForeignType);
+      if (asserted) return asserted;
+    }
     const expression = skipTypeWrappers(node);
     switch (expression.type) {
       case AST_NODE_TYPES.AwaitExpression:

@@ -190,6 +190,13 @@ export const SQL_TYPE_NAMES: Readonly<
   Sequelize: { library: 'sequelize', kind: 'pool' },
   Kysely: { library: 'kysely', kind: 'pool' },
   DatabasePool: { library: 'slonik', kind: 'pool' },
+  // drizzle's database objects, per driver: each sends through the pool (or HTTP client) it wraps.
+  NodePgDatabase: { library: 'drizzle', kind: 'pool' },
+  PostgresJsDatabase: { library: 'drizzle', kind: 'pool' },
+  NeonDatabase: { library: 'drizzle', kind: 'pool' },
+  NeonHttpDatabase: { library: 'drizzle', kind: 'pool' },
+  VercelPgDatabase: { library: 'drizzle', kind: 'pool' },
+  PgDatabase: { library: 'drizzle', kind: 'pool' },
   DatabasePoolConnection: { library: 'slonik', kind: 'connection' },
   DatabaseTransactionConnection: { library: 'slonik', kind: 'connection', inTransaction: true },
 };

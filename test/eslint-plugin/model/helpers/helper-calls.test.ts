@@ -295,6 +295,35 @@ export async function settle(id: string) {
 }`,
       errors: [{ messageId: 'unfencedWrite', line: 23 }],
     },
+    {
+      // A factory makes the lock manager: a Redis one, or an in-memory fallback. The Redis manager's
+      // acquire is the helper the module-level instance reaches.
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const pool = new Pool();
+class RedisLocks {
+  constructor(private readonly redis: Redis) {}
+  async acquire(key: string) {
+    return (await this.redis.set(\`lock:\${key}\`, crypto.randomUUID(), 'PX', 60000, 'NX')) === 'OK';
+  }
+}
+class MemoryLocks {
+  private readonly held = new Set<string>();
+  async acquire(key: string) { if (this.held.has(key)) return false; this.held.add(key); return true; }
+}
+let cached: RedisLocks | MemoryLocks | undefined;
+function getManager() {
+  if (cached) return cached;
+  cached = process.env.REDIS_URL ? new RedisLocks(new Redis(process.env.REDIS_URL)) : new MemoryLocks();
+  return cached;
+}
+const locks = getManager();
+export async function settle(id: string) {
+  if (!(await locks.acquire(\`invoice:\${id}\`))) return;
+  await pool.query('UPDATE invoices SET state = $1 WHERE id = $2', ['settled', id]);
+}`,
+      errors: [{ messageId: 'unfencedWrite', line: 23 }],
+    },
   ],
 });
 
