@@ -441,6 +441,17 @@ async function run(id: number) {
     ],
   },
   {
+    // drizzle behind a project factory, typed by an assertion: the asserted database type says it is a pool.
+    code: `import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { sql } from 'drizzle-orm';
+import { getDatabase } from './db';
+async function run(id: number) {
+  const db = getDatabase() as NodePgDatabase;
+  await db.execute(sql\`SELECT pg_try_advisory_lock(\${id})\`);
+}`,
+    errors: [{ messageId: 'pooledLock', line: 6, column: 9 }],
+  },
+  {
     // drizzle: db.execute(sql`...`) runs on the pool.
     code: `import { drizzle } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
