@@ -68,6 +68,14 @@ function classify(sourceCode: SourceCode, node: TSESTree.Node, depth: number, mo
       return combine(expression.expressions.map((hole) => classify(sourceCode, hole, depth + 1, moduleLevel)));
     case AST_NODE_TYPES.BinaryExpression:
       return classifyBinary(sourceCode, expression, depth, moduleLevel);
+    case AST_NODE_TYPES.LogicalExpression:
+      // `process.env.HOSTNAME || 'local'`: whichever side it is, neither is minted per acquisition.
+      return expression.operator === '&&'
+        ? undefined
+        : combine([
+            classify(sourceCode, expression.left, depth + 1, moduleLevel),
+            classify(sourceCode, expression.right, depth + 1, moduleLevel),
+          ]);
     case AST_NODE_TYPES.UnaryExpression:
       // `+new Date()`, `-x`, `~~x`: a number re-spelt.
       return expression.operator === '+' || expression.operator === '-' || expression.operator === '~'
