@@ -230,11 +230,14 @@ function answersOwnership(sourceCode: SourceCode, body: Body, event: Release | E
   if (!event.safe) return false;
   if (event.library === 'redis' && event.kind === 'script') {
     const holder = resultDeclarator(event.node)?.id.name;
-    return body.returns.some(
-      (argument) =>
-        argument !== null &&
-        ((argument.range[0] <= event.node.range[0] && event.node.range[1] <= argument.range[1]) ||
-          (holder !== undefined && mentions(sourceCode, argument, holder))),
+    return (
+      body.returns.some(
+        (argument) =>
+          argument !== null &&
+          ((argument.range[0] <= event.node.range[0] && event.node.range[1] <= argument.range[1]) ||
+            (holder !== undefined && mentions(sourceCode, argument, holder))),
+      ) ||
+      (holder !== undefined && answersByBranch(sourceCode, body, holder))
     );
   }
   // A library release (Redlock's throws when the lock is gone): an answer only where the helper turns the failure into `false`.
@@ -243,6 +246,23 @@ function answersOwnership(sourceCode: SourceCode, body: Body, event: Release | E
     body.returns.some((argument) => argument?.type === AST_NODE_TYPES.Literal && argument.value === false) &&
     body.returns.some((argument) => argument?.type === AST_NODE_TYPES.Literal && argument.value === true)
   );
+}
+
+/**
+ * `if (result === 1) { …; return true; } else { …; return false; }`: the helper answers `true` and
+ * `false`, and one of those answers sits in a branch that tests the script's reply.
+ */
+function answersByBranch(sourceCode: SourceCode, body: Body, holder: string): boolean {
+  const booleans = body.returns.filter(
+    (argument): argument is TSESTree.BooleanLiteral => argument?.type === AST_NODE_TYPES.Literal && typeof argument.value === 'boolean',
+  );
+  if (!booleans.some((argument) => argument.value) || !booleans.some((argument) => !argument.value)) return false;
+  return booleans.some((argument) => {
+    for (let node: TSESTree.Node | undefined = argument.parent; node && !isFunctionLike(node); node = node.parent) {
+      if (node.type === AST_NODE_TYPES.IfStatement && mentions(sourceCode, node.test, holder)) return true;
+    }
+    return false;
+  });
 }
 
 /** A parameter's binding: its signature in keys.ts's notation (`v:key@120`) and where it sits. */

@@ -514,5 +514,33 @@ export async function done(key: string, token: string) {
 }`,
       errors: [{ messageId: 'resultDropped', line: 14, data: { release: 'release()', failure: 'a falsy answer' } }],
     },
+    {
+      // A lock object whose release answers true or false in the branches that test the script's reply.
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+class Lock {
+  constructor(private readonly key: string, private readonly token: string) {}
+  async release() {
+    const result = await redis.eval(${RELEASE}, 1, this.key, this.token);
+    if (result === 1) {
+      console.debug('released');
+      return true;
+    } else {
+      console.warn('already expired');
+      return false;
+    }
+  }
+}
+export async function run(token: string) {
+  if (!(await redis.set('lock:nightly', token, 'PX', 30000, 'NX'))) return;
+  const lock = new Lock('lock:nightly', token);
+  try {
+    await work();
+  } finally {
+    await lock.release();
+  }
+}`,
+      errors: [{ messageId: 'resultDropped', line: 22 }],
+    },
   ],
 });
