@@ -59,8 +59,9 @@ export async function extractFiles({ gitDirectory, commit, files, checkoutDirect
       return { ok: false, reason: `${file} is a symbolic link at ${commit.slice(0, 12)}: list its target instead` };
   }
 
-  // The project's configuration, which a real run reads to resolve imports (tsconfig `paths` and
-  // `baseUrl`, package `imports`, workspace packages): written beside the files, never linted.
+  // The rest of the project, which a real run reads to resolve imports (tsconfig `paths` and
+  // `baseUrl`, package `imports`, workspace packages, the modules imports lead to): written beside
+  // the files, never linted.
   const configs = await projectConfigFiles(git, commit, new Set(files));
   for (const [file, found] of configs) entries.set(file, found);
   const written = [...files, ...configs.keys()];
@@ -87,20 +88,29 @@ export async function extractFiles({ gitDirectory, commit, files, checkoutDirect
 }
 
 const CONFIG_FILE = /(?:^|\/)(?:package\.json|jsconfig\.json|tsconfig[\w.-]*\.json|pnpm-workspace\.yaml)$/;
-const MAX_CONFIG_FILES = 400;
+const SOURCE_FILE = /\.(?:[cm]?[jt]sx?|lua)$/;
+const SKIPPED_FOLDER = /(?:^|\/)(?:node_modules|dist|build|out|coverage|\.next|vendor)\//;
+const MAX_PROJECT_FILES = 20000;
+const MAX_PROJECT_FILE_BYTES = 512 * 1024;
 
-/** The commit's package.json, pnpm-workspace.yaml, tsconfig*.json and jsconfig.json files outside node_modules (a bounded number), not among `listed`. */
+/**
+ * The rest of the project at the commit, as a real run has it around the linted files: its
+ * package.json, pnpm-workspace.yaml, tsconfig*.json and jsconfig.json files, and its other source
+ * files (modules the linted files import: clients, helpers, scripts), outside node_modules and build
+ * output, up to a bound. Never linted; only read when an import leads there.
+ */
 async function projectConfigFiles(git, commit, listed) {
   const configs = new Map();
-  const tree = await git(['ls-tree', '-r', '-z', '--full-tree', commit]);
+  const tree = await git(['ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
   if (tree.code !== 0) return configs;
   for (const record of tree.stdout.toString('utf8').split('\0')) {
-    const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.*)$/s.exec(record);
+    const match = /^(\d+) (\w+) ([0-9a-f]+) +(\d+|-)\t(.*)$/s.exec(record);
     if (match === null || match[2] !== 'blob' || match[1] === '120000') continue;
-    const file = match[4];
-    if (!CONFIG_FILE.test(file) || listed.has(file) || file.includes('node_modules/')) continue;
+    const file = match[5];
+    if (listed.has(file) || SKIPPED_FOLDER.test(file) || Number(match[4]) > MAX_PROJECT_FILE_BYTES) continue;
+    if (!CONFIG_FILE.test(file) && !SOURCE_FILE.test(file)) continue;
     configs.set(file, { mode: match[1], type: match[2], object: match[3] });
-    if (configs.size >= MAX_CONFIG_FILES) break;
+    if (configs.size >= MAX_PROJECT_FILES) break;
   }
   return configs;
 }
