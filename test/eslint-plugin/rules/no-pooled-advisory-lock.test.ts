@@ -452,6 +452,17 @@ async function run(id: number) {
     errors: [{ messageId: 'pooledLock', line: 6, column: 9 }],
   },
   {
+    // A lazily made drizzle database behind a Proxy, typed by a type alias of what drizzle() returns.
+    code: `import { drizzle } from 'drizzle-orm/vercel-postgres';
+import { sql } from 'drizzle-orm';
+type DrizzleDb = ReturnType<typeof drizzle>;
+export const db = new Proxy({}, { get: (_target, prop) => Reflect.get(makeDb(), prop) }) as DrizzleDb;
+async function run(id: number) {
+  await db.execute(sql\`SELECT pg_try_advisory_lock(\${id})\`);
+}`,
+    errors: [{ messageId: 'pooledLock', line: 6, column: 9 }],
+  },
+  {
     // drizzle: db.execute(sql`...`) runs on the pool.
     code: `import { drizzle } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';

@@ -56,7 +56,7 @@ export class SenderResolver {
     if (depth > 6) return UNKNOWN;
     // `getDatabase() as NodePgDatabase<typeof schema>`: the type the code asserts says what it is.
     if (node.type === AST_NODE_TYPES.TSAsExpression || node.type === AST_NODE_TYPES.TSSatisfiesExpression) {
-      const asserted = typeHandle(node.typeAnnotation, this.isForeignType);
+      const asserted = this.declaredTypeHandle(node.typeAnnotation, 0);
       if (asserted) return asserted;
     }
     const expression = skipTypeWrappers(node);
@@ -160,7 +160,11 @@ export class SenderResolver {
   private variableHandle(variable: TSESLint.Scope.Variable, depth: number): SqlHandle {
     const definition = variable.defs[0];
     if (!definition || variable.defs.length !== 1) return UNKNOWN;
-    const annotated = annotationHandle(definition.name, this.isForeignType);
+    const annotated =
+      annotationHandle(definition.name, this.isForeignType) ??
+      (definition.name.type === AST_NODE_TYPES.Identifier
+        ? this.aliasedTypeHandle(definition.name.typeAnnotation?.typeAnnotation)
+        : undefined);
     if (annotated) return annotated;
     if (definition.type === DefinitionType.ImportBinding) {
       const imported = this.importedHandle(variable.name);
@@ -278,6 +282,43 @@ export class SenderResolver {
       return { kind: 'connection', library: owning.library, inTransaction: true };
     }
     return UNKNOWN;
+  }
+
+  /**
+   * What a declared or asserted type says the value is: a SQL type's name (`Pool`, `NodePgDatabase`),
+   * `ReturnType<typeof drizzle>` (what a client factory makes), or a type alias of this module
+   * naming either (`type Db = ReturnType<typeof drizzle>`).
+   */
+  private declaredTypeHandle(type: TSESTree.TypeNode | undefined, depth: number): SqlHandle | undefined {
+    return typeHandle(type, this.isForeignType) ?? (depth < 4 ? this.aliasedTypeHandle(type, depth) : undefined);
+  }
+
+  private aliasedTypeHandle(type: TSESTree.TypeNode | undefined, depth = 0): SqlHandle | undefined {
+    if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const name = type.typeName.name;
+    const argument = type.typeArguments?.params[0];
+    if ((name === 'ReturnType' || name === 'InstanceType') && argument?.type === AST_NODE_TYPES.TSTypeQuery) {
+      const factory = this.factoryOf(argument.exprName, name === 'ReturnType' ? 'call' : 'new');
+      return factory ? { kind: factory.kind, library: factory.library, inTransaction: false } : undefined;
+    }
+    if (name === 'Awaited' || name === 'NonNullable') return this.declaredTypeHandle(argument, depth + 1);
+    const alias = this.typeAliases().get(name);
+    return alias ? this.declaredTypeHandle(alias.typeAnnotation, depth + 1) : undefined;
+  }
+
+  private aliases: Map<string, TSESTree.TSTypeAliasDeclaration> | undefined;
+
+  /** The module's top-level type aliases (exported or not), by name. */
+  private typeAliases(): ReadonlyMap<string, TSESTree.TSTypeAliasDeclaration> {
+    if (this.aliases) return this.aliases;
+    const aliases = new Map<string, TSESTree.TSTypeAliasDeclaration>();
+    for (const statement of this.sourceCode.ast.body) {
+      const declaration =
+        statement.type === AST_NODE_TYPES.ExportNamedDeclaration && statement.declaration ? statement.declaration : statement;
+      if (declaration.type === AST_NODE_TYPES.TSTypeAliasDeclaration) aliases.set(declaration.id.name, declaration);
+    }
+    this.aliases = aliases;
+    return aliases;
   }
 
   private factoryOf(callee: TSESTree.Node, create: 'new' | 'call'): SqlFactory | undefined {
