@@ -13,6 +13,9 @@ export type { Lock, LockModel, Locks } from './nouns/lock-types.js';
 // Settings a rule reads with overrides of its own (require-fencing-token's fence columns).
 export { DEFAULT_FENCE_COLUMNS, readSharedSettings, type RawSharedSettings } from './facts/settings.js';
 
+// Which events are the code's own Redis commands rather than a lock library's or a helper's call.
+export { isRawCommand } from './tables/redis-clients.js';
+
 // Acquisitions: which calls take a lock, and which of them owe a release or an expiry.
 export {
   isExportedLockHelper,

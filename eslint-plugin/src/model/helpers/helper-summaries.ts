@@ -29,7 +29,7 @@ import { callerArguments } from '../facts/parameter-callers.js';
 import { resultDeclarator } from '../facts/result-flow.js';
 import { autoExtensionOf, routineArgument } from '../facts/auto-extension.js';
 import type { Acquisition, Expiry, RedisCommand, Release, HelperRole, ParameterRef, LockHelperSummary } from '../nouns/redis-events.js';
-import { isLockLibrary } from '../tables/redis-clients.js';
+import { isLockLibrary, isRawCommand, RAW_COMMANDS } from '../tables/redis-clients.js';
 import { type Body, returnKind, mentions, reportsFailure } from './helper-returns.js';
 
 /** Events found so far in a module, the summaries' input. */
@@ -112,12 +112,12 @@ function lockEvidence(sourceCode: SourceCode, events: ModuleEvents, lockKeyPatte
     isInLockFunction(event.node, lockKeyPattern);
   return {
     isLockAcquisition: (acquisition) =>
-      acquisition.library !== 'redis' ||
+      !isRawCommand(acquisition) ||
       lockLike(acquisition) ||
       (acquisition.keySignature !== undefined && released.has(acquisition.keySignature)) ||
       (acquisition.splitKey !== undefined && released.has(acquisition.splitKey)),
     isLockRelease: (event) =>
-      event.library !== 'redis' ||
+      !isRawCommand(event) ||
       event.safe ||
       lockLike(event) ||
       (event.keySignature !== undefined && acquired.has(event.keySignature)) ||
@@ -228,7 +228,7 @@ function summarize(
  */
 function answersOwnership(sourceCode: SourceCode, body: Body, event: Release | Expiry): boolean {
   if (!event.safe) return false;
-  if (event.library === 'redis' && event.kind === 'script') {
+  if (isRawCommand(event) && event.kind === 'script') {
     const holder = resultDeclarator(event.node)?.id.name;
     return body.returns.some(
       (argument) =>
@@ -386,7 +386,7 @@ function readBody(sourceCode: SourceCode, fn: FunctionLike, parameters: readonly
 
 /** The library whose lock an event takes or frees, through the helpers it calls (a helper of Redis commands: `redis`). */
 function lockLibraryOf(event: Acquisition | Release | Expiry): LockHelperSummary['library'] {
-  return event.helper?.library ?? (event.library === 'helper' ? 'redis' : event.library);
+  return event.helper?.library ?? (event.library === 'helper' ? RAW_COMMANDS : event.library);
 }
 
 /** The parameter passed straight on as the acquisition's routine (auto-extension.ts's routineArgument). */

@@ -18,6 +18,7 @@ import {
   LOCK_LIBRARY_METHOD_NAMES,
   SCRIPT_DEFINING_METHODS,
   isLockLibrary,
+  RAW_COMMANDS,
 } from '../tables/redis-clients.js';
 import { collectNodes } from '../../util/collect-nodes.js';
 import { mayUseRedis } from '../screen/redis-gate.js';
@@ -418,7 +419,7 @@ function readScriptCall(
 function classify(command: RedisCommand, acquisitions: Acquisition[], releases: Release[], expiries: Expiry[]): void {
   const base = {
     node: command.call,
-    library: 'redis' as const,
+    library: RAW_COMMANDS,
     command,
     key: command.key,
     keySignature: command.keySignature,

@@ -1,4 +1,5 @@
 import type { RedisDialect, ClientFamily, LockLibrary } from '../nouns/vocabulary.js';
+import type { LockLibraryKind } from '../nouns/redis-events.js';
 
 export interface PackageEntry {
   readonly family: ClientFamily;
@@ -242,6 +243,21 @@ export const LOCK_LIBRARIES: Readonly<Record<LockLibrary, LockLibraryEntry>> = {
 /** Whether a client family (or an acquisition's library) is a lock library rather than a Redis client. */
 export function isLockLibrary(library: string | undefined): library is LockLibrary {
   return library !== undefined && Object.hasOwn(LOCK_LIBRARIES, library);
+}
+
+/**
+ * The `library` of a lock event made of the code's own Redis commands (`SET NX PX`, `DEL`, an
+ * owner-comparing script), rather than of a lock library's call, a configured wrapper's or a project
+ * helper's.
+ */
+export const RAW_COMMANDS: Extract<LockLibraryKind, 'redis'> = 'redis';
+
+/**
+ * The event (or lock, or helper summary) is made of the code's own Redis commands: the rules about a
+ * command's shape, its key and its TTL judge these, and leave a library's or a helper's to the library.
+ */
+export function isRawCommand(event: { readonly library: string }): boolean {
+  return event.library === RAW_COMMANDS;
 }
 
 /** What `method` does on an object of `library`, if the library has it. */
