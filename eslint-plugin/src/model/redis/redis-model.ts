@@ -5,6 +5,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import type { RedisDialect, ClientFamily, ImportTable, SharedSettings, TypeOracle } from '../nouns/vocabulary.js';
 import type { LuaScriptSummary } from '../../lua/analyze-script.js';
 import { analyzeLuaScript, isCompareAndDelete, isCompareAndExpire } from '../../lua/analyze-script.js';
+import { LUA_REDIS_GLOBAL } from '../../lua/parse-script.js';
 import { enclosingFunction, methodCallParts, skipTypeWrappers, staticString, propertyValue, arrayElements } from '../../util/ast.js';
 import {
   CHAIN_METHODS,
@@ -559,7 +560,7 @@ function findScriptConstants(sourceCode: Readonly<TSESLint.SourceCode>, program:
       const text = staticString(sourceCode, declarator.init);
       // A script that deletes or expires calls Redis by name. Any other string (a version, a message,
       // a key prefix) would only be handed to the Lua parser to be rejected: an exception per string.
-      if (text === undefined || !text.includes('redis')) continue;
+      if (text === undefined || !text.includes(LUA_REDIS_GLOBAL)) continue;
       const summary = analyzeLuaScript(text);
       if (!summary) continue;
       if (release === undefined && isCompareAndDelete(summary) && summary.expiries.length === 0) release = declarator.id.name;
