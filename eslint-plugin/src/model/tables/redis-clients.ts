@@ -210,6 +210,38 @@ export interface LockLibraryEntry {
   /** Which argument of an acquisition gives the lock's duration in milliseconds (`redlock.acquire(resources, duration)`), if one does. */
   readonly durationArgument?: number;
   readonly methods: Readonly<Record<string, LockLibraryMethod>>;
+  /** How the library's name reads in a message (`Redlock`). */
+  readonly displayName: string;
+  /** How the library keeps a held lock extended while the work runs, if it does (require-lock-loss-handling). */
+  readonly autoExtension?: RoutineExtension | TimerExtension;
+}
+
+/**
+ * The lock is extended while a routine passed to one of the library's `runsRoutine` methods runs
+ * (Redlock v5's `using(resources, duration, [settings,] routine)`), and the routine learns of a lost
+ * lock through the abort signal handed to it as its first parameter.
+ */
+export interface RoutineExtension {
+  readonly by: 'routine';
+  /** The fewest arguments a call has when it passes a routine to extend under. */
+  readonly minArguments: number;
+}
+
+/**
+ * The lock refreshes itself on a timer the maker's options configure, on unless turned off
+ * (redis-semaphore), and a lost lock is told through a handler option (by default: a throw from the
+ * timer) and a property of the lock object the work can read.
+ */
+export interface TimerExtension {
+  readonly by: 'timer';
+  /** Where each maker takes its options object (`new Semaphore(client, key, limit, options)`). */
+  readonly optionsArgument: Readonly<Record<string, number>>;
+  /** The option whose value `0` turns the refresh off. */
+  readonly refreshOption: string;
+  /** The option that hands the code a lost lock. */
+  readonly lostHandlerOption: string;
+  /** The property of the lock object that says whether it is still held. */
+  readonly acquiredProperty: string;
 }
 
 /** Lock libraries by name → what their methods do (a trace map of the lock object and its handle). */
@@ -228,6 +260,8 @@ export const LOCK_LIBRARIES: Readonly<Record<LockLibrary, LockLibraryEntry>> = {
       unlock: { acts: 'release', onHandle: true },
       extend: { acts: 'extend', onHandle: true },
     },
+    displayName: 'Redlock',
+    autoExtension: { by: 'routine', minArguments: 3 },
   },
   'redis-semaphore': {
     acquisitionKind: 'semaphore',
@@ -236,6 +270,21 @@ export const LOCK_LIBRARIES: Readonly<Record<LockLibrary, LockLibraryEntry>> = {
       acquire: { acts: 'acquire' },
       tryAcquire: { acts: 'acquire', isTry: true },
       release: { acts: 'release' },
+    },
+    displayName: 'redis-semaphore',
+    autoExtension: {
+      by: 'timer',
+      optionsArgument: {
+        Mutex: 2,
+        Semaphore: 3,
+        MultiSemaphore: 4,
+        RedlockMutex: 2,
+        RedlockSemaphore: 3,
+        RedlockMultiSemaphore: 4,
+      },
+      refreshOption: 'refreshInterval',
+      lostHandlerOption: 'onLockLost',
+      acquiredProperty: 'isAcquired',
     },
   },
 };
@@ -279,38 +328,25 @@ export function lockHeldBy(library: string | undefined): LockLibraryEntry['heldB
   return isLockLibrary(library) ? LOCK_LIBRARIES[library].heldBy : undefined;
 }
 
+/** How a lock library's name reads in a message (`Redlock`); undefined for anything else. */
+export function lockLibraryDisplayName(library: string): string | undefined {
+  return isLockLibrary(library) ? LOCK_LIBRARIES[library].displayName : undefined;
+}
+
 /** Every method name of every lock library. */
 export const LOCK_LIBRARY_METHOD_NAMES: readonly string[] = [
   ...new Set(Object.values(LOCK_LIBRARIES).flatMap((entry) => Object.keys(entry.methods))),
 ];
 
 /**
- * Lock libraries that keep extending a held lock on a timer, and how each says the lock was lost
- * (require-lock-loss-handling). Redlock v5's `using(resources, ttl, [settings,] routine)` hands the
- * routine an abort signal; redis-semaphore's locks refresh unless `refreshInterval: 0`, and call
- * `onLockLost` (by default: throw from the timer) while the work can read `isAcquired`.
+ * The methods of `library` that run a routine the library extends the lock under (Redlock's `using`),
+ * when the library extends that way (see RoutineExtension).
  */
-export const AUTO_EXTENDING_LOCKS = {
-  redlock: {
-    methods: Object.entries(LOCK_LIBRARIES.redlock.methods)
-      .filter(([, method]) => method.runsRoutine)
-      .map(([name]) => name) as readonly string[],
-  },
-  'redis-semaphore': {
-    /** Where each maker takes its options object (`new Semaphore(client, key, limit, options)`). */
-    optionsArgument: {
-      Mutex: 2,
-      Semaphore: 3,
-      MultiSemaphore: 4,
-      RedlockMutex: 2,
-      RedlockSemaphore: 3,
-      RedlockMultiSemaphore: 4,
-    } as Readonly<Record<string, number>>,
-    refreshOption: 'refreshInterval',
-    lostHandlerOption: 'onLockLost',
-    acquiredProperty: 'isAcquired',
-  },
-} as const;
+export function routineMethodsOf(library: LockLibrary): readonly string[] {
+  return Object.entries(LOCK_LIBRARIES[library].methods)
+    .filter(([, method]) => method.runsRoutine)
+    .map(([name]) => name);
+}
 
 /** Redis commands that change data: a write made under a lock that may already be lost. */
 export const REDIS_WRITE_COMMANDS: ReadonlySet<string> = new Set([
