@@ -20,6 +20,8 @@ import {
   SCRIPT_DEFINING_METHODS,
   isLockLibrary,
   RAW_COMMANDS,
+  REDIS_DIALECTS,
+  isConditionObjectSpelling,
 } from '../tables/redis-clients.js';
 import { collectNodes } from '../../util/collect-nodes.js';
 import { mayUseRedis } from '../screen/redis-gate.js';
@@ -112,7 +114,7 @@ export function buildRedisModel(
   );
   const importedRedisFamilies = [...importedFamilies].filter((family) => dialectOfFamily(family) !== undefined);
   const fileDialect: RedisDialect | undefined =
-    importedRedisFamilies.length === 1 ? refineNodeRedis(dialectOfFamily(importedRedisFamilies[0]!)!, fileUsesV5Options) : undefined;
+    importedRedisFamilies.length === 1 ? refineByOptions(dialectOfFamily(importedRedisFamilies[0]!)!, fileUsesV5Options) : undefined;
 
   const hasLockLibrary = [...importedFamilies].some(isLockLibrary);
 
@@ -249,8 +251,9 @@ function emptyModel(imports: ImportTable, settings: SharedSettings, sourceCode: 
   };
 }
 
-function refineNodeRedis(dialect: RedisDialect, fileUsesV5Options: boolean): RedisDialect {
-  return dialect === 'node-redis' && fileUsesV5Options ? 'node-redis-v5' : dialect;
+/** The dialect's version that spells options as `{ condition, expiration }`, when the file spells them so (node-redis 5). */
+function refineByOptions(dialect: RedisDialect, fileUsesV5Options: boolean): RedisDialect {
+  return fileUsesV5Options ? (REDIS_DIALECTS[dialect].conditionObjectVersion ?? dialect) : dialect;
 }
 
 function readCommand(
@@ -273,7 +276,7 @@ function readCommand(
     const args = [...call.arguments];
     const keyCount = defined.numberOfKeys ?? 1;
     const keys = args.slice(0, keyCount);
-    const dialect = familyDialect ? refineNodeRedis(familyDialect, fileUsesV5Options) : (fileDialect ?? 'ioredis');
+    const dialect = familyDialect ? refineByOptions(familyDialect, fileUsesV5Options) : (fileDialect ?? 'ioredis');
     return {
       call,
       name: 'EVAL',
@@ -309,9 +312,10 @@ function readCommand(
   if (isLockLibrary(client.family)) return undefined;
 
   let dialect: RedisDialect = shape.shapeDialect ?? familyDialect ?? fileDialect ?? 'ioredis';
-  if (familyDialect === 'node-redis' && shape.callback) dialect = 'node-redis-v3';
+  const callbackVersion = familyDialect ? REDIS_DIALECTS[familyDialect].callbackVersion : undefined;
+  if (callbackVersion && shape.callback) dialect = callbackVersion;
   else if (familyDialect && shape.shapeDialect === undefined) dialect = familyDialect;
-  dialect = refineNodeRedis(dialect, fileUsesV5Options || shape.set?.spelling === 'node-redis-v5');
+  dialect = refineByOptions(dialect, fileUsesV5Options || isConditionObjectSpelling(shape.set?.spelling));
 
   const isScriptCommand = shape.name === 'EVAL' || shape.name === 'EVALSHA' || shape.name === 'EVAL_RO' || shape.name === 'EVALSHA_RO';
   const script = isScriptCommand ? readScriptCall(sourceCode, shape.args, scripts, shape.name.startsWith('EVALSHA')) : undefined;

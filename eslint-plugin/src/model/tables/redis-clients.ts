@@ -1,5 +1,5 @@
 import type { RedisDialect, ClientFamily, LockLibrary } from '../nouns/vocabulary.js';
-import type { LockLibraryKind } from '../nouns/redis-events.js';
+import type { LockLibraryKind, SetOptions } from '../nouns/redis-events.js';
 
 export interface PackageEntry {
   readonly family: ClientFamily;
@@ -38,17 +38,47 @@ export const DECLARATION_PATH_FAMILIES: readonly (readonly [RegExp, ClientFamily
   [/[\\/]node_modules[\\/]redis-semaphore[\\/]/u, 'redis-semaphore'],
 ];
 
+/** What a client dialect does that the model and the fixes must know (fixes/templates.ts writes its calls). */
+export interface RedisDialectEntry {
+  /**
+   * How SET takes its options: positional strings (`'PX', ms, 'NX'`), an object of flags
+   * (`{ NX: true, PX: ms }`, Upstash's `{ nx: true, px: ms }`), or node-redis 5's
+   * `{ condition: 'NX', expiration: { type: 'PX', value } }`.
+   */
+  readonly setOptions: 'positional' | 'object' | 'condition-object';
+  /** `exec()` of a pipeline or MULTI resolves to `[error, reply]` pairs, not to the replies alone. */
+  readonly pipelineRepliesArePairs: boolean;
+  /** The client sends only strings and buffers: a number argument (a TTL) must be converted first. */
+  readonly stringArgumentsOnly: boolean;
+  /** The dialect of the same family's version whose calls take a trailing callback (node-redis v3). */
+  readonly callbackVersion?: RedisDialect;
+  /** The dialect of the same family's version that spells options as `{ condition, expiration }` (node-redis 5). */
+  readonly conditionObjectVersion?: RedisDialect;
+}
+
+/** Client dialects (see RedisDialect) → what each does. */
+export const REDIS_DIALECTS: Readonly<Record<RedisDialect, RedisDialectEntry>> = {
+  ioredis: { setOptions: 'positional', pipelineRepliesArePairs: true, stringArgumentsOnly: false },
+  'node-redis': {
+    setOptions: 'object',
+    pipelineRepliesArePairs: false,
+    stringArgumentsOnly: true,
+    callbackVersion: 'node-redis-v3',
+    conditionObjectVersion: 'node-redis-v5',
+  },
+  'node-redis-v5': { setOptions: 'condition-object', pipelineRepliesArePairs: false, stringArgumentsOnly: true },
+  'node-redis-v3': { setOptions: 'positional', pipelineRepliesArePairs: false, stringArgumentsOnly: false },
+  upstash: { setOptions: 'object', pipelineRepliesArePairs: false, stringArgumentsOnly: false },
+};
+
+/** A SET's options spelled as `{ condition, expiration }`: the call is in a version that spells them so (node-redis 5). */
+export function isConditionObjectSpelling(spelling: SetOptions['spelling']): boolean {
+  return spelling !== undefined && spelling !== 'positional' && REDIS_DIALECTS[spelling].setOptions === 'condition-object';
+}
+
+/** The dialect a client family's calls are written in (a family is named as its dialect); none for a lock library. */
 export function dialectOfFamily(family: ClientFamily): RedisDialect | undefined {
-  switch (family) {
-    case 'ioredis':
-      return 'ioredis';
-    case 'node-redis':
-      return 'node-redis';
-    case 'upstash':
-      return 'upstash';
-    default:
-      return undefined;
-  }
+  return Object.hasOwn(REDIS_DIALECTS, family) ? (family as RedisDialect) : undefined;
 }
 
 /**
