@@ -214,6 +214,27 @@ export const GENERIC_METHOD_NAMES: ReadonlySet<string> = new Set([
   ...Object.keys(DATA_WRITE_CAMEL),
 ]);
 export const CLIENT_LIKE_NAME = /redis|valkey|upstash|cluster|^(?:redis_?)?client$|^conn(?:ection)?$|^kv$/iu;
+/**
+ * What the maker of a constructed object may be called when the object may be a Redis client or a
+ * lock (`new Redis()`, `new Redlock()`, `new Mutex()`): any other `new X()` (`new Map()`, `new
+ * LRUCache()`) makes an object of a known other kind.
+ */
+export const CLIENT_OR_LOCK_MAKER_NAME = /redis|cluster|client|valkey|dragonfly|lock|mutex|semaphore/iu;
+
+/** Methods whose result is the client they are called on (`createClient().connect()`, `await client.duplicate()`, `client.on(…)`): it keeps the client's family. */
+export const SAME_CLIENT_METHODS: ReadonlySet<string> = new Set(['connect', 'duplicate', 'on']);
+
+/** `WATCH key` written as a method, in either case. */
+export const WATCH_METHODS: ReadonlySet<string> = new Set(['watch', 'WATCH']);
+/** The method that sends a queued MULTI transaction and answers its replies (`multi().del(k).exec()`). */
+export const TRANSACTION_EXEC_METHODS: ReadonlySet<string> = new Set(['exec']);
+/** Calls whose result is a connection of the caller's own: ioredis/node-redis `duplicate()`, a pool's `acquire()`, node-redis 4 `isolated()`. */
+export const DEDICATED_CONNECTION_METHODS: ReadonlySet<string> = new Set(['duplicate', 'acquire', 'isolated']);
+/** Methods that run a callback on a connection of its own, its first parameter (node-redis 4 `executeIsolated(async (isolated) => …)`). */
+export const ISOLATED_CALLBACK_METHODS: ReadonlySet<string> = new Set(['executeIsolated']);
+/** A client pool's methods that run a callback on a connection checked out for it (`pool.execute(client => …)`), on a receiver named like a pool. */
+export const POOL_CALLBACK_METHODS: ReadonlySet<string> = new Set(['execute']);
+export const POOL_RECEIVER_NAME = /pool/iu;
 
 /** What one method of a lock library does. */
 export interface LockLibraryMethod {

@@ -339,6 +339,17 @@ export const SQL_CALL_METHODS: ReadonlySet<string> = new Set([
   ...Object.keys(TRANSACTION_BOUNDARY_METHODS),
 ]);
 
+/**
+ * Calls on a connection that end its session, and the session's advisory locks with it: pg's
+ * `client.release(true)` (with an argument it destroys the connection rather than pooling it),
+ * `end()`, `destroy()`.
+ */
+export const SESSION_ENDING_METHODS: Readonly<Record<string, { readonly needsArgument: boolean }>> = {
+  release: { needsArgument: true },
+  end: { needsArgument: false },
+  destroy: { needsArgument: false },
+};
+
 /** Words in a table name that mark it as a lock table. */
 export const LOCK_TABLE_WORDS: ReadonlySet<string> = new Set(['lock', 'locks', 'shedlock', 'mutex', 'mutexes', 'lease', 'leases']);
 export const OWNER_COLUMNS: readonly string[] = [
