@@ -43,7 +43,8 @@ export interface ModuleEvents {
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
 // Calls that are the lock's own machinery, not work done under it: token minting, clocks, retry
-// waits, logging, errors.
+// waits, logging, errors. Exact names (tables/lock-words.ts's RANDOM_TOKEN_WORDS says why this is not
+// that list, nor single-statement.ts's).
 const MACHINERY_CALLS =
   /^(?:randomUUID|randomBytes|uuid\w*|v4|nanoid|ulid|cuid|toString|String|Number|JSON\.stringify|stringify|now|getTime|setTimeout|clearTimeout|setInterval|clearInterval|sleep|delay|wait|resolve|reject|Promise|Error|\w*Error|random|floor|ceil|round|min|max|log|info|warn|error|debug|trace|slice|substring|toFixed|hrtime|bigint|unref|isArray)$/u;
 export const RELEASE_NAME = /release|unlock|free|drop|remove/iu;
