@@ -9,7 +9,7 @@ import { splitAcquisitionOf } from './split-acquisitions.js';
 import type { Acquisition, Expiry, RedisModel, Release } from '../nouns/redis-events.js';
 import type { AdvisoryLockItem, LockTableAcquisition } from '../nouns/sql-items.js';
 import type { LockTtl, RedisLock, LockHalf } from '../nouns/lock-types.js';
-import { LOCK_LIBRARIES, isLockLibrary, lockHeldBy } from '../tables/redis-clients.js';
+import { LOCK_LIBRARIES, isLockLibrary, lockHeldBy, isRawCommand } from '../tables/redis-clients.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -173,7 +173,7 @@ function completingExpiries(model: RedisModel): ReadonlySet<Expiry> {
  * library later in its function: otherwise the work after `finally` would count as held.
  */
 function unpairedLibraryRelease(model: RedisModel, acquisition: Acquisition): TSESTree.Node | undefined {
-  if (acquisition.library === 'redis') return undefined;
+  if (isRawCommand(acquisition)) return undefined;
   return within(model.releases, [acquisition.node.range[1], acquisition.owner.range[1]], eventNode).find(
     (candidate) =>
       candidate.owner === acquisition.owner &&

@@ -11,6 +11,7 @@ import { keyShape, keySignature, looksLikeLockKey } from '../facts/keys.js';
 import { checkThenSetRead } from './read-decides.js';
 import type { Expiry, RedisCommand, RedisModel, Release } from '../nouns/redis-events.js';
 import { testCodeOf } from '../facts/test-code.js';
+import { isRawCommand } from '../tables/redis-clients.js';
 
 const PLAIN_WRITES: ReadonlySet<string> = new Set(['SET', 'SETEX', 'PSETEX']);
 
@@ -76,8 +77,8 @@ export function isHousekeeping(model: RedisModel, event: Release | Expiry): bool
 /** An acquisition by the code itself (`SET NX`, `SETNX`, a script) of the event's key inside `callback`. */
 function takesKeyIn(model: RedisModel, event: Release | Expiry, callback: TSESTree.Node): boolean {
   if (event.keySignature === undefined) return false;
-  return within(redisIndex(model).acquisitionsByKey.get(event.keySignature), callback.range, eventNode).some(
-    (acquisition) => acquisition.library === 'redis',
+  return within(redisIndex(model).acquisitionsByKey.get(event.keySignature), callback.range, eventNode).some((acquisition) =>
+    isRawCommand(acquisition),
   );
 }
 

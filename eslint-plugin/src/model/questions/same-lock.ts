@@ -9,6 +9,7 @@ import { isLockKey } from './housekeeping.js';
 import { isReplyOfKey, pipelineReplyOf } from './pipeline-replies.js';
 import type { Acquisition, Expiry, RedisModel, Release } from '../nouns/redis-events.js';
 import { isParameterValue } from './token-origin.js';
+import { isRawCommand } from '../tables/redis-clients.js';
 
 /**
  * `if ((await redis.get(key)) === token) await redis.del(key)` (or `pexpire`): the value the
@@ -142,7 +143,7 @@ function eventGroups(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisMode
     order: new Map<Release | Expiry, number>(),
   };
   for (const event of [...model.releases, ...model.expiries]) {
-    if (event.library !== 'redis') continue;
+    if (!isRawCommand(event)) continue;
     groups.order.set(event, groups.order.size);
     add(groups.all, event);
     if (
@@ -206,7 +207,7 @@ export function argumentsByText(
   if (cached) return cached;
   const byText = new Map<string, EventArgument[]>();
   for (const event of [...model.releases, ...model.expiries]) {
-    if (!event.command || event.library !== 'redis') continue;
+    if (!event.command || !isRawCommand(event)) continue;
     const args = event.command.script ? event.command.script.args : event.command.args;
     for (const argument of args) {
       const text = sourceCode.getText(argument);

@@ -4,7 +4,7 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { collectNodes } from '../../util/collect-nodes.js';
 import { findVariable, isFunctionLike, methodCallParts, propertyName, skipTypeWrappers, type FunctionLike } from '../../util/ast.js';
-import { CHAIN_METHODS, CLIENT_PACKAGES } from '../tables/redis-clients.js';
+import { CHAIN_METHODS, CLIENT_OR_LOCK_MAKER_NAME, CLIENT_PACKAGES, SAME_CLIENT_METHODS } from '../tables/redis-clients.js';
 import type { ClientFamily, ImportTable, TypeOracle } from '../nouns/vocabulary.js';
 import {
   assignedValues,
@@ -173,14 +173,14 @@ export class ClientResolver {
       const name = makerName(value.callee);
       return {
         ...UNKNOWN(receiver),
-        notClient: name !== undefined && !/redis|cluster|client|valkey|dragonfly|lock|mutex|semaphore/iu.test(name),
+        notClient: name !== undefined && !CLIENT_OR_LOCK_MAKER_NAME.test(name),
         evidence: 'traced',
       };
     }
     if (value.type === AST_NODE_TYPES.CallExpression) {
       const parts = methodCallParts(value);
       // `createClient().connect()` and `await client.duplicate()` keep the client's family.
-      if (parts && (parts.method === 'connect' || parts.method === 'duplicate' || parts.method === 'on')) {
+      if (parts && SAME_CLIENT_METHODS.has(parts.method)) {
         return this.fromOrigin(parts.receiver, receiver, depth);
       }
       if (parts && CHAIN_METHODS.has(parts.method)) {

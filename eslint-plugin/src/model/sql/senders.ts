@@ -12,6 +12,7 @@ import {
   POOL_NAMES,
   POOLED_MEMBERS,
   SQL_BUILDER_PACKAGES,
+  SQL_TYPE_PACKAGES,
   SQL_PACKAGES,
   GENERATED_CLIENTS,
   SQL_TYPE_NAMES,
@@ -466,7 +467,7 @@ function isSqlPackage(source: string): boolean {
   return (
     Object.hasOwn(SQL_PACKAGES, source) ||
     SQL_BUILDER_PACKAGES.has(source) ||
-    source === '@types/pg' ||
+    SQL_TYPE_PACKAGES.has(source) ||
     Object.keys(SQL_PACKAGES).some((name) => source.startsWith(name.endsWith('/') ? name : `${name}/`))
   );
 }
