@@ -195,8 +195,9 @@ export class SenderResolver {
    * The type's name is imported from a package that is not the library the name belongs to: neither
    * a project module, nor a SQL package, nor one named for the library (a fork: `@n8n/typeorm`).
    */
-  private readonly isForeignType = (local: string, library: SqlLibrary): boolean => {
+  private readonly isForeignType = (local: string, library: SqlLibrary, onlyFrom?: readonly string[]): boolean => {
     const source = this.imports.get(local)?.source;
+    if (onlyFrom) return source === undefined || !onlyFrom.includes(source);
     return (
       source !== undefined && !source.startsWith('.') && !source.includes(library) && !isSqlPackage(source) && !this.isProjectImport(local)
     );
@@ -425,7 +426,10 @@ function handleByName(name: string): SqlHandle {
   return UNKNOWN;
 }
 
-function annotationHandle(name: TSESTree.Node, foreign: (local: string, library: SqlLibrary) => boolean): SqlHandle | undefined {
+function annotationHandle(
+  name: TSESTree.Node,
+  foreign: (local: string, library: SqlLibrary, onlyFrom?: readonly string[]) => boolean,
+): SqlHandle | undefined {
   if (name.type !== AST_NODE_TYPES.Identifier) return undefined;
   return typeHandle(name.typeAnnotation?.typeAnnotation, foreign);
 }
@@ -437,7 +441,7 @@ function annotationHandle(name: TSESTree.Node, foreign: (local: string, library:
  */
 function typeHandle(
   annotation: TSESTree.TypeNode | undefined,
-  foreign: (local: string, library: SqlLibrary) => boolean,
+  foreign: (local: string, library: SqlLibrary, onlyFrom?: readonly string[]) => boolean,
 ): SqlHandle | undefined {
   if (annotation?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
   const typeName = annotation.typeName;
@@ -451,7 +455,8 @@ function typeHandle(
   const entry = SQL_TYPE_NAMES[name];
   if (!entry) return undefined;
   const local = typeRoot(typeName);
-  if (local !== undefined && foreign(local, entry.library)) return undefined;
+  if (local !== undefined && foreign(local, entry.library, entry.onlyFrom)) return undefined;
+  if (local === undefined && entry.onlyFrom) return undefined;
   return { kind: entry.kind, library: entry.library, inTransaction: entry.inTransaction ?? false };
 }
 

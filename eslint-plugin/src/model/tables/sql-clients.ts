@@ -161,6 +161,11 @@ export const SQL_CLIENTS: Readonly<Record<Exclude<SqlLibrary, 'unknown'>, SqlCli
     transactionHelper: 'transaction',
     fixWritesTransaction: true,
     rawBindings: 'dollar',
+    // `repository.save(entity)`, `manager.update(Saga, id, changes)`: right on the repository or manager.
+    ormWrites: {
+      methods: new Set(['save', 'insert', 'update', 'upsert', 'delete', 'remove', 'softDelete', 'increment', 'decrement']),
+      spelling: 'client',
+    },
   },
   sequelize: { transactionHelper: 'transaction', callbackGetsOptionsObject: true, fixWritesTransaction: true, rawBindings: 'either' },
   kysely: {
@@ -279,7 +284,16 @@ export function maySendTaggedTemplates(library: SqlLibrary): boolean {
 
 /** Type names (as annotated without a checker) → what the value is. */
 export const SQL_TYPE_NAMES: Readonly<
-  Record<string, { readonly library: SqlLibrary; readonly kind: SenderKind; readonly inTransaction?: boolean }>
+  Record<
+    string,
+    {
+      readonly library: SqlLibrary;
+      readonly kind: SenderKind;
+      readonly inTransaction?: boolean;
+      /** A name common enough elsewhere that it counts only imported from these packages (TypeORM's `Repository`). */
+      readonly onlyFrom?: readonly string[];
+    }
+  >
 > = {
   Pool: { library: 'pg', kind: 'pool' },
   PoolClient: { library: 'pg', kind: 'connection' },
@@ -290,6 +304,10 @@ export const SQL_TYPE_NAMES: Readonly<
   Knex: { library: 'knex', kind: 'pool' },
   PrismaClient: { library: 'prisma', kind: 'pool' },
   DataSource: { library: 'typeorm', kind: 'pool' },
+  // A TypeORM repository or entity manager writes through the data source's pool (or, handed to a
+  // transaction's callback, through that transaction).
+  Repository: { library: 'typeorm', kind: 'pool', onlyFrom: ['typeorm'] },
+  EntityManager: { library: 'typeorm', kind: 'pool', onlyFrom: ['typeorm'] },
   QueryRunner: { library: 'typeorm', kind: 'connection' },
   Sequelize: { library: 'sequelize', kind: 'pool' },
   Kysely: { library: 'kysely', kind: 'pool' },
