@@ -4,7 +4,7 @@
 // are both reached through them.
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { type FunctionLike, isFunctionLike, propertyName, skipTypeWrappers, findVariableOf } from '../../util/ast.js';
+import { type FunctionLike, isFunctionLike, plainProperty, propertyName, skipTypeWrappers, findVariableOf } from '../../util/ast.js';
 import type { ImportTable } from '../nouns/vocabulary.js';
 import { importedValue, type ModulePurpose, type ProjectModule } from './modules.js';
 
@@ -144,18 +144,9 @@ export function memberFunction(holder: Holder, name: string, isStatic?: boolean)
     }
     return undefined;
   }
-  for (const property of holder.properties) {
-    if (
-      property.type !== AST_NODE_TYPES.Property ||
-      property.computed ||
-      property.key.type !== AST_NODE_TYPES.Identifier ||
-      property.key.name !== name
-    )
-      continue;
-    const value = skipTypeWrappers(property.value);
-    return isFunctionLike(value) ? value : undefined;
-  }
-  return undefined;
+  const property = plainProperty(holder, name);
+  const value = property ? skipTypeWrappers(property.value) : undefined;
+  return value && isFunctionLike(value) ? value : undefined;
 }
 
 export function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {
