@@ -12,6 +12,12 @@ const RELEASE = `const RELEASE = 'if redis.call("GET", KEYS[1]) == ARGV[1] then 
 const EXTEND = `const EXTEND = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end';`;
 
 const valid = [
+  // The answer read after the errors are handled.
+  `import { Pool } from 'pg'; const pool = new Pool();
+   export async function unlock(id: number) {
+     const { rows } = await pool.query('SELECT pg_advisory_unlock($1) AS unlocked', [id]).catch(() => ({ rows: [{ unlocked: false }] }));
+     if (!rows[0].unlocked) console.warn('lock was not held');
+   }`,
   // ioredis: the release's reply is tested.
   `import Redis from 'ioredis'; const redis = new Redis(); ${RELEASE}
    export async function release(key: string, token: string) {
@@ -130,6 +136,22 @@ const valid = [
 ];
 
 const invalid = [
+  {
+    // A pooled unlock fired and forgotten: \`.catch(() => {})\` swallows errors and reads no answer.
+    code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function lead(id: number) {
+  const { rows } = await pool.query('SELECT pg_try_advisory_lock($1) AS locked', [id]);
+  if (!rows[0].locked) return;
+  try {
+    await work();
+  } finally {
+    pool.query('SELECT pg_advisory_unlock($1)', [id]).catch(() => {});
+  }
+}
+declare function work(): Promise<void>;`,
+    errors: [{ messageId: 'resultDropped' as const, line: 9 }],
+  },
   {
     // ioredis: the compare-and-delete reply dropped in finally.
     code: `import Redis from 'ioredis';

@@ -3,7 +3,7 @@
 // `pg_try_advisory_lock` row, a release script's 0/1 and a lock-table DELETE's count all ask it.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains, forEachChild, isFunctionLike, skipTypeWrappers, valueCarrier } from '../../util/ast.js';
+import { contains, forEachChild, isFunctionLike, propertyName, skipTypeWrappers, valueCarrier } from '../../util/ast.js';
 import type { ResultShape } from '../nouns/vocabulary.js';
 
 /**
@@ -26,6 +26,17 @@ export function valueFlow(node: TSESTree.Node): ValueFlow {
   const carrier = valueCarrier(node);
   const parent = carrier.parent;
   if (!parent) return { kind: 'detached', carrier };
+  // `unlock().catch(() => {})`, `.finally(cleanup)`: the promise settles to the same value (or the
+  // handler's, on an error), which flows on from that call: swallowing errors reads no answer.
+  if (
+    parent.type === AST_NODE_TYPES.MemberExpression &&
+    parent.object === carrier &&
+    !parent.computed &&
+    (propertyName(parent) === 'catch' || propertyName(parent) === 'finally') &&
+    parent.parent.type === AST_NODE_TYPES.CallExpression &&
+    parent.parent.callee === parent
+  )
+    return valueFlow(parent.parent);
   if (parent.type === AST_NODE_TYPES.ExpressionStatement) return { kind: 'dropped', carrier, statement: parent };
   if (parent.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'void')
     return { kind: 'dropped', carrier, statement: undefined };
