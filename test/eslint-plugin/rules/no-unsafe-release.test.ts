@@ -806,6 +806,15 @@ const housekeeping = {
     `import Redis from 'ioredis'; const redis = new Redis();
      export async function join(room, user) { await redis.hset(\`locks:\${room}\`, user, Date.now()); }
      export async function closeRoom(room) { await redis.del(\`locks:\${room}\`); }`,
+    // A test helper that deletes a job's lock key to simulate a stall, called from a hook and from
+    // a test body: staging the scenario, not freeing a lock it holds.
+    `import Redis from 'ioredis';
+     const redis = new Redis();
+     async function simulateStall(jobId) { await redis.del(\`jobs:\${jobId}:lock\`); }
+     describe('stalled jobs', () => {
+       beforeEach(async () => { await simulateStall('1'); });
+       it('picks the job up again', async () => { await simulateStall('2'); });
+     });`,
   ],
   invalid: [
     {

@@ -849,6 +849,25 @@ ruleTester.run('require-unique-token', rule, {
      function applyLock(key, value) { return redis.set(key, value, 'NX', 'PX', 30000); }
      export async function unlock(key) { await redis.del(key); }
      export function run(id) { ${Array.from({ length: 9 }, (_, index) => `applyLock(\`report:\${id}\`, '${index}');`).join(' ')} }`,
+    // A hook stages a lock held by someone else with a fixed token, and the teardown clears it:
+    // the value is the scenario, not a holder's token.
+    `import Redis from 'ioredis';
+     const redis = new Redis();
+     describe('report lock', () => {
+       beforeEach(async () => { await redis.set('lock:report', 'other-holder', 'NX', 'PX', 10000); });
+       afterEach(async () => { await redis.del('lock:report'); });
+       it('waits for the holder', async () => { await runReport(); });
+     });`,
+    // The same through a helper only test hooks call.
+    `import Redis from 'ioredis';
+     const redis = new Redis();
+     async function holdLock(name) { await redis.set(\`lock:\${name}\`, 'stale-holder', 'NX', 'PX', 10000); }
+     async function dropLock(name) { await redis.del(\`lock:\${name}\`); }
+     describe('report lock', () => {
+       beforeEach(() => holdLock('report'));
+       afterEach(() => dropLock('report'));
+       it('waits for the holder', async () => { await runReport(); });
+     });`,
   ],
   invalid,
 });
