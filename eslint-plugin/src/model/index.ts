@@ -59,6 +59,7 @@ export type { LockStep } from './nouns/lock-types.js';
 
 // Lua scripts: the script texts of a file, and script calls whose keys span hash slots.
 export { luaTextsOf, type LuaText } from './lua-scripts/lua-texts.js';
+export { scriptTextPitfalls } from './lua-scripts/lua-file-model.js';
 export { crossSlotScriptCalls } from './questions/hash-slots.js';
 
 // PostgreSQL: advisory locks and lock tables, their pairing, and the transactions they run in.
