@@ -112,18 +112,27 @@ export function runsBefore(earlier: TSESTree.CallExpression, later: TSESTree.Cal
  * having passed through it.
  */
 export function isOnEarlyExit(node: TSESTree.Node, owner: TSESTree.Node): boolean {
+  return earlyExitBranch(node, owner) !== undefined;
+}
+
+/**
+ * The early exit `node` sits on (see isOnEarlyExit): the `return`/`throw` statement, or the block
+ * that one ends. Code outside it runs without having passed through `node`.
+ */
+export function earlyExitBranch(node: TSESTree.Node, owner: TSESTree.Node): TSESTree.Node | undefined {
   const body = isFunctionLike(owner) && owner.body.type === AST_NODE_TYPES.BlockStatement ? owner.body : undefined;
   for (let current = node; current.parent && current !== owner; current = current.parent) {
     const parent: TSESTree.Node = current.parent;
-    if (current.type === AST_NODE_TYPES.ReturnStatement || current.type === AST_NODE_TYPES.ThrowStatement) return parent !== body;
-    if (parent === body || isFunctionLike(parent)) return false;
+    if (current.type === AST_NODE_TYPES.ReturnStatement || current.type === AST_NODE_TYPES.ThrowStatement)
+      return parent !== body ? current : undefined;
+    if (parent === body || isFunctionLike(parent)) return undefined;
     if (parent.type === AST_NODE_TYPES.BlockStatement) {
       const later = parent.body.slice(parent.body.indexOf(current as TSESTree.Statement) + 1);
       if (later.some((statement) => statement.type === AST_NODE_TYPES.ReturnStatement || statement.type === AST_NODE_TYPES.ThrowStatement))
-        return true;
+        return parent;
     }
   }
-  return false;
+  return undefined;
 }
 
 /**
