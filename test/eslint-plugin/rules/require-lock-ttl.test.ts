@@ -500,6 +500,21 @@ export async function tryLock(key: string, token: string) {
 
 ruleTester.run('require-lock-ttl', rule, {
   valid: [
+    // An idempotency record: claimed with SET NX, overwritten with the result (or marked done) by a
+    // plain SET, deleted when the work failed so that a retry can run. Not a lock.
+    `import Redis from 'ioredis';
+     const redis = new Redis();
+     export async function handleOnce(idempotencyKey, handler) {
+       const key = \`idempotent:\${idempotencyKey}\`;
+       const cached = await redis.get(key);
+       if (cached) return JSON.parse(cached);
+       const claimed = await redis.setnx(key, 'PROCESSING');
+       if (!claimed) throw new Error('in progress');
+       const response = await handler();
+       if (response.success) await redis.set(key, JSON.stringify(response), 'EX', 86400);
+       else await redis.del(key);
+       return response;
+     }`,
     // The atomic acquisition with an expiry, in every dialect and option order.
     `import Redis from 'ioredis'; const redis = new Redis();
      async function f(token) { await redis.set('lock:invoice', token, 'NX', 'PX', 30000); await redis.set('lock:b', token, 'EX', 30, 'NX'); }`,

@@ -849,6 +849,29 @@ ruleTester.run('require-unique-token', rule, {
      function applyLock(key, value) { return redis.set(key, value, 'NX', 'PX', 30000); }
      export async function unlock(key) { await redis.del(key); }
      export function run(id) { ${Array.from({ length: 9 }, (_, index) => `applyLock(\`report:\${id}\`, '${index}');`).join(' ')} }`,
+    // An idempotency record: claimed with SET NX, overwritten with the result (or marked done) by a
+    // plain SET, deleted when the work failed so that a retry can run. Not a lock.
+    `import Redis from 'ioredis';
+     const redis = new Redis();
+     export async function handleOnce(idempotencyKey, handler) {
+       const key = \`idempotent:\${idempotencyKey}\`;
+       const cached = await redis.get(key);
+       if (cached) return JSON.parse(cached);
+       const claimed = await redis.setnx(key, 'PROCESSING');
+       if (!claimed) throw new Error('in progress');
+       const response = await handler();
+       if (response.success) await redis.set(key, JSON.stringify(response), 'EX', 86400);
+       else await redis.del(key);
+       return response;
+     }`,
+    `import Redis from 'ioredis';
+     export class ActionIdempotency {
+       constructor(private readonly redis: Redis) {}
+       buildKey(run: { id: string; step: string }) { return \`automation:idem:\${run.id}:\${run.step}\`; }
+       async claim(run: { id: string; step: string }) { return (await this.redis.set(this.buildKey(run), 'in-flight', 'EX', 86400, 'NX')) === 'OK'; }
+       async confirm(run: { id: string; step: string }) { await this.redis.set(this.buildKey(run), 'done', 'EX', 86400); }
+       async release(run: { id: string; step: string }) { await this.redis.del(this.buildKey(run)); }
+     }`,
     // A hook stages a lock held by someone else with a fixed token, and the teardown clears it:
     // the value is the scenario, not a holder's token.
     `import Redis from 'ioredis';

@@ -9,7 +9,7 @@ import { inEnclosingFunctions, redisIndex } from '../pairing/indexes.js';
 import { within, eventNode, precedesInScope } from '../facts/source-order.js';
 import { keyShape, keySignature, looksLikeLockKey } from '../facts/keys.js';
 import { checkThenSetRead } from './read-decides.js';
-import type { Expiry, RedisCommand, RedisModel, Release } from '../nouns/redis-events.js';
+import type { Acquisition, Expiry, RedisCommand, RedisModel, Release } from '../nouns/redis-events.js';
 import { testCodeOf } from '../facts/test-code.js';
 
 const PLAIN_WRITES: ReadonlySet<string> = new Set(['SET', 'SETEX', 'PSETEX']);
@@ -106,11 +106,51 @@ function lastWriteIsPlain(sourceCode: Readonly<TSESLint.SourceCode>, model: Redi
   return last?.plain ?? false;
 }
 
+const recordShapesByModel = new WeakMap<RedisModel, ReadonlySet<string>>();
+
+/**
+ * The key shapes (`keyShape`) this module claims with `SET NX` and also overwrites with a plain
+ * write of another value: an idempotency record (`SET k 'PROCESSING' NX EX`, then `SET k <response>`
+ * or `SET k 'done'`, and `DEL k` when the work failed so that a retry can run), not a lock. A key
+ * named like a lock is left out: a lock's key written over with data is no-lock-key-write's finding.
+ */
+export function recordKeyShapes(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel): ReadonlySet<string> {
+  const cached = recordShapesByModel.get(model);
+  if (cached) return cached;
+  const storedValues = new Map<string, Set<string>>();
+  for (const command of model.commands) {
+    if (command.keySignature === undefined || !command.value || !isPlainWrite(command)) continue;
+    const shape = keyShape(command.keySignature);
+    const values = storedValues.get(shape) ?? new Set<string>();
+    values.add(sourceCode.getText(command.value));
+    storedValues.set(shape, values);
+  }
+  const shapes = new Set<string>();
+  if (storedValues.size > 0) {
+    for (const acquisition of model.acquisitions) {
+      if (acquisition.library !== 'redis' || acquisition.keySignature === undefined || !acquisition.value || !acquisition.key) continue;
+      const shape = keyShape(acquisition.keySignature);
+      const values = storedValues.get(shape);
+      if (!values || shapes.has(shape) || looksLikeLockKey(sourceCode, acquisition.key, model.lockKeyPattern)) continue;
+      const claimed = sourceCode.getText(acquisition.value);
+      if ([...values].some((value) => value !== claimed)) shapes.add(shape);
+    }
+  }
+  recordShapesByModel.set(model, shapes);
+  return shapes;
+}
+
+/** The acquisition claims an idempotency record (recordKeyShapes), not a lock. */
+export function claimsRecord(model: RedisModel, acquisition: Acquisition): boolean {
+  return acquisition.keySignature !== undefined && recordKeyShapes(model.sourceCode, model).has(keyShape(acquisition.keySignature));
+}
+
 const lockKeyAnswers = new WeakMap<RedisModel, WeakMap<TSESTree.Node, boolean>>();
 
 /**
  * A key is a lock when something in this module acquires it, or when its name matches
- * `lockKeyPattern` and the module never stores data under it with a plain `SET`/`HSET`.
+ * `lockKeyPattern` and the module never stores data under it with a plain `SET`/`HSET`; never an
+ * idempotency record's key (recordKeyShapes).
  */
 export function isLockKey(model: RedisModel, node: TSESTree.Node): boolean {
   // Rules ask this of the same release keys again and again (once per acquisition they pair).
@@ -125,10 +165,11 @@ export function isLockKey(model: RedisModel, node: TSESTree.Node): boolean {
     const signature = keySignature(sourceCode, node);
     const splitKey = model.splitKeyOfKey.get(node);
     answer =
-      (signature !== undefined && model.acquiredKeys.has(signature)) ||
-      (splitKey !== undefined && model.acquiredSplitKeys.has(splitKey)) ||
-      (looksLikeLockKey(sourceCode, node, model.lockKeyPattern) &&
-        (signature === undefined || !dataKeyShapes(sourceCode, model).has(keyShape(signature))));
+      !(signature !== undefined && recordKeyShapes(sourceCode, model).has(keyShape(signature))) &&
+      ((signature !== undefined && model.acquiredKeys.has(signature)) ||
+        (splitKey !== undefined && model.acquiredSplitKeys.has(splitKey)) ||
+        (looksLikeLockKey(sourceCode, node, model.lockKeyPattern) &&
+          (signature === undefined || !dataKeyShapes(sourceCode, model).has(keyShape(signature)))));
     answers.set(node, answer);
   }
   return answer;

@@ -8,6 +8,7 @@ import { isReleasedInModule, redisIndex } from '../pairing/indexes.js';
 import { commandNode, within, runsBefore } from '../facts/source-order.js';
 import { looksLikeLockKey } from '../facts/keys.js';
 import { isLockAcquisition as isLockTaken } from './lock-acquisitions.js';
+import { claimsRecord } from './housekeeping.js';
 import type { Acquisition } from '../nouns/redis-events.js';
 import { getSqlModel } from '../sql/sql-model.js';
 import type { ResultShape } from '../nouns/vocabulary.js';
@@ -118,7 +119,7 @@ export const TRY_ACQUISITION_SOURCES: readonly AcquisitionSource[] = [redisSourc
 function isLockAcquisition(model: LockModel, sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition): boolean {
   if (!acquisition.key) return false;
   if (looksLikeLockKey(sourceCode, acquisition.key, model.settings.lockKeyPattern)) return true;
-  return isReleasedInModule(model.redis, acquisition);
+  return !claimsRecord(model.redis, acquisition) && isReleasedInModule(model.redis, acquisition);
 }
 
 function labelOf(acquisition: Acquisition): string {
