@@ -872,6 +872,18 @@ ruleTester.run('require-unique-token', rule, {
        async confirm(run: { id: string; step: string }) { await this.redis.set(this.buildKey(run), 'done', 'EX', 86400); }
        async release(run: { id: string; step: string }) { await this.redis.del(this.buildKey(run)); }
      }`,
+    // The same through a service whose set(key, value, ttl) the analysis cannot read the options of.
+    `import { RedisService } from './redis.service';
+     export class Idempotent {
+       constructor(private readonly redisService: RedisService) {}
+       async run(id: string, ttl: number, work: () => Promise<{ ok: boolean }>) {
+         const key = \`idempotent:\${id}\`;
+         if (!(await this.redisService.setnx(key, 'PROCESSING'))) throw new Error('busy');
+         const response = await work();
+         if (response.ok) await this.redisService.set(key, JSON.stringify(response), ttl);
+         else await this.redisService.del(key);
+       }
+     }`,
     // A hook stages a lock held by someone else with a fixed token, and the teardown clears it:
     // the value is the scenario, not a holder's token.
     `import Redis from 'ioredis';

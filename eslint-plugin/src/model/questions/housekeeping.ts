@@ -119,7 +119,10 @@ export function recordKeyShapes(sourceCode: Readonly<TSESLint.SourceCode>, model
   if (cached) return cached;
   const storedValues = new Map<string, Set<string>>();
   for (const command of model.commands) {
-    if (command.keySignature === undefined || !command.value || !isPlainWrite(command)) continue;
+    // Any write over the key that is not itself a claim or a compare-and-set: options this analysis
+    // cannot read (a wrapper's \`set(key, value, ttl)\`) still store the value.
+    if (command.keySignature === undefined || !command.value || !PLAIN_WRITES.has(command.name)) continue;
+    if (command.set?.nx || command.set?.compare !== undefined) continue;
     const shape = keyShape(command.keySignature);
     const values = storedValues.get(shape) ?? new Set<string>();
     values.add(sourceCode.getText(command.value));
