@@ -806,6 +806,20 @@ const housekeeping = {
     `import Redis from 'ioredis'; const redis = new Redis();
      export async function join(room, user) { await redis.hset(\`locks:\${room}\`, user, Date.now()); }
      export async function closeRoom(room) { await redis.del(\`locks:\${room}\`); }`,
+    // A debounce latch: SET NX PX wins the first crossing, and the DEL on the branch that returns
+    // before it re-arms the latch; nothing ever takes the key and then deletes it.
+    `import Redis from 'ioredis';
+     const redis = new Redis();
+     export async function maybeSummarize(sessionId: string, total: number, limit: number) {
+       const latch = \`ctx:summarize-latch:\${sessionId}\`;
+       if (total < limit) {
+         await redis.del(latch);
+         return;
+       }
+       const won = await redis.set(latch, String(Date.now()), 'PX', 60000, 'NX');
+       if (won !== 'OK') return;
+       emitThreshold(sessionId);
+     }`,
     // An idempotency record: claimed with SET NX, overwritten with the result (or marked done) by a
     // plain SET, deleted when the work failed so that a retry can run. Not a lock.
     `import Redis from 'ioredis';
@@ -914,6 +928,35 @@ export async function nightly() {
   try { await work(); } finally { await redis.del('lock:nightly'); }
 }`,
       errors: [{ messageId: 'plainDelete', line: 6, suggestions: [] }],
+    },
+    {
+      // A lock's key deleted on a branch that returns before the function takes it frees whoever
+      // holds it now: not a latch re-armed.
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function nightly(token: string, force: boolean) {
+  if (force) { await redis.del('lock:nightly'); return; }
+  if (!(await redis.set('lock:nightly', token, 'NX', 'PX', 30000))) return;
+  await work();
+}`,
+      errors: [
+        {
+          messageId: 'plainDelete',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function nightly(token: string, force: boolean) {
+  if (force) { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:nightly', token); return; }
+  if (!(await redis.set('lock:nightly', token, 'NX', 'PX', 30000))) return;
+  await work();
+}`,
+            },
+          ],
+        },
+      ],
     },
   ],
 } satisfies Parameters<typeof ruleTester.run<MessageId, []>>[2];

@@ -849,6 +849,20 @@ ruleTester.run('require-unique-token', rule, {
      function applyLock(key, value) { return redis.set(key, value, 'NX', 'PX', 30000); }
      export async function unlock(key) { await redis.del(key); }
      export function run(id) { ${Array.from({ length: 9 }, (_, index) => `applyLock(\`report:\${id}\`, '${index}');`).join(' ')} }`,
+    // A debounce latch: SET NX PX wins the first crossing, and the DEL on the branch that returns
+    // before it re-arms the latch; nothing ever takes the key and then deletes it.
+    `import Redis from 'ioredis';
+     const redis = new Redis();
+     export async function maybeSummarize(sessionId: string, total: number, limit: number) {
+       const latch = \`ctx:summarize-latch:\${sessionId}\`;
+       if (total < limit) {
+         await redis.del(latch);
+         return;
+       }
+       const won = await redis.set(latch, String(Date.now()), 'PX', 60000, 'NX');
+       if (won !== 'OK') return;
+       emitThreshold(sessionId);
+     }`,
     // An idempotency record: claimed with SET NX, overwritten with the result (or marked done) by a
     // plain SET, deleted when the work failed so that a retry can run. Not a lock.
     `import Redis from 'ioredis';

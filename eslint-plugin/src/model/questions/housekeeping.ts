@@ -3,10 +3,11 @@
 // function wrote it, and the setup and teardown of tests. The lock questions (`isLockKey`,
 // `isHousekeeping`) consult this; rules never do directly.
 
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { contains } from '../../util/ast.js';
 import type { ScopeOwner } from '../../util/ast.js';
 import { inEnclosingFunctions, redisIndex } from '../pairing/indexes.js';
-import { within, eventNode, precedesInScope } from '../facts/source-order.js';
+import { within, eventNode, precedesInScope, earlyExitBranch } from '../facts/source-order.js';
 import { keyShape, keySignature, looksLikeLockKey } from '../facts/keys.js';
 import { checkThenSetRead } from './read-decides.js';
 import type { Acquisition, Expiry, RedisCommand, RedisModel, Release } from '../nouns/redis-events.js';
@@ -63,14 +64,47 @@ export function dataKeyShapes(sourceCode: Readonly<TSESLint.SourceCode>, model: 
  *   simulates an expiry or cleans up after a lock some library or helper took. A test that takes
  *   the lock with `SET NX` and frees it with `DEL` exercises that unsafe release and keeps it;
  * - its function wrote the key last with a plain write (`SET k v`, `HSET`): it deletes or expires
- *   its own value (`SET` then `EXPIRE` is a write with an expiry, not a renewal).
+ *   its own value (`SET` then `EXPIRE` is a write with an expiry, not a renewal);
+ * - it re-arms a latch on a branch that returns before its function takes the key.
  */
 export function isHousekeeping(model: RedisModel, event: Release | Expiry): boolean {
   const sourceCode = model.sourceCode;
   const test = testCodeOf(sourceCode).callbackAround(event.node);
   if (test?.kind === 'hook') return true;
   if (test?.kind === 'case' && !takesKeyIn(model, event, test.callback)) return true;
-  return lastWriteIsPlain(sourceCode, model, event);
+  return lastWriteIsPlain(sourceCode, model, event) || rearmsBeforeTaking(model, event);
+}
+
+/**
+ * A delete on a branch that returns before its own function takes the key (`if (below) { DEL latch;
+ * return }` ahead of `SET latch … NX PX`): a debounce latch re-armed, not a lock freed, since this
+ * function holds nothing there and takes the key only after. Not inside a loop (a later turn could
+ * follow an earlier turn's acquisition), and not for a key named like a lock, whose early delete
+ * frees whoever holds it.
+ */
+function rearmsBeforeTaking(model: RedisModel, event: Release | Expiry): boolean {
+  if (event.keySignature === undefined || event.library !== 'redis' || !event.key) return false;
+  const taken = redisIndex(model).acquisitionsByOwnerAndKey.get(event.owner)?.get(event.keySignature) ?? [];
+  if (taken.length === 0 || taken.some((acquisition) => acquisition.node.range[0] < event.node.range[1])) return false;
+  const exit = earlyExitBranch(event.node, event.owner);
+  if (!exit || taken.some((acquisition) => contains(exit, acquisition.node)) || inLoop(event.node, event.owner)) return false;
+  return !looksLikeLockKey(model.sourceCode, event.key, model.lockKeyPattern);
+}
+
+function inLoop(node: TSESTree.Node, owner: TSESTree.Node): boolean {
+  for (let current = node.parent; current && current !== owner; current = current.parent) {
+    switch (current.type) {
+      case AST_NODE_TYPES.ForStatement:
+      case AST_NODE_TYPES.ForInStatement:
+      case AST_NODE_TYPES.ForOfStatement:
+      case AST_NODE_TYPES.WhileStatement:
+      case AST_NODE_TYPES.DoWhileStatement:
+        return true;
+      default:
+        continue;
+    }
+  }
+  return false;
 }
 
 /** An acquisition by the code itself (`SET NX`, `SETNX`, a script) of the event's key inside `callback`. */
