@@ -806,6 +806,17 @@ const housekeeping = {
     `import Redis from 'ioredis'; const redis = new Redis();
      export async function join(room, user) { await redis.hset(\`locks:\${room}\`, user, Date.now()); }
      export async function closeRoom(room) { await redis.del(\`locks:\${room}\`); }`,
+    // A lock service that doubles as a key-value store (plain writes of caller-chosen keys): only its
+    // methods named for locking take or free a lock; deleteKey(key) deletes whatever the caller stored.
+    `import Redis from 'ioredis';
+     const RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+     export class RedisLockService {
+       constructor(private readonly redis: Redis) {}
+       async acquire(key: string, value: string, ttlMs: number) { return (await this.redis.set(key, value, 'PX', ttlMs, 'NX')) === 'OK'; }
+       async release(key: string, value: string) { return (await this.redis.eval(RELEASE, 1, key, value)) === 1; }
+       async set(key: string, value: unknown, ttlMs: number) { await this.redis.set(key, JSON.stringify(value), 'PX', ttlMs); }
+       async deleteKey(key: string) { await this.redis.del(key); }
+     }`,
     // A debounce latch: SET NX PX wins the first crossing, and the DEL on the branch that returns
     // before it re-arms the latch; nothing ever takes the key and then deletes it.
     `import Redis from 'ioredis';
@@ -928,6 +939,26 @@ export async function nightly() {
   try { await work(); } finally { await redis.del('lock:nightly'); }
 }`,
       errors: [{ messageId: 'plainDelete', line: 6, suggestions: [] }],
+    },
+    {
+      // Lock helpers beside a cache helper whose key parameter has the same name: the cache's plain
+      // SET says nothing of the lock's key.
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function acquireLock(key: string, token: string) { return redis.set(key, token, 'NX', 'PX', 30000); }
+export async function cacheSet(key: string, value: unknown) { await redis.set(key, JSON.stringify(value), 'EX', 60); }
+export async function releaseLock(key: string) { await redis.del(key); }`,
+      errors: [{ messageId: 'plainDelete', line: 5, suggestions: [] }],
+    },
+    {
+      // The same service storing nothing else: its generic delete frees the locks it takes.
+      code: `import Redis from 'ioredis';
+export class RedisLockService {
+  constructor(private readonly redis: Redis) {}
+  async acquire(key: string, value: string, ttlMs: number) { return (await this.redis.set(key, value, 'PX', ttlMs, 'NX')) === 'OK'; }
+  async deleteKey(key: string) { await this.redis.del(key); }
+}`,
+      errors: [{ messageId: 'plainDelete', line: 5, suggestions: [] }],
     },
     {
       // A lock's key deleted on a branch that returns before the function takes it frees whoever

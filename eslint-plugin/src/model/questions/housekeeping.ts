@@ -141,6 +141,7 @@ function lastWriteIsPlain(sourceCode: Readonly<TSESLint.SourceCode>, model: Redi
 }
 
 const recordShapesByModel = new WeakMap<RedisModel, ReadonlySet<string>>();
+const BARE_VARIABLE = /^v:[\w$]+$/u;
 
 /**
  * The key shapes (`keyShape`) this module claims with `SET NX` and also overwrites with a plain
@@ -158,6 +159,8 @@ export function recordKeyShapes(sourceCode: Readonly<TSESLint.SourceCode>, model
     if (command.keySignature === undefined || !command.value || !PLAIN_WRITES.has(command.name)) continue;
     if (command.set?.nx || command.set?.compare !== undefined) continue;
     const shape = keyShape(command.keySignature);
+    // A bare variable's shape (\`v:key\`) is every function's parameter of that name: it says nothing.
+    if (BARE_VARIABLE.test(shape)) continue;
     const values = storedValues.get(shape) ?? new Set<string>();
     values.add(sourceCode.getText(command.value));
     storedValues.set(shape, values);
