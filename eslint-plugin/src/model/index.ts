@@ -54,7 +54,7 @@ export { lockKeyWrites } from './questions/lock-key-writes.js';
 export { singleStatement } from './questions/single-statement.js';
 export { fenceMintedAfter, isEfficiencyLock } from './questions/fences.js';
 export { hasAutoExtendingLocks, locksIgnoringLoss } from './questions/lock-loss.js';
-export { endsSessionInFinally, hasWorkBetween, isGuaranteed } from './questions/error-paths.js';
+export { endsSessionInFinally, hasWorkBetween, isGuaranteed, isKeptOnSuccess } from './questions/error-paths.js';
 export type { LockStep } from './nouns/lock-types.js';
 
 // Lua scripts: the script texts of a file, and script calls whose keys span hash slots.

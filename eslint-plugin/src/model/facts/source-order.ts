@@ -136,6 +136,40 @@ export function earlyExitBranch(node: TSESTree.Node, owner: TSESTree.Node): TSES
 }
 
 /**
+ * The call sits on a path that leaves the work rather than finishing it: an early exit
+ * (isOnEarlyExit), a block that goes on with `break` or `continue` after it, or one branch of an
+ * `if` whose other branch leaves with `break` or `continue` (`if (ok) { chosen = id; break } else
+ * { release() }`: the release gives up this candidate, and the lock taken goes on with the other
+ * branch, past the loop).
+ */
+export function isOnGiveUpPath(node: TSESTree.Node, owner: TSESTree.Node): boolean {
+  if (isOnEarlyExit(node, owner)) return true;
+  for (let current = node; current.parent && current !== owner; current = current.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if (isFunctionLike(parent)) return false;
+    if (parent.type === AST_NODE_TYPES.BlockStatement) {
+      const later = parent.body.slice(parent.body.indexOf(current as TSESTree.Statement) + 1);
+      if (later.some(isLoopJump)) return true;
+    }
+    if (parent.type === AST_NODE_TYPES.IfStatement && parent.alternate && current !== parent.test) {
+      const other = current === parent.consequent ? parent.alternate : parent.consequent;
+      if (endsWithLoopJump(other)) return true;
+    }
+  }
+  return false;
+}
+
+function isLoopJump(statement: TSESTree.Node): boolean {
+  return statement.type === AST_NODE_TYPES.BreakStatement || statement.type === AST_NODE_TYPES.ContinueStatement;
+}
+
+function endsWithLoopJump(statement: TSESTree.Statement): boolean {
+  if (isLoopJump(statement)) return true;
+  const last = statement.type === AST_NODE_TYPES.BlockStatement ? statement.body.at(-1) : undefined;
+  return last !== undefined && isLoopJump(last);
+}
+
+/**
  * The release that ends a critical section: the first, in source order, that is not on an early
  * exit (a release on an early return ends only that branch); the first of all when every one is.
  */

@@ -7,6 +7,7 @@ import { forEachChild, isFunctionLike, isInFinally, methodCallParts, skipTypeWra
 import { childrenOverlapping } from '../../util/ranges.js';
 import type { AdvisoryLockItem } from '../nouns/sql-items.js';
 import type { LockStep } from '../nouns/lock-types.js';
+import { isOnGiveUpPath } from '../facts/source-order.js';
 
 /**
  * The release runs on the error path too: in a `finally`, or in a `catch` (the `catch { release;
@@ -18,6 +19,15 @@ export function isGuaranteed(release: LockStep): boolean {
     if (current.parent?.type === AST_NODE_TYPES.CatchClause) return true;
   }
   return false;
+}
+
+/**
+ * Every release gives the lock up on a path that leaves the work (isOnGiveUpPath): none ends the
+ * work on its way through, so the lock is kept when the work succeeds (handed on, or left to
+ * expire), and an error that skips a release leaves it held no longer than success does.
+ */
+export function isKeptOnSuccess(releases: readonly LockStep[]): boolean {
+  return releases.length > 0 && releases.every((release) => isOnGiveUpPath(release.node, release.owner));
 }
 
 /** Something between acquiring and releasing can throw: a call, an `await`, a `throw`. */
