@@ -806,6 +806,15 @@ const housekeeping = {
     `import Redis from 'ioredis'; const redis = new Redis();
      export async function join(room, user) { await redis.hset(\`locks:\${room}\`, user, Date.now()); }
      export async function closeRoom(room) { await redis.del(\`locks:\${room}\`); }`,
+    // A ticket hold cached under a key named "lock:…", stored through the client service's own JSON
+    // setter and deleted when the order is confirmed: data, not a lock.
+    `import { RedisService } from '../redis/redis.service';
+     export class InventoryService {
+       constructor(private readonly redisService: RedisService) {}
+       private getLockCacheKey(lockBatchNo: string) { return \`lock:batch:\${lockBatchNo}\`; }
+       async hold(lockBatchNo: string, hold: object, ttl: number) { await this.redisService.setJson(this.getLockCacheKey(lockBatchNo), hold, ttl); }
+       async confirm(lockBatchNo: string) { await this.redisService.del(this.getLockCacheKey(lockBatchNo)); }
+     }`,
     // A lock service that doubles as a key-value store (plain writes of caller-chosen keys): only its
     // methods named for locking take or free a lock; deleteKey(key) deletes whatever the caller stored.
     `import Redis from 'ioredis';
@@ -948,6 +957,16 @@ const redis = new Redis();
 export async function acquireLock(key: string, token: string) { return redis.set(key, token, 'NX', 'PX', 30000); }
 export async function cacheSet(key: string, value: unknown) { await redis.set(key, JSON.stringify(value), 'EX', 60); }
 export async function releaseLock(key: string) { await redis.del(key); }`,
+      errors: [{ messageId: 'plainDelete', line: 5, suggestions: [] }],
+    },
+    {
+      // The "lock:batch:…" key deleted through the same service, with nothing storing a value under it.
+      code: `import { RedisService } from '../redis/redis.service';
+export class InventoryService {
+  constructor(private readonly redisService: RedisService) {}
+  private getLockCacheKey(lockBatchNo: string) { return \`lock:batch:\${lockBatchNo}\`; }
+  async confirm(lockBatchNo: string) { await this.redisService.del(this.getLockCacheKey(lockBatchNo)); }
+}`,
       errors: [{ messageId: 'plainDelete', line: 5, suggestions: [] }],
     },
     {

@@ -4,7 +4,9 @@
 // `isHousekeeping`) consult this; rules never do directly.
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { contains } from '../../util/ast.js';
+import { contains, methodCallParts } from '../../util/ast.js';
+import { collectNodes } from '../../util/collect-nodes.js';
+import { REDIS_METHODS } from '../tables/redis-clients.js';
 import type { ScopeOwner } from '../../util/ast.js';
 import { inEnclosingFunctions, redisIndex } from '../pairing/indexes.js';
 import { within, eventNode, precedesInScope, earlyExitBranch } from '../facts/source-order.js';
@@ -34,9 +36,10 @@ function storesData(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel
 const dataShapesByModel = new WeakMap<RedisModel, ReadonlySet<string>>();
 
 /**
- * The key shapes (`keyShape`) this module stores data under with a plain `SET`/`HSET` and never
- * acquires: a key named like a lock but written this way is a flag, a fixture or a cache entry
- * (`SET user:locked 1`, a test's `SET lock:x other`), and deleting it frees nobody's lock.
+ * The key shapes (`keyShape`) this module stores data under with a plain `SET`/`HSET` (or a store
+ * method of the client's own service, `setJson`) and never acquires: a key named like a lock but
+ * written this way is a flag, a fixture or a cache entry (`SET user:locked 1`, a test's `SET lock:x
+ * other`, a ticket hold cached under `lock:batch:<no>`), and deleting it frees nobody's lock.
  */
 export function dataKeyShapes(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel): ReadonlySet<string> {
   const cached = dataShapesByModel.get(model);
@@ -52,8 +55,32 @@ export function dataKeyShapes(sourceCode: Readonly<TSESLint.SourceCode>, model: 
   };
   for (const command of model.commands) if (storesData(sourceCode, model, command)) add(command.keySignature);
   for (const write of model.hashWrites) add(write.keySignature);
+  for (const key of keysStoredThroughClientSetters(sourceCode, model)) add(keySignature(sourceCode, key));
   dataShapesByModel.set(model, shapes);
   return shapes;
+}
+
+// `setJson`, `putObject`, `saveState`, `cacheValue`: a store method of the client's own (a service
+// wrapping the client), not a Redis command (those are REDIS_METHODS: `setNX`, `setEx`).
+const STORE_METHOD = /^(?:set|put|save|store|write|cache)[A-Z_]\w*$/u;
+
+/**
+ * The keys (first arguments) of calls to a store method on a receiver this module also sends
+ * Redis commands through (`this.redisService.setJson(key, value, ttl)` beside
+ * `this.redisService.del(key)`): the service's own setter stores a value under the key.
+ */
+function keysStoredThroughClientSetters(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel): TSESTree.Node[] {
+  if (model.commands.length === 0) return [];
+  const receivers = new Set(model.commands.map((command) => sourceCode.getText(command.receiver)));
+  const keys: TSESTree.Node[] = [];
+  for (const call of collectNodes(sourceCode).calls) {
+    const parts = methodCallParts(call);
+    const key = call.arguments[0];
+    if (!parts || !key || call.arguments.length < 2 || !STORE_METHOD.test(parts.method) || Object.hasOwn(REDIS_METHODS, parts.method))
+      continue;
+    if (receivers.has(sourceCode.getText(parts.receiver))) keys.push(key);
+  }
+  return keys;
 }
 
 /**
