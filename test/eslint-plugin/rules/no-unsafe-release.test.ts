@@ -812,7 +812,11 @@ const housekeeping = {
      export class InventoryService {
        constructor(private readonly redisService: RedisService) {}
        private getLockCacheKey(lockBatchNo: string) { return \`lock:batch:\${lockBatchNo}\`; }
-       async hold(lockBatchNo: string, hold: object, ttl: number) { await this.redisService.setJson(this.getLockCacheKey(lockBatchNo), hold, ttl); }
+       async hold(hold: object, ttl: number) {
+         const lockBatchNo = \`LK\${Date.now()}\`;
+         await this.redisService.setJson(this.getLockCacheKey(lockBatchNo), hold, ttl);
+         return lockBatchNo;
+       }
        async confirm(lockBatchNo: string) { await this.redisService.del(this.getLockCacheKey(lockBatchNo)); }
      }`,
     // A lock service that doubles as a key-value store (plain writes of caller-chosen keys): only its

@@ -35,6 +35,12 @@ function storesData(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel
 
 const dataShapesByModel = new WeakMap<RedisModel, ReadonlySet<string>>();
 
+/** `builder:this.holdKey` of a key shape that is a call of a key-building function or method (`this.holdKey(v:no)`). */
+function keyBuilderOf(shape: string): string | undefined {
+  const match = /^((?:this\.|v:|g:)[\w$.]+)\(/u.exec(shape);
+  return match ? `builder:${match[1]}` : undefined;
+}
+
 /**
  * The key shapes (`keyShape`) this module stores data under with a plain `SET`/`HSET` (or a store
  * method of the client's own service, `setJson`) and never acquires: a key named like a lock but
@@ -45,13 +51,21 @@ export function dataKeyShapes(sourceCode: Readonly<TSESLint.SourceCode>, model: 
   const cached = dataShapesByModel.get(model);
   if (cached) return cached;
   const acquired = new Set<string>();
-  for (const acquisition of model.acquisitions)
-    if (acquisition.keySignature !== undefined) acquired.add(keyShape(acquisition.keySignature));
+  for (const acquisition of model.acquisitions) {
+    if (acquisition.keySignature === undefined) continue;
+    const shape = keyShape(acquisition.keySignature);
+    acquired.add(shape);
+    const builder = keyBuilderOf(shape);
+    if (builder !== undefined) acquired.add(builder);
+  }
   const shapes = new Set<string>();
   const add = (signature: string | undefined): void => {
     if (signature === undefined) return;
     const shape = keyShape(signature);
     if (!acquired.has(shape)) shapes.add(shape);
+    // Keys one builder makes (\`this.holdKey(no)\`) are one kind of key, whatever its argument.
+    const builder = keyBuilderOf(shape);
+    if (builder !== undefined && !acquired.has(builder)) shapes.add(builder);
   };
   for (const command of model.commands) if (storesData(sourceCode, model, command)) add(command.keySignature);
   for (const write of model.hashWrites) add(write.keySignature);
@@ -167,6 +181,11 @@ function lastWriteIsPlain(sourceCode: Readonly<TSESLint.SourceCode>, model: Redi
   return last?.plain ?? false;
 }
 
+function isDataKeyShape(shapes: ReadonlySet<string>, shape: string): boolean {
+  const builder = keyBuilderOf(shape);
+  return shapes.has(shape) || (builder !== undefined && shapes.has(builder));
+}
+
 const recordShapesByModel = new WeakMap<RedisModel, ReadonlySet<string>>();
 const BARE_VARIABLE = /^v:[\w$]+$/u;
 
@@ -236,7 +255,7 @@ export function isLockKey(model: RedisModel, node: TSESTree.Node): boolean {
       ((signature !== undefined && model.acquiredKeys.has(signature)) ||
         (splitKey !== undefined && model.acquiredSplitKeys.has(splitKey)) ||
         (looksLikeLockKey(sourceCode, node, model.lockKeyPattern) &&
-          (signature === undefined || !dataKeyShapes(sourceCode, model).has(keyShape(signature)))));
+          (signature === undefined || !isDataKeyShape(dataKeyShapes(sourceCode, model), keyShape(signature)))));
     answers.set(node, answer);
   }
   return answer;
