@@ -94,6 +94,22 @@ const valid = [
 
 const invalid = [
   {
+    // The release that ends the locked branch, before its return: released on the success path only.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+${RELEASE}
+export async function pull(token: string) {
+  const acquired = await redis.set('lock:pull', token, 'NX', 'PX', 10000);
+  if (acquired) {
+    await sync();
+    await redis.eval(RELEASE, 1, 'lock:pull', token);
+    return;
+  }
+  await waitForOthers();
+}`,
+    errors: [{ messageId: 'releaseNotInFinally' as const, line: 5, suggestions: [] }],
+  },
+  {
     // ioredis: the work between the guard and the release moves into try; later statements stay after.
     code: `import Redis from 'ioredis';
 const redis = new Redis();

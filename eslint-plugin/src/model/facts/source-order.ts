@@ -136,14 +136,13 @@ export function earlyExitBranch(node: TSESTree.Node, owner: TSESTree.Node): TSES
 }
 
 /**
- * The call sits on a path that leaves the work rather than finishing it: an early exit
- * (isOnEarlyExit), a block that goes on with `break` or `continue` after it, or one branch of an
- * `if` whose other branch leaves with `break` or `continue` (`if (ok) { chosen = id; break } else
- * { release() }`: the release gives up this candidate, and the lock taken goes on with the other
- * branch, past the loop).
+ * The call gives a loop's candidate up: it sits in a block that goes on to the loop's next turn or
+ * out of it (`break`, `continue` after it), or in one branch of an `if` whose other branch leaves
+ * with `break` or `continue` (`if (ok) { chosen = id; break } else { release() }`: the release passes
+ * this candidate over, and the lock taken goes on with the other branch, past the loop). A release
+ * before a `return` is not one: it often ends the work of the branch that holds the lock.
  */
 export function isOnGiveUpPath(node: TSESTree.Node, owner: TSESTree.Node): boolean {
-  if (isOnEarlyExit(node, owner)) return true;
   for (let current = node; current.parent && current !== owner; current = current.parent) {
     const parent: TSESTree.Node = current.parent;
     if (isFunctionLike(parent)) return false;

@@ -22,9 +22,9 @@ export function isGuaranteed(release: LockStep): boolean {
 }
 
 /**
- * Every release gives the lock up on a path that leaves the work (isOnGiveUpPath): none ends the
- * work on its way through, so the lock is kept when the work succeeds (handed on, or left to
- * expire), and an error that skips a release leaves it held no longer than success does.
+ * Every release passes a loop's candidate over (isOnGiveUpPath): none ends the work on its way
+ * through, so the lock is kept when the work succeeds (handed on, or left to expire), and an error
+ * that skips a release leaves it held no longer than success does.
  */
 export function isKeptOnSuccess(releases: readonly LockStep[]): boolean {
   return releases.length > 0 && releases.every((release) => isOnGiveUpPath(release.node, release.owner));
