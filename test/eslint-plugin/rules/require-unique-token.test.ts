@@ -1,5 +1,6 @@
 import type { InvalidTestCase } from '@typescript-eslint/rule-tester';
 import { RuleTester } from '../support/rule-tester.js';
+import { DEBOUNCE_LATCH, IDEMPOTENCY_INTERCEPTOR, IDEMPOTENCY_SERVICE } from '../support/lookalikes.js';
 import { createTypedRuleTester } from '../support/typed-rule-tester.js';
 import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/require-unique-token.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
@@ -849,43 +850,12 @@ ruleTester.run('require-unique-token', rule, {
      function applyLock(key, value) { return redis.set(key, value, 'NX', 'PX', 30000); }
      export async function unlock(key) { await redis.del(key); }
      export function run(id) { ${Array.from({ length: 9 }, (_, index) => `applyLock(\`report:\${id}\`, '${index}');`).join(' ')} }`,
-    // A debounce latch: SET NX PX wins the first crossing, and the DEL on the branch that returns
-    // before it re-arms the latch; nothing ever takes the key and then deletes it.
-    `import Redis from 'ioredis';
-     const redis = new Redis();
-     export async function maybeSummarize(sessionId: string, total: number, limit: number) {
-       const latch = \`ctx:summarize-latch:\${sessionId}\`;
-       if (total < limit) {
-         await redis.del(latch);
-         return;
-       }
-       const won = await redis.set(latch, String(Date.now()), 'PX', 60000, 'NX');
-       if (won !== 'OK') return;
-       emitThreshold(sessionId);
-     }`,
+    // A debounce latch: the DEL on the branch that returns before the SET NX PX re-arms it.
+    DEBOUNCE_LATCH,
     // An idempotency record: claimed with SET NX, overwritten with the result (or marked done) by a
     // plain SET, deleted when the work failed so that a retry can run. Not a lock.
-    `import Redis from 'ioredis';
-     const redis = new Redis();
-     export async function handleOnce(idempotencyKey, handler) {
-       const key = \`idempotent:\${idempotencyKey}\`;
-       const cached = await redis.get(key);
-       if (cached) return JSON.parse(cached);
-       const claimed = await redis.setnx(key, 'PROCESSING');
-       if (!claimed) throw new Error('in progress');
-       const response = await handler();
-       if (response.success) await redis.set(key, JSON.stringify(response), 'EX', 86400);
-       else await redis.del(key);
-       return response;
-     }`,
-    `import Redis from 'ioredis';
-     export class ActionIdempotency {
-       constructor(private readonly redis: Redis) {}
-       buildKey(run: { id: string; step: string }) { return \`automation:idem:\${run.id}:\${run.step}\`; }
-       async claim(run: { id: string; step: string }) { return (await this.redis.set(this.buildKey(run), 'in-flight', 'EX', 86400, 'NX')) === 'OK'; }
-       async confirm(run: { id: string; step: string }) { await this.redis.set(this.buildKey(run), 'done', 'EX', 86400); }
-       async release(run: { id: string; step: string }) { await this.redis.del(this.buildKey(run)); }
-     }`,
+    IDEMPOTENCY_INTERCEPTOR,
+    IDEMPOTENCY_SERVICE,
     // The same through a service whose set(key, value, ttl) the analysis cannot read the options of.
     `import { RedisService } from './redis.service';
      export class Idempotent {

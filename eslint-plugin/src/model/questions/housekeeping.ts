@@ -3,7 +3,7 @@
 // function wrote it, and the setup and teardown of tests. The lock questions (`isLockKey`,
 // `isHousekeeping`) consult this; rules never do directly.
 
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { contains, methodCallParts } from '../../util/ast.js';
 import { collectNodes } from '../../util/collect-nodes.js';
 import { REDIS_METHODS } from '../tables/redis-clients.js';
@@ -132,19 +132,12 @@ function rearmsBeforeTaking(model: RedisModel, event: Release | Expiry): boolean
   return !looksLikeLockKey(model.sourceCode, event.key, model.lockKeyPattern);
 }
 
+// `for`, `for…in`, `for…of`, `while`, `do…while`: a statement whose body runs again.
+const LOOP_STATEMENT = /^(?:For|ForIn|ForOf|While|DoWhile)Statement$/u;
+
 function inLoop(node: TSESTree.Node, owner: TSESTree.Node): boolean {
-  for (let current = node.parent; current && current !== owner; current = current.parent) {
-    switch (current.type) {
-      case AST_NODE_TYPES.ForStatement:
-      case AST_NODE_TYPES.ForInStatement:
-      case AST_NODE_TYPES.ForOfStatement:
-      case AST_NODE_TYPES.WhileStatement:
-      case AST_NODE_TYPES.DoWhileStatement:
-        return true;
-      default:
-        continue;
-    }
-  }
+  for (let current = node.parent; current && current !== owner; current = current.parent)
+    if (LOOP_STATEMENT.test(current.type)) return true;
   return false;
 }
 
