@@ -27,6 +27,7 @@ entries' repositories (fetch github:owner/name in an agent session); exits 0 wha
   --validate            Only validate the entries
   --jobs <n>            Entries scored at once (default 2)
   --timeout <seconds>   Longest one locksmith run may take (default 600)
+  --type-aware          Run locksmith with --type-aware (type information from the entry's tsconfig)
   --entries <dir>       Entry files (default: entries/ beside this script)
   --repo <dir>          Repository whose built plugin runs (default: two folders above this script)
   --mirror <dir>        Folder of fetch snapshots (default: $LOCKSMITH_MIRROR, else <repo>/../.mirror, else /work/.mirror)
@@ -51,6 +52,7 @@ function parseOptions(argv) {
       checkout: { type: 'string' },
       'rules-md': { type: 'string' },
       reserved: { type: 'string' },
+      'type-aware': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -73,6 +75,7 @@ function parseOptions(argv) {
     validateOnly: values.validate === true,
     jobs,
     timeoutMs: timeoutSeconds * 1000,
+    typeAware: values['type-aware'] === true,
     entriesDirectory: path.resolve(values.entries ?? path.join(scriptDirectory, 'entries')),
     repositoryRoot,
     mirrorDirectory: path.resolve(
@@ -150,7 +153,14 @@ async function scoreEntry(entry, options, plugin) {
     const linted =
       files.length === 0
         ? { ok: true, findings: [], notices: [] }
-        : await runLocksmith({ cliBin: plugin.cliBin, checkoutDirectory, files, preset, timeoutMs: options.timeoutMs });
+        : await runLocksmith({
+            cliBin: plugin.cliBin,
+            checkoutDirectory,
+            files,
+            preset,
+            timeoutMs: options.timeoutMs,
+            typeAware: options.typeAware,
+          });
     if (!linted.ok) {
       presets[preset] = { failure: linted.reason };
       continue;

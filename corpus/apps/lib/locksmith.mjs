@@ -62,8 +62,16 @@ export function lintedFiles(files) {
  * checkout's root, so imports between them resolve as they would in the repository. Resolves to
  * `{ ok: true, findings, notices }` or `{ ok: false, reason }` when the CLI stopped.
  */
-export async function runLocksmith({ cliBin, checkoutDirectory, files, preset, timeoutMs }) {
-  const args = [cliBin, '--preset', preset, '--format', 'json', ...files.map((file) => `./${file}`)];
+export async function runLocksmith({ cliBin, checkoutDirectory, files, preset, timeoutMs, typeAware = false }) {
+  const args = [
+    cliBin,
+    '--preset',
+    preset,
+    '--format',
+    'json',
+    ...(typeAware ? ['--type-aware'] : []),
+    ...files.map((file) => `./${file}`),
+  ];
   const result = await run(process.execPath, args, undefined, { cwd: checkoutDirectory, timeoutMs });
   const stderr = result.stderr.toString('utf8').trim();
   if (result.signal !== null)

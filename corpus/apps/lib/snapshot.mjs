@@ -59,13 +59,20 @@ export async function extractFiles({ gitDirectory, commit, files, checkoutDirect
       return { ok: false, reason: `${file} is a symbolic link at ${commit.slice(0, 12)}: list its target instead` };
   }
 
+  // The rest of the project, which a real run reads to resolve imports (tsconfig `paths` and
+  // `baseUrl`, package `imports`, workspace packages, the modules imports lead to): written beside
+  // the files, never linted.
+  const configs = await projectConfigFiles(git, commit, new Set(files));
+  for (const [file, found] of configs) entries.set(file, found);
+  const written = [...files, ...configs.keys()];
+
   // One cat-file for every blob: `<object> blob <size>\n<content>\n` each.
-  const batch = await git(['cat-file', '--batch'], files.map((file) => `${entries.get(file).object}\n`).join(''));
+  const batch = await git(['cat-file', '--batch'], written.map((file) => `${entries.get(file).object}\n`).join(''));
   if (batch.code !== 0) return { ok: false, reason: `git cat-file failed: ${firstLine(batch.stderr)}` };
   fs.rmSync(checkoutDirectory, { recursive: true, force: true });
   const lineCounts = new Map();
   let offset = 0;
-  for (const file of files) {
+  for (const file of written) {
     const headerEnd = batch.stdout.indexOf(0x0a, offset);
     const header = batch.stdout.subarray(offset, headerEnd).toString('utf8').split(' ');
     if (header[1] !== 'blob') return { ok: false, reason: `${file}: its blob is missing from the snapshot` };
@@ -75,9 +82,37 @@ export async function extractFiles({ gitDirectory, commit, files, checkoutDirect
     const target = path.join(checkoutDirectory, ...file.split('/'));
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, content);
-    lineCounts.set(file, countLines(content));
+    if (!configs.has(file)) lineCounts.set(file, countLines(content));
   }
   return { ok: true, lineCounts };
+}
+
+const CONFIG_FILE = /(?:^|\/)(?:package\.json|jsconfig\.json|tsconfig[\w.-]*\.json|pnpm-workspace\.yaml)$/;
+const SOURCE_FILE = /\.(?:[cm]?[jt]sx?|lua)$/;
+const SKIPPED_FOLDER = /(?:^|\/)(?:node_modules|dist|build|out|coverage|\.next|vendor)\//;
+const MAX_PROJECT_FILES = 20000;
+const MAX_PROJECT_FILE_BYTES = 512 * 1024;
+
+/**
+ * The rest of the project at the commit, as a real run has it around the linted files: its
+ * package.json, pnpm-workspace.yaml, tsconfig*.json and jsconfig.json files, and its other source
+ * files (modules the linted files import: clients, helpers, scripts), outside node_modules and build
+ * output, up to a bound. Never linted; only read when an import leads there.
+ */
+async function projectConfigFiles(git, commit, listed) {
+  const configs = new Map();
+  const tree = await git(['ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
+  if (tree.code !== 0) return configs;
+  for (const record of tree.stdout.toString('utf8').split('\0')) {
+    const match = /^(\d+) (\w+) ([0-9a-f]+) +(\d+|-)\t(.*)$/s.exec(record);
+    if (match === null || match[2] !== 'blob' || match[1] === '120000') continue;
+    const file = match[5];
+    if (listed.has(file) || SKIPPED_FOLDER.test(file) || Number(match[4]) > MAX_PROJECT_FILE_BYTES) continue;
+    if (!CONFIG_FILE.test(file) && !SOURCE_FILE.test(file)) continue;
+    configs.set(file, { mode: match[1], type: match[2], object: match[3] });
+    if (configs.size >= MAX_PROJECT_FILES) break;
+  }
+  return configs;
 }
 
 function countLines(content) {

@@ -5,7 +5,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { expressionStatementOf, skipTypeWrappers } from '../util/ast.js';
 import type { TransactionHelperLibrary } from './sql-templates.js';
-import { SQL_CLIENTS } from '../model/tables/sql-clients.js';
+import { SQL_CLIENTS, sqlClientSemantics } from '../model/tables/sql-clients.js';
 import type { AdvisoryLockItem } from '../model/nouns/sql-items.js';
 import type { StatementSpan, TextEdit } from '../model/sql/statement-span.js';
 
@@ -25,7 +25,7 @@ export function advisoryFunctionRange(sourceCode: SourceCode, item: AdvisoryLock
 /** Edits that send `item`'s query through `handle` instead of its pooled client. */
 export function handleEdits(item: AdvisoryLockItem, handle: string): TextEdit[] {
   const query = item.query;
-  if (query.sender.library !== 'sequelize') return [{ range: query.sender.node.range, text: handle }];
+  if (!sqlClientSemantics(query.sender.library)?.callbackGetsOptionsObject) return [{ range: query.sender.node.range, text: handle }];
   // Sequelize keeps the client and names the transaction in the options.
   const property = handle === 'transaction' ? 'transaction' : `transaction: ${handle}`;
   if (query.options) {
@@ -91,8 +91,6 @@ const VOID_LOCK_FUNCTIONS: ReadonlySet<string> = new Set([
   'pg_advisory_unlock_all',
 ]);
 
-const EXECUTE_FORM: Readonly<Record<string, string>> = { $queryRaw: '$executeRaw', $queryRawUnsafe: '$executeRawUnsafe' };
-
 /**
  * Prisma runs a statement whose lock function returns `void` only through `$executeRaw`: `$queryRaw`
  * fails to deserialise the `void` column. When a fix leaves `item` calling such a function (after any
@@ -100,11 +98,12 @@ const EXECUTE_FORM: Readonly<Record<string, string>> = { $queryRaw: '$executeRaw
  * boolean answer is read (`pg_try_*`, `pg_advisory_unlock`) stay on `$queryRaw`.
  */
 export function prismaExecuteEdits(item: AdvisoryLockItem, functionName: string): TextEdit[] {
-  if (item.query.sender.library !== 'prisma' || !VOID_LOCK_FUNCTIONS.has(functionName)) return [];
+  const executeForms = sqlClientSemantics(item.query.sender.library)?.voidStatementMethods;
+  if (!executeForms || !VOID_LOCK_FUNCTIONS.has(functionName)) return [];
   const node = item.query.node;
   const target = node.type === AST_NODE_TYPES.TaggedTemplateExpression ? node.tag : node.callee;
   if (target.type !== AST_NODE_TYPES.MemberExpression || target.computed || target.property.type !== AST_NODE_TYPES.Identifier) return [];
-  const replacement = EXECUTE_FORM[target.property.name];
+  const replacement = executeForms[target.property.name];
   // A statement of its own (`await prisma.$queryRaw`...`;`): its rows are not read.
   if (replacement === undefined || expressionStatementOf(node) === undefined) return [];
   return [{ range: target.property.range, text: replacement }];

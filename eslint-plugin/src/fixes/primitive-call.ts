@@ -4,7 +4,7 @@
 
 import type { TSESLint } from '@typescript-eslint/utils';
 import type { RedisCommand } from '../model/nouns/redis-events.js';
-import type { RedisDialect } from '../model/nouns/vocabulary.js';
+import { renderRawCommand, renderTypedCompareDelete, renderTypedCompareSet } from './templates.js';
 
 export interface PrimitiveCallInput {
   readonly command: RedisCommand;
@@ -26,15 +26,14 @@ export function compareAndDeleteFix(
   // node-redis 5 has a typed `delEx`; every other client sends it as a raw command, which works on
   // each of their versions (ioredis and node-redis 4 have no method for it, Upstash has none yet).
   const call =
-    primitive === 'DELEX' && command.dialect === 'node-redis-v5'
-      ? `${client}.delEx(${keyText}, { condition: 'IFEQ', matchValue: ${tokenText} })`
-      : renderRawCommand(
-          command.dialect,
-          client,
-          primitive,
-          primitive === 'DELEX' ? [keyText, `'IFEQ'`, tokenText] : [keyText, tokenText],
-          callback,
-        );
+    (primitive === 'DELEX' ? renderTypedCompareDelete(command.dialect, client, keyText, tokenText) : undefined) ??
+    renderRawCommand(
+      command.dialect,
+      client,
+      primitive,
+      primitive === 'DELEX' ? [keyText, `'IFEQ'`, tokenText] : [keyText, tokenText],
+      callback,
+    );
   return (fixer) => [fixer.replaceText(command.call, call)];
 }
 
@@ -48,23 +47,7 @@ export function compareAndSetFix(
   const client = sourceCode.getText(command.receiver);
   const callback = command.callback ? sourceCode.getText(command.callback) : undefined;
   const call =
-    command.dialect === 'node-redis-v5'
-      ? `${client}.set(${keyText}, ${tokenText}, { condition: 'IFEQ', matchValue: ${tokenText}, expiration: { type: 'PX', value: ${ttlText} } })`
-      : renderRawCommand(command.dialect, client, 'SET', [keyText, tokenText, `'IFEQ'`, tokenText, `'PX'`, ttlText], callback);
+    renderTypedCompareSet(command.dialect, client, keyText, tokenText, ttlText) ??
+    renderRawCommand(command.dialect, client, 'SET', [keyText, tokenText, `'IFEQ'`, tokenText, `'PX'`, ttlText], callback);
   return (fixer) => [fixer.replaceText(command.call, call)];
-}
-
-/** A command the client has no method for, in its raw form: ioredis `call`, node-redis `sendCommand`, Upstash `exec`. */
-export function renderRawCommand(dialect: RedisDialect, client: string, name: string, args: readonly string[], callback?: string): string {
-  switch (dialect) {
-    case 'ioredis':
-      return `${client}.call(${[`'${name}'`, ...args].join(', ')})`;
-    case 'node-redis-v3':
-      return `${client}.send_command(${[`'${name}'`, `[${args.join(', ')}]`, ...(callback ? [callback] : [])].join(', ')})`;
-    case 'node-redis':
-    case 'node-redis-v5':
-      return `${client}.sendCommand([${[`'${name}'`, ...args].join(', ')}])`;
-    case 'upstash':
-      return `${client}.exec([${[`'${name}'`, ...args].join(', ')}])`;
-  }
 }

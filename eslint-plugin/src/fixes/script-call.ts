@@ -6,7 +6,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import type { RedisCommand, RedisModel } from '../model/nouns/redis-events.js';
 import { isCompareAndDelete, isCompareAndExpire } from '../lua/analyze-script.js';
 import { SCRIPT_TEXTS } from './scripts.js';
-import { renderEvalCall, renderScriptLiteral } from './templates.js';
+import { renderDefinedCommandCall, renderEvalCall, renderScriptLiteral } from './templates.js';
 
 export interface ScriptCallFixInput {
   readonly kind: 'release' | 'extend';
@@ -28,10 +28,11 @@ export function scriptCallFix(
   const callbackText = command.callback ? sourceCode.getText(command.callback) : undefined;
 
   const definedName = findDefinedCommand(model, input.kind);
-  if (definedName !== undefined && command.dialect === 'ioredis') {
-    const call = `${clientText}.${definedName}(${[input.keyText, ...input.argTexts].join(', ')})`;
-    return (fixer) => [fixer.replaceText(command.call, call)];
-  }
+  const definedCall =
+    definedName === undefined
+      ? undefined
+      : renderDefinedCommandCall(command.dialect, clientText, definedName, [input.keyText, ...input.argTexts]);
+  if (definedCall !== undefined) return (fixer) => [fixer.replaceText(command.call, definedCall)];
 
   const existing = input.kind === 'release' ? model.scriptConstants.release : model.scriptConstants.extend;
   const call = renderEvalCall(command.dialect, {

@@ -4,6 +4,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import type { SqlQuery } from '../model/nouns/sql-items.js';
 import { skipTypeWrappers } from '../util/ast.js';
 import { renderPlaceholder, type PlaceholderStyle } from './sql-templates.js';
+import { DRIVER_PLACEHOLDER_METHODS, sqlClientSemantics } from '../model/tables/sql-clients.js';
 
 export interface ParameterBinding {
   /** What goes into the SQL text: `$3`, `${owner}` or `?`. */
@@ -16,12 +17,12 @@ export interface ParameterBinding {
 export function placeholderStyleOf(query: SqlQuery, sourceCode: Readonly<TSESLint.SourceCode>): PlaceholderStyle | undefined {
   if (query.tagged) return 'tagged';
   if (query.sql.namedParameters.size > 0) return undefined;
-  const library = query.sender.library;
-  if (query.sql.questionMarks || library === 'knex' || query.method === 'raw') {
+  const rawBindings = sqlClientSemantics(query.sender.library)?.rawBindings;
+  if (query.sql.questionMarks || rawBindings === 'question' || DRIVER_PLACEHOLDER_METHODS.has(query.method)) {
     return /\$\d/u.test(sourceCode.getText(query.source)) ? undefined : 'question';
   }
   // Sequelize's `?` replacements and `$n` binds both exist: only a text that already uses one is clear.
-  if (library === 'sequelize' && query.sql.parameterCount === 0) return undefined;
+  if (rawBindings === 'either' && query.sql.parameterCount === 0) return undefined;
   return 'dollar';
 }
 

@@ -126,7 +126,7 @@ export function renderBeginCommit(connection: string, body: string, indent: stri
 }
 
 /** Checks out one dedicated connection for `body` and gives it back in `finally`. */
-export function renderCheckoutWrap(library: 'pg' | 'postgres', parts: TransactionWrapParts): string {
+export function renderCheckoutWrap(library: Exclude<SqlLibrary, 'unknown'>, parts: TransactionWrapParts): string {
   const { client, handle, body, indent } = parts;
   return [
     `const ${handle} = await ${client}.${SQL_CLIENTS[library].checkout!.method}();`,

@@ -6,7 +6,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import type { Expiry, RedisCommand } from '../model/nouns/redis-events.js';
 import { skipTypeWrappers } from '../util/ast.js';
 import { DEFAULT_TTL_MS } from './scripts.js';
-import { asRedisStringArgument, type RedisDialect, renderTtlOption } from './templates.js';
+import { asStringArgument, renderPositionalTtlOption, renderTtlOption } from './templates.js';
 
 /** The expiry's TTL as milliseconds source text, or undefined for absolute (`*AT`) expiries. */
 export function ttlInMilliseconds(sourceCode: Readonly<TSESLint.SourceCode>, expire: RedisCommand): string | undefined {
@@ -64,7 +64,6 @@ export function ttlAddition(command: RedisCommand, ttlMs: string): { after: TSES
   if (!last || command.args.length < 3) return undefined;
   // `sendCommand(['SET', k, v, 'NX'])` takes strings only; every other positional form takes numbers.
   const arrayForm = last.parent?.type === AST_NODE_TYPES.ArrayExpression;
-  const dialect: RedisDialect = command.dialect === 'node-redis-v3' ? 'node-redis-v3' : 'ioredis';
-  const option = arrayForm ? `'PX', ${asRedisStringArgument('node-redis', ttlMs)}` : renderTtlOption(dialect, ttlMs);
+  const option = renderPositionalTtlOption(arrayForm ? asStringArgument(ttlMs) : ttlMs);
   return { after: last, option };
 }

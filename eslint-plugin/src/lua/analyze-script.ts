@@ -3,7 +3,7 @@
 // compared the stored value with the caller's token.
 
 import type * as luaparse from 'luaparse';
-import { parseRedisLua } from './parse-script.js';
+import { LUA_REDIS_GLOBAL, parseRedisLua } from './parse-script.js';
 
 type LuaNode = luaparse.Node;
 type LuaExpression = luaparse.Expression;
@@ -264,7 +264,7 @@ class ScriptAnalysis {
     return (
       callee.type === 'MemberExpression' &&
       callee.base.type === 'Identifier' &&
-      callee.base.name === 'redis' &&
+      callee.base.name === LUA_REDIS_GLOBAL &&
       (callee.identifier.name === 'call' || callee.identifier.name === 'pcall')
     );
   }

@@ -4,6 +4,12 @@
 
 import * as luaparse from 'luaparse';
 
+/**
+ * The global a script reaches the server through (`redis.call`, `redis.pcall`, `redis.setresp`): a
+ * name of Lua's environment inside Redis, not of a client library.
+ */
+export const LUA_REDIS_GLOBAL = 'redis';
+
 // The chunks of the last few scripts: enough for the two readings of one file's scripts, without
 // keeping the syntax trees of a whole project's scripts alive (each reading caches its own answer).
 const RECENT_LIMIT = 32;

@@ -7,7 +7,7 @@
 // is `false`), so a reply compared with `nil` never matches — until `redis.setresp(3)`.
 
 import type * as luaparse from 'luaparse';
-import { parseRedisLua } from './parse-script.js';
+import { LUA_REDIS_GLOBAL, parseRedisLua } from './parse-script.js';
 
 type LuaNode = luaparse.Node;
 type LuaExpression = luaparse.Expression;
@@ -314,7 +314,7 @@ class PitfallScan {
     const isRedis =
       callee.type === 'Identifier'
         ? this.callAliases.has(callee.name) && this.bindings.get(callee.name) === 1
-        : isRedisCallMember(callee) && !this.bindings.has('redis');
+        : isRedisCallMember(callee) && !this.bindings.has(LUA_REDIS_GLOBAL);
     if (!isRedis) return undefined;
     const first = call.arguments[0];
     return first?.type === 'StringLiteral' && typeof first.value === 'string' ? first.value.toUpperCase() : undefined;
@@ -335,14 +335,14 @@ function isRedisCallMember(expression: LuaExpression): boolean {
     expression.type === 'MemberExpression' &&
     expression.indexer === '.' &&
     expression.base.type === 'Identifier' &&
-    expression.base.name === 'redis' &&
+    expression.base.name === LUA_REDIS_GLOBAL &&
     (expression.identifier.name === 'call' || expression.identifier.name === 'pcall')
   );
 }
 
 function isSetResp3(call: luaparse.CallExpression): boolean {
   const argument = call.arguments[0];
-  return calleeName(call.base) === 'redis.setresp' && argument?.type === 'NumericLiteral' && argument.value === 3;
+  return calleeName(call.base) === `${LUA_REDIS_GLOBAL}.setresp` && argument?.type === 'NumericLiteral' && argument.value === 3;
 }
 
 function calleeName(callee: LuaExpression): string | undefined {

@@ -11,6 +11,7 @@ import { readSharedSettings } from './facts/settings.js';
 import type { SharedSettings } from './nouns/vocabulary.js';
 import { mayContainSql, mayHoldSqlLock } from './screen/sql-prefilter.js';
 import { getTypeOracle } from './facts/type-oracle.js';
+import { importsProjectClient } from './redis/client-resolver.js';
 import type { LocksmithRuleContext } from '../util/rule-context.js';
 import { identifierEnd, identifierStart, isIdentifierCode, skipSpaces, skipSpacesBackward } from '../util/text.js';
 
@@ -63,7 +64,9 @@ export function fileMayHoldLocks(context: LocksmithRuleContext): boolean {
       ((mayContainSql(sourceCode.text, program) && mayHoldSqlLock(sourceCode.text)) ||
         // A file whose only lock is a call to a helper another module exports (its summary says so);
         // its own text screen (LOCK_TEXT) comes first, memoised with the candidates.
-        callsImportedHelper(sourceCode, context.filename, collectImports(program), settings, moduleHelperSummaries)));
+        callsImportedHelper(sourceCode, context.filename, collectImports(program), settings, moduleHelperSummaries) ||
+        // A lock taken through a Redlock or client another module of the project makes.
+        importsProjectClient(sourceCode, collectImports(program), context.filename)));
   screenedProgram = program;
   screenedAnswer = answer;
   return answer;

@@ -13,6 +13,10 @@ export type { Lock, LockModel, Locks } from './nouns/lock-types.js';
 // Settings a rule reads with overrides of its own (require-fencing-token's fence columns).
 export { DEFAULT_FENCE_COLUMNS, readSharedSettings, type RawSharedSettings } from './facts/settings.js';
 
+// Which events are the code's own Redis commands rather than a lock library's or a helper's call, and
+// how a lock library's name reads in a message.
+export { isRawCommand, lockLibraryDisplayName } from './tables/redis-clients.js';
+
 // Acquisitions: which calls take a lock, and which of them owe a release or an expiry.
 export {
   isExportedLockHelper,
@@ -53,7 +57,7 @@ export { isHousekeeping, isLockKey, isPlainWrite } from './questions/housekeepin
 export { lockKeyWrites } from './questions/lock-key-writes.js';
 export { singleStatement } from './questions/single-statement.js';
 export { fenceMintedAfter, isEfficiencyLock } from './questions/fences.js';
-export { hasAutoExtendingLocks, locksIgnoringLoss } from './questions/lock-loss.js';
+export { hasAutoExtendingLocks, locksIgnoringLoss, type LockLossIgnored } from './questions/lock-loss.js';
 export { endsSessionInFinally, hasWorkBetween, isGuaranteed, isKeptOnSuccess } from './questions/error-paths.js';
 export type { LockStep } from './nouns/lock-types.js';
 

@@ -84,7 +84,8 @@ function suggestions(context: Context, model: SqlModel, lock: AdvisoryLockItem):
   if (!span || spanDeclarationsUsedAfter(span, sourceCode)) return [];
   const library = lock.query.sender.library;
   const dedicated = sqlClientSemantics(library)?.checkout;
-  if ((library === 'pg' || library === 'postgres') && dedicated?.handle !== undefined) {
+  // A checkout that `release()` alone gives back (it names a handle): the fix wraps the span in checkout … finally release.
+  if (dedicated?.handle !== undefined && library !== 'unknown') {
     const handle = freeName(sourceCode, dedicated.handle);
     const edits: TextEdit[] = [...handleEdits(lock, handle), ...handleEdits(unlock, handle)];
     const checkout = `${lock.query.sender.text}.${dedicated.method}()`;

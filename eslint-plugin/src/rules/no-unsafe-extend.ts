@@ -4,7 +4,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { isExpressionAvailableAt } from '../fixes/edits.js';
 import { compareAndSetFix } from '../fixes/primitive-call.js';
 import { scriptCallFix, tokenTextAt } from '../fixes/script-call.js';
-import { asRedisStringArgument } from '../fixes/templates.js';
+import { asRedisStringArgument, compareSetTtlArgument } from '../fixes/templates.js';
 import { tokenByName } from '../fixes/token-by-name.js';
 import { scriptTtlInMilliseconds, setTtlInMilliseconds, ttlInMilliseconds } from '../fixes/ttl.js';
 import {
@@ -210,6 +210,6 @@ function renewalParts(
         ? setTtlInMilliseconds(sourceCode, command)
         : ttlInMilliseconds(sourceCode, command);
   if (ttlText === undefined) return undefined;
-  const setTtlText = command.dialect === 'node-redis-v5' ? ttlText : asRedisStringArgument(command.dialect, ttlText);
+  const setTtlText = compareSetTtlArgument(command.dialect, ttlText);
   return { keyText: sourceCode.getText(key), tokenText, ttlText, setTtlText };
 }

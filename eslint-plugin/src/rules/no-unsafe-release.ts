@@ -19,6 +19,7 @@ import {
   type RedisModel,
   type Release,
   watchGuardOf,
+  isRawCommand,
 } from '../model/index.js';
 import { luaCompareFirstEdit } from '../fixes/lua-compare-first.js';
 import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
@@ -101,7 +102,7 @@ export default createRule<Options, MessageId>({
         const { redis: model, settings, locks } = lockModel;
         const primitive = compareAndDeleteCommand(settings.redis);
         for (const release of model.releases) {
-          if (release.safe || release.library !== 'redis' || !release.command || !release.key) continue;
+          if (release.safe || !isRawCommand(release) || !release.command || !release.key) continue;
           // A test's setup or teardown, or the deletion of a value its own function just wrote.
           if (isHousekeeping(model, release)) continue;
           const checkedBy = release.kind === 'del' ? ownerCheckAround(context.sourceCode, model, release) : undefined;

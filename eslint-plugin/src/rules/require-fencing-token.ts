@@ -8,6 +8,7 @@ import {
   getLockModel,
   isEfficiencyLock,
   type Lock,
+  lockLibraryDisplayName,
   type RawSharedSettings,
   readSharedSettings,
   type SqlWrite,
@@ -124,14 +125,8 @@ function describeWrite(write: SqlWrite): string {
 }
 
 function lockName(lock: Lock): string {
-  switch (lock.kind) {
-    case 'redlock':
-      return 'Redlock';
-    case 'redis-semaphore':
-      return 'redis-semaphore';
-    case 'lock-table':
-      return `\`${lock.keyText ?? 'lock table'}\` table`;
-    default:
-      return lock.keyText ? `\`${lock.keyText}\`` : 'Redis';
-  }
+  const library = lockLibraryDisplayName(lock.kind);
+  if (library !== undefined) return library;
+  if (lock.kind === 'lock-table') return `\`${lock.keyText ?? 'lock table'}\` table`;
+  return lock.keyText ? `\`${lock.keyText}\`` : 'Redis';
 }

@@ -1,11 +1,17 @@
 // require-lock-loss-handling: work under an auto-extending lock that never asks whether the lock was lost.
 
-import { getLockModel, hasAutoExtendingLocks, locksIgnoringLoss } from '../model/index.js';
+import { getLockModel, hasAutoExtendingLocks, locksIgnoringLoss, type LockLossIgnored } from '../model/index.js';
 import { createRule } from '../rule-support/create-rule.js';
 import { relatedData } from '../util/related.js';
 
 export type MessageId = 'redlockSignalIgnored' | 'semaphoreLossIgnored';
 export type Options = [];
+
+/** The message for each way a library tells the work its lock was lost (LockLossIgnored's lossSignal). */
+const LOSS_MESSAGES: Readonly<Record<LockLossIgnored['lossSignal'], MessageId>> = {
+  routine: 'redlockSignalIgnored',
+  timer: 'semaphoreLossIgnored',
+};
 
 export default createRule<Options, MessageId>({
   name: 'require-lock-loss-handling',
@@ -31,7 +37,7 @@ export default createRule<Options, MessageId>({
         for (const ignored of locksIgnoringLoss(context.sourceCode, redis, getLockModel(context).sql)) {
           context.report({
             node: ignored.acquisition.node,
-            messageId: ignored.library === 'redlock' ? 'redlockSignalIgnored' : 'semaphoreLossIgnored',
+            messageId: LOSS_MESSAGES[ignored.lossSignal],
             data: relatedData({ message: 'The first write made without asking whether the lock is still held', node: ignored.write }),
           });
         }

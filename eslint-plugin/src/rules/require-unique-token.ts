@@ -14,6 +14,7 @@ import {
   sharedTokenKind,
   type SharedTokenKind,
   writtenKeyEvents,
+  isRawCommand,
 } from '../model/index.js';
 import { createRule, type LocksmithRuleContext } from '../rule-support/create-rule.js';
 import { MAX_RELATED, relatedData } from '../util/related.js';
@@ -67,7 +68,7 @@ export default createRule<Options, MessageId>({
           if (reportHelperToken(context, acquisition, acquisition.value)) reportedAtCalls.add(acquisition.value);
         }
         for (const acquisition of model.acquisitions) {
-          if (!acquisition.value || acquisition.library !== 'redis' || lockModel.inTestCode(acquisition.node)) continue;
+          if (!acquisition.value || !isRawCommand(acquisition) || lockModel.inTestCode(acquisition.node)) continue;
           const passed = callerArguments(context.sourceCode, acquisition.value);
           // A parameter followed to calls of a lock helper already reported there: once is enough.
           if (passed?.some((argument) => reportedAtCalls.has(argument))) continue;

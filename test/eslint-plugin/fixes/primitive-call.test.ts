@@ -3,7 +3,8 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { compareAndDeleteFix, compareAndSetFix, renderRawCommand } from '../../../eslint-plugin/src/fixes/primitive-call.js';
+import { compareAndDeleteFix, compareAndSetFix } from '../../../eslint-plugin/src/fixes/primitive-call.js';
+import { renderRawCommand } from '../../../eslint-plugin/src/fixes/templates.js';
 import type { RedisDialect } from '../../../eslint-plugin/src/fixes/templates.js';
 import { applyFix, type ProbedFile } from '../support/fix-probe.js';
 import { DIALECT_SOURCES, dialectSource } from './dialect-sources.js';

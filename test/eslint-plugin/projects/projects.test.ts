@@ -189,6 +189,13 @@ describe('fixture projects', function () {
     }
   });
 
+  it('types help and never take away: the typed run reports every finding the shape run reports on the files both lint', () => {
+    const shape = scopeToTyped(found.get('eslint')!);
+    const typed = found.get('eslint-typed')!;
+    assert.ok(shape.size > 0, 'the shape run found nothing on the typed files: the comparison would prove nothing');
+    assert.deepEqual([...shape].filter((findingKey) => !typed.has(findingKey)).sort(), [], 'findings the shape run makes and the typed run drops');
+  });
+
   for (const mode of MODES) {
     it(`${mode}: finds every marked bug except the listed known misses, and nothing unmarked except the listed false positives`, () => {
       const expected = mode === 'eslint-typed' ? scopeToTyped(markers.scored) : markers.scored;

@@ -230,6 +230,24 @@ async function run(id: number) {
     ],
   },
   {
+    // postgres.js injected into a service: the member holding the instance is the tag (\`this.sql\`), split over methods.
+    code: `import type postgres from 'postgres';
+export class MigrationHook {
+  constructor(private readonly sql: postgres.Sql) {}
+  private async acquireLock(): Promise<void> {
+    await this
+      .sql\`SELECT pg_advisory_lock(\${132})\`;
+  }
+  private async releaseLock(): Promise<void> {
+    await this.sql\`SELECT pg_advisory_unlock(\${132})\`;
+  }
+}`,
+    errors: [
+      { messageId: 'pooledLock', line: 5, column: 11 },
+      { messageId: 'pooledUnlock', line: 9, column: 11 },
+    ],
+  },
+  {
     // Prisma: the client is a pool; unlock in finally.
     code: `import { PrismaClient } from '@prisma/client';
 const prisma = new PrismaClient();
@@ -421,6 +439,28 @@ async function run(id: number) {
       },
       { messageId: 'pooledUnlock', line: 6, column: 9 },
     ],
+  },
+  {
+    // drizzle behind a project factory, typed by an assertion: the asserted database type says it is a pool.
+    code: `import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { sql } from 'drizzle-orm';
+import { getDatabase } from './db';
+async function run(id: number) {
+  const db = getDatabase() as NodePgDatabase;
+  await db.execute(sql\`SELECT pg_try_advisory_lock(\${id})\`);
+}`,
+    errors: [{ messageId: 'pooledLock', line: 6, column: 9 }],
+  },
+  {
+    // A lazily made drizzle database behind a Proxy, typed by a type alias of what drizzle() returns.
+    code: `import { drizzle } from 'drizzle-orm/vercel-postgres';
+import { sql } from 'drizzle-orm';
+type DrizzleDb = ReturnType<typeof drizzle>;
+export const db = new Proxy({}, { get: (_target, prop) => Reflect.get(makeDb(), prop) }) as DrizzleDb;
+async function run(id: number) {
+  await db.execute(sql\`SELECT pg_try_advisory_lock(\${id})\`);
+}`,
+    errors: [{ messageId: 'pooledLock', line: 6, column: 9 }],
   },
   {
     // drizzle: db.execute(sql`...`) runs on the pool.

@@ -378,6 +378,42 @@ export async function acquireLock(key: string, token: string) {
     ],
   },
   {
+    // Fail-open with an answer object: the catch says \`{ acquired: true }\`.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function acquireLock(key: string, token: string) {
+  try {
+    const reply = await redis.set(key, token, 'NX', 'PX', 30000);
+    return { acquired: reply === 'OK', token };
+  } catch (error) {
+    console.error(error);
+    return { acquired: true, token };
+  }
+}`,
+    errors: [
+      {
+        messageId: 'failOpen' as const,
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'failClosed' as const,
+            output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function acquireLock(key: string, token: string) {
+  try {
+    const reply = await redis.set(key, token, 'NX', 'PX', 30000);
+    return { acquired: reply === 'OK', token };
+  } catch (error) {
+    console.error(error);
+    return { acquired: false, token };
+  }
+}`,
+          },
+        ],
+      },
+    ],
+  },
+  {
     // Fail-open in a helper that returns the acquisition's result through a variable (node-redis).
     code: `import { createClient } from 'redis';
 const client = createClient();

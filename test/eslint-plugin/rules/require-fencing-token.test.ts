@@ -18,6 +18,23 @@ const FENCED_ACQUIRE_LITERAL = `'if redis.call("SET", KEYS[1], ARGV[1], "NX", "P
 
 const invalid: InvalidTestCase<MessageId, Options>[] = [
   {
+    // TypeORM: a repository's save under an expiring Redis lock.
+    code: `import Redis from 'ioredis';
+import { Repository } from 'typeorm';
+interface Saga { id: string; step: string }
+export class SagaManager {
+  private readonly redis = new Redis();
+  constructor(private readonly sagas: Repository<Saga>) {}
+  async advance(saga: Saga, token: string) {
+    if (!(await this.redis.set(\`lock:saga:\${saga.id}\`, token, 'PX', 30000, 'NX'))) return;
+    saga.step = await nextStep(saga);
+    await this.sagas.save(saga);
+  }
+}
+declare function nextStep(saga: Saga): Promise<string>;`,
+    errors: [{ messageId: 'unfencedWrite', line: 10 }],
+  },
+  {
     // ioredis lock, pg write: the article's invoicing job before the fix.
     code: `import Redis from 'ioredis';
 import { Pool } from 'pg';
@@ -382,6 +399,20 @@ async function run(id: number, token: string) {
 
 ruleTester.run('require-fencing-token', rule, {
   valid: [
+    // A project class named Repository (not TypeORM's): its save is not known to write rows.
+    `import Redis from 'ioredis';
+import { Repository } from './repository';
+interface Saga { id: string; step: string }
+export class SagaManager {
+  private readonly redis = new Redis();
+  constructor(private readonly sagas: Repository<Saga>) {}
+  async advance(saga: Saga, token: string) {
+    if (!(await this.redis.set(\`lock:saga:\${saga.id}\`, token, 'PX', 30000, 'NX'))) return;
+    saga.step = await nextStep(saga);
+    await this.sagas.save(saga);
+  }
+}
+declare function nextStep(saga: Saga): Promise<string>;`,
     // The fix: fence minted atomically by the acquire script, compared in the write.
     `import Redis from 'ioredis';
      import { Pool } from 'pg';

@@ -146,6 +146,24 @@ export async function run(token: string) {
     errors: [{ messageId: 'resultDropped' as const, line: 9, column: 11, data: { release: 'compare-and-delete script', failure: '0' } }],
   },
   {
+    // The script kept in a class field: the release through \`this.releaseScript\` is the same compare-and-delete.
+    code: `import Redis from 'ioredis';
+export class Locks {
+  private readonly redis = new Redis();
+  private readonly releaseScript = \`
+    if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end\`;
+  async run(token: string) {
+    if (!(await this.redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
+    try {
+      await work();
+    } finally {
+      await this.redis.eval(this.releaseScript, 1, 'lock:invoice', token);
+    }
+  }
+}`,
+    errors: [{ messageId: 'resultDropped' as const, line: 11, column: 13, data: { release: 'compare-and-delete script', failure: '0' } }],
+  },
+  {
     // node-redis: a renewal in a heartbeat whose failure nobody hears.
     code: `import { createClient } from 'redis';
 const client = createClient();

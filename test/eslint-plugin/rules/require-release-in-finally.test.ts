@@ -10,6 +10,19 @@ const ruleTester = new RuleTester();
 const RELEASE = `const RELEASE = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end';`;
 
 const valid = [
+  // The handle declared first and assigned in the try, released in finally.
+  `import Redlock, { type Lock } from 'redlock';
+import Redis from 'ioredis';
+const redlock = new Redlock([new Redis()]);
+export async function bookSafely(id: string) {
+  let lock: Lock | undefined;
+  try {
+    lock = await redlock.acquire([\`locks:ticket:\${id}\`], 1000);
+    await reserve(id);
+  } finally {
+    await lock?.release();
+  }
+}`,
   // A consumer's test of redis-semaphore (the shape of swarthy/redis-semaphore's test/src tests,
   // which import the package): a failed expectation leaves the lock to expire in the test server.
   `import { describe, it } from 'mocha'; import { Mutex } from 'redis-semaphore'; import Redis from 'ioredis';
@@ -108,6 +121,51 @@ export async function pull(token: string) {
   await waitForOthers();
 }`,
     errors: [{ messageId: 'releaseNotInFinally' as const, line: 5, suggestions: [] }],
+  },
+  {
+    // Redlock's handle declared first and assigned in the try (\`let lock: Lock; lock = await redlock.acquire(…)\`).
+    code: `import Redlock, { type Lock } from 'redlock';
+import Redis from 'ioredis';
+const redlock = new Redlock([new Redis()]);
+export async function book(id: string) {
+  let lock: Lock;
+  try {
+    lock = await redlock.acquire([\`locks:ticket:\${id}\`], 1000);
+    await reserve(id);
+    await lock.release();
+  } catch (error) {
+    console.error(error);
+  }
+}
+declare function reserve(id: string): Promise<void>;`,
+    errors: [
+      {
+        messageId: 'releaseNotInFinally' as const,
+        line: 7,
+        suggestions: [
+          {
+            messageId: 'moveReleaseToFinally' as const,
+            output: `import Redlock, { type Lock } from 'redlock';
+import Redis from 'ioredis';
+const redlock = new Redlock([new Redis()]);
+export async function book(id: string) {
+  let lock: Lock;
+  try {
+    lock = await redlock.acquire([\`locks:ticket:\${id}\`], 1000);
+    try {
+      await reserve(id);
+    } finally {
+      await lock.release();
+    }
+  } catch (error) {
+    console.error(error);
+  }
+}
+declare function reserve(id: string): Promise<void>;`,
+          },
+        ],
+      },
+    ],
   },
   {
     // ioredis: the work between the guard and the release moves into try; later statements stay after.

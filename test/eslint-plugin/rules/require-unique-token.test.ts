@@ -238,6 +238,36 @@ export async function leader() {
     ],
   },
   {
+    // A host read with a default (\`process.env.HOSTNAME || 'local'\`) and a timestamp: two jobs of one process in one millisecond collide.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function run() {
+  const token = \`\${process.env.HOSTNAME || 'local'}:\${Date.now()}\`;
+  if (!(await redis.set('lock:report', token, 'PX', 30000, 'NX'))) return;
+  await work();
+  await redis.del('lock:report');
+}`,
+    errors: [
+      {
+        messageId: 'timestampValue',
+        line: 5,
+        suggestions: [
+          {
+            messageId: 'useRandomToken',
+            output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function run() {
+  const token = crypto.randomUUID();
+  if (!(await redis.set('lock:report', token, 'PX', 30000, 'NX'))) return;
+  await work();
+  await redis.del('lock:report');
+}`,
+          },
+        ],
+      },
+    ],
+  },
+  {
     // A timestamp, node-redis v4.
     code: `import { createClient } from 'redis';
 const client = createClient();
@@ -737,6 +767,9 @@ ruleTester.run('require-unique-token', rule, {
     // hostname:pid plus a random or per-acquisition part.
     `import Redis from 'ioredis'; import os from 'node:os'; import { randomUUID } from 'node:crypto'; const redis = new Redis();
      async function f() { await redis.set('lock:a', \`\${os.hostname()}:\${process.pid}:\${randomUUID()}\`, 'NX', 'PX', 1000); await redis.del('lock:a'); }`,
+    // A host read with a default plus a random part.
+    `import Redis from 'ioredis'; const redis = new Redis();
+     async function f() { await redis.set('lock:a', \`\${process.env.HOSTNAME || 'local'}:\${Date.now()}:\${Math.random()}\`, 'NX', 'PX', 1000); await redis.del('lock:a'); }`,
     // A token passed in by the caller.
     `import Redis from 'ioredis'; const redis = new Redis();
      export async function acquire(key, token) { return redis.set(key, token, 'NX', 'PX', 1000); }

@@ -13,6 +13,7 @@ import { fileMayHoldLocks } from '../file-screen.js';
 // The screen without a parse, for an editor that maps the locks of files it has not opened.
 export { textMayHoldLocks } from '../file-screen.js';
 import type { Acquisition, Release } from '../nouns/redis-events.js';
+import { isRawCommand } from '../tables/redis-clients.js';
 import { DEFAULT_FENCE_COLUMNS } from '../facts/settings.js';
 import { mintsRandomly, sharedTokenKind } from '../questions/token-origin.js';
 import type { LocksmithRuleContext } from '../../util/rule-context.js';
@@ -164,7 +165,7 @@ function advisoryTtl(sourceCode: Readonly<TSESLint.SourceCode>, lock: Lock): str
 function tokenOf(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition): { text: string; unique: boolean | undefined } {
   if (isLockLibrary(acquisition.library)) return { text: 'library-minted', unique: true };
   const value = acquisition.value;
-  if (!value) return { text: acquisition.library === 'redis' ? 'not shown' : 'helper-minted', unique: undefined };
+  if (!value) return { text: isRawCommand(acquisition) ? 'not shown' : 'helper-minted', unique: undefined };
   const shared = sharedTokenKind(sourceCode, value);
   if (shared) return { text: `shared (${shared})`, unique: false };
   const origin = randomOrigin(sourceCode, value);

@@ -8,16 +8,22 @@
 
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, methodCallParts, skipTypeWrappers, declaredInitializer } from '../../util/ast.js';
-import { AUTO_EXTENDING_LOCKS, CLIENT_PACKAGES, isLockLibrary } from '../tables/redis-clients.js';
+import {
+  CLIENT_PACKAGES,
+  isLockLibrary,
+  LOCK_LIBRARIES,
+  routineMethodsOf,
+  type RoutineExtension,
+  type TimerExtension,
+} from '../tables/redis-clients.js';
 import { collectImports } from './imports.js';
 import type { Acquisition } from '../nouns/redis-events.js';
+import type { LockLibrary } from '../nouns/vocabulary.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
-const SEMAPHORE = AUTO_EXTENDING_LOCKS['redis-semaphore'];
-
 export interface AutoExtension {
-  readonly library: 'redlock' | 'redis-semaphore';
+  readonly library: LockLibrary;
   /** The code asked to hear of a loss (`onLockLost`): nothing is left for the work to check. */
   readonly lossHandled: boolean;
 }
@@ -32,15 +38,18 @@ export function autoExtensionOf(sourceCode: SourceCode, acquisition: Acquisition
     const helper = acquisition.helper;
     return helper.autoExtending && isLockLibrary(helper.library) ? { library: helper.library, lossHandled: helper.lossHandled } : undefined;
   }
-  if (acquisition.library === 'redlock') return isRoutineCall(acquisition.node) ? { library: 'redlock', lossHandled: false } : undefined;
-  if (acquisition.library !== 'redis-semaphore') return undefined;
+  const library = acquisition.library;
+  if (!isLockLibrary(library)) return undefined;
+  const extension = LOCK_LIBRARIES[library].autoExtension;
+  if (extension?.by === 'routine') return isRoutineCall(library, extension, acquisition.node) ? { library, lossHandled: false } : undefined;
+  if (extension?.by !== 'timer') return undefined;
   const receiver = methodCallParts(acquisition.node)?.receiver;
   if (!receiver) return undefined;
   const root = skipTypeWrappers(receiver);
   const made = root.type === AST_NODE_TYPES.NewExpression ? root : declaredInitializer(root as TSESTree.Expression, sourceCode);
   if (made?.type !== AST_NODE_TYPES.NewExpression) return undefined;
-  const refresh = semaphoreRefresh(sourceCode, made);
-  return refresh === 'on' || refresh === 'handled' ? { library: 'redis-semaphore', lossHandled: refresh === 'handled' } : undefined;
+  const refresh = timerRefresh(sourceCode, extension, made);
+  return refresh === 'on' || refresh === 'handled' ? { library, lossHandled: refresh === 'handled' } : undefined;
 }
 
 /**
@@ -51,12 +60,15 @@ export function routineArgument(acquisition: Acquisition): TSESTree.Node | undef
   const call = acquisition.node;
   const helper = acquisition.helper;
   if (helper) return helper.callbackParameter === undefined ? undefined : call.arguments[helper.callbackParameter];
-  return acquisition.library === 'redlock' && isRoutineCall(call) ? call.arguments.at(-1) : undefined;
+  const library = acquisition.library;
+  if (!isLockLibrary(library)) return undefined;
+  const extension = LOCK_LIBRARIES[library].autoExtension;
+  return extension?.by === 'routine' && isRoutineCall(library, extension, call) ? call.arguments.at(-1) : undefined;
 }
 
 /** `redlock.using(resources, duration, [settings,] routine)`: the lock extended while the routine runs. */
-function isRoutineCall(call: TSESTree.CallExpression): boolean {
-  return AUTO_EXTENDING_LOCKS.redlock.methods.includes(methodCallParts(call)?.method ?? '') && call.arguments.length >= 3;
+function isRoutineCall(library: LockLibrary, extension: RoutineExtension, call: TSESTree.CallExpression): boolean {
+  return routineMethodsOf(library).includes(methodCallParts(call)?.method ?? '') && call.arguments.length >= extension.minArguments;
 }
 
 /**
@@ -64,7 +76,11 @@ function isRoutineCall(call: TSESTree.CallExpression): boolean {
  * `onLockLost` handler, off (`refreshInterval: 0`), or unknown (options the model cannot read).
  * Options may be a `const` object literal used only there (`const options = { lockTimeout }`).
  */
-export function semaphoreRefresh(sourceCode: SourceCode, made: TSESTree.NewExpression): 'on' | 'handled' | 'off' | 'unknown' {
+function timerRefresh(
+  sourceCode: SourceCode,
+  extension: TimerExtension,
+  made: TSESTree.NewExpression,
+): 'on' | 'handled' | 'off' | 'unknown' {
   const callee = skipTypeWrappers(made.callee);
   const maker =
     callee.type === AST_NODE_TYPES.Identifier
@@ -72,7 +88,7 @@ export function semaphoreRefresh(sourceCode: SourceCode, made: TSESTree.NewExpre
       : callee.type === AST_NODE_TYPES.MemberExpression && callee.property.type === AST_NODE_TYPES.Identifier
         ? callee.property.name
         : undefined;
-  const index = maker === undefined ? undefined : SEMAPHORE.optionsArgument[maker];
+  const index = maker === undefined ? undefined : extension.optionsArgument[maker];
   if (index === undefined) return 'unknown';
   if (made.arguments.some((argument) => argument.type === AST_NODE_TYPES.SpreadElement)) return 'unknown';
   const options = made.arguments[index];
@@ -91,8 +107,8 @@ export function semaphoreRefresh(sourceCode: SourceCode, made: TSESTree.NewExpre
           ? String(property.key.value)
           : undefined;
     if (name === undefined) return 'unknown';
-    if (name === SEMAPHORE.lostHandlerOption) handled = true;
-    if (name === SEMAPHORE.refreshOption) {
+    if (name === extension.lostHandlerOption) handled = true;
+    if (name === extension.refreshOption) {
       const value = skipTypeWrappers(property.value);
       // `refreshInterval: 0` turns the refresh off; an interval the model cannot read may be 0.
       if (value.type !== AST_NODE_TYPES.Literal || typeof value.value !== 'number') return 'unknown';

@@ -13,9 +13,11 @@ import {
   findVariableOf,
 } from '../../util/ast.js';
 import { keySignature } from '../facts/keys.js';
+import { assignedValues, returnedValues } from '../project/factories.js';
 import { valueFlow } from '../facts/result-flow.js';
 import type { Acquisition, Expiry, Release, ParameterRef, LockHelperSummary } from '../nouns/redis-events.js';
 import { parameterHole } from './helper-summaries.js';
+import { receiverClassOf, fieldValue, localClassNamed, memberFunction, type Holder, enclosingClassBody } from '../project/classes.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -51,50 +53,15 @@ export function helperCalled(
     const classNode = named ? localClassNamed(sourceCode, named.name) : undefined;
     fn = classNode && named ? memberFunction(classNode.body, parts.method, named.isStatic) : undefined;
   }
-  return fn ? summaries.get(fn) : undefined;
-}
-
-/**
- * The class a method call's receiver belongs to, by the identifier naming it in this module: the
- * class itself for a static call (`MutexLock.acquire(k)`), else the class an instance is made
- * from or typed as (`const mutex = new ReleaseMutex(t)`, `constructor(private locks: LockService)`
- * then `this.locks.acquire(k)`, `function f(locks: LockService)`). The caller decides whether that
- * name is a class of this module or an import.
- */
-export function receiverClassOf(
-  sourceCode: SourceCode,
-  receiver: TSESTree.Node,
-  call: TSESTree.Node,
-): { readonly name: TSESTree.Identifier; readonly isStatic: boolean } | undefined {
-  const expression = skipTypeWrappers(receiver);
-  if (expression.type === AST_NODE_TYPES.Identifier) {
-    const definition = findVariableOf(sourceCode, expression)?.defs[0];
-    if (!definition) return undefined;
-    if (definition.type === TSESLint.Scope.DefinitionType.ImportBinding || definition.type === TSESLint.Scope.DefinitionType.ClassName) {
-      // Classes are named in PascalCase; a lower-case import is an instance or a function.
-      return /^[A-Z]/u.test(expression.name) ? { name: expression, isStatic: true } : undefined;
+  if (!fn && !holder) {
+    // `const locks = getManager()`, where the factory makes one of several classes (a Redis lock
+    // manager, an in-memory fallback): the method of whichever of them is a lock helper.
+    for (const made of factoryHolders(sourceCode, parts.receiver)) {
+      const summary = summaries.get(memberFunction(made, parts.method, false)!);
+      if (summary) return summary;
     }
-    if (definition.type === TSESLint.Scope.DefinitionType.Parameter) {
-      const name = typeName(definition.name.typeAnnotation);
-      return name ? { name, isStatic: false } : undefined;
-    }
-    if (definition.node.type === AST_NODE_TYPES.VariableDeclarator) {
-      const name =
-        (definition.node.init ? constructedClass(definition.node.init) : undefined) ?? typeName(definition.node.id.typeAnnotation);
-      return name ? { name, isStatic: false } : undefined;
-    }
-    return undefined;
   }
-  if (expression.type !== AST_NODE_TYPES.MemberExpression || skipTypeWrappers(expression.object).type !== AST_NODE_TYPES.ThisExpression)
-    return undefined;
-  const field = propertyName(expression);
-  const classBody = enclosingClassBody(call);
-  if (field === undefined || !classBody) return undefined;
-  const value = fieldValue(classBody, field);
-  const constructed = value ? constructedClass(value) : undefined;
-  if (constructed) return { name: constructed, isStatic: false };
-  const declared = fieldType(classBody, field);
-  return declared ? { name: declared, isStatic: false } : undefined;
+  return fn ? summaries.get(fn) : undefined;
 }
 
 /** A call on the class itself (`Locks.acquire()`, `this.acquire()` in a static method), not on an instance of it. */
@@ -112,55 +79,6 @@ function isStaticCall(sourceCode: SourceCode, receiver: TSESTree.Node, classBody
   return false;
 }
 
-/** `new LockService(...)` (awaited or not): the identifier of the class made. */
-function constructedClass(node: TSESTree.Node): TSESTree.Identifier | undefined {
-  let expression = skipTypeWrappers(node);
-  if (expression.type === AST_NODE_TYPES.AwaitExpression) expression = skipTypeWrappers(expression.argument);
-  if (expression.type !== AST_NODE_TYPES.NewExpression) return undefined;
-  const callee = skipTypeWrappers(expression.callee);
-  return callee.type === AST_NODE_TYPES.Identifier ? callee : undefined;
-}
-
-/** `: LockService` (not a generic, a union or a qualified name): the identifier of the type. */
-function typeName(annotation: TSESTree.TSTypeAnnotation | undefined): TSESTree.Identifier | undefined {
-  const type = annotation?.typeAnnotation;
-  if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeArguments || type.typeName.type !== AST_NODE_TYPES.Identifier)
-    return undefined;
-  return type.typeName;
-}
-
-/** The declared type of a field: `locks: LockService;` or a constructor parameter property `private readonly locks: LockService`. */
-function fieldType(classBody: TSESTree.ClassBody, field: string): TSESTree.Identifier | undefined {
-  for (const element of classBody.body) {
-    if (
-      element.type === AST_NODE_TYPES.PropertyDefinition &&
-      !element.computed &&
-      element.key.type === AST_NODE_TYPES.Identifier &&
-      element.key.name === field
-    )
-      return typeName(element.typeAnnotation);
-    if (element.type !== AST_NODE_TYPES.MethodDefinition || element.kind !== 'constructor') continue;
-    for (const parameter of element.value.params) {
-      if (parameter.type !== AST_NODE_TYPES.TSParameterProperty) continue;
-      const target = parameter.parameter.type === AST_NODE_TYPES.AssignmentPattern ? parameter.parameter.left : parameter.parameter;
-      if (target.name === field) return typeName(target.typeAnnotation);
-    }
-  }
-  return undefined;
-}
-
-/** The class declared in this module under the name, if the name is one. */
-function localClassNamed(
-  sourceCode: SourceCode,
-  name: TSESTree.Identifier,
-): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined {
-  const definition = findVariableOf(sourceCode, name)?.defs[0];
-  if (definition?.node.type === AST_NODE_TYPES.ClassDeclaration) return definition.node;
-  if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init?.type === AST_NODE_TYPES.ClassExpression)
-    return definition.node.init;
-  return undefined;
-}
-
 function functionBoundTo(sourceCode: SourceCode, identifier: TSESTree.Identifier): FunctionLike | undefined {
   const definition = findVariableOf(sourceCode, identifier)?.defs[0];
   if (!definition) return undefined;
@@ -171,8 +89,6 @@ function functionBoundTo(sourceCode: SourceCode, identifier: TSESTree.Identifier
   }
   return undefined;
 }
-
-export type Holder = TSESTree.ClassBody | TSESTree.ObjectExpression;
 
 /** The class body or object literal whose members a receiver's methods are. */
 function holderOf(sourceCode: SourceCode, receiver: TSESTree.Node, call: TSESTree.Node): Holder | undefined {
@@ -196,6 +112,42 @@ function holderOf(sourceCode: SourceCode, receiver: TSESTree.Node, call: TSESTre
   return undefined;
 }
 
+/**
+ * The classes a module-level instance may be made from when a factory of this module makes it
+ * (`const locks = getManager()`): each class its returns construct, directly or through the
+ * variable it caches them in (`cached = new RedisLocks(client)`; `return cached`).
+ */
+function factoryHolders(sourceCode: SourceCode, receiver: TSESTree.Node): Holder[] {
+  const expression = skipTypeWrappers(receiver);
+  if (expression.type !== AST_NODE_TYPES.Identifier) return [];
+  const definition = findVariableOf(sourceCode, expression)?.defs[0];
+  let init = definition?.node.type === AST_NODE_TYPES.VariableDeclarator ? definition.node.init : undefined;
+  if (init?.type === AST_NODE_TYPES.AwaitExpression) init = init.argument;
+  if (init?.type !== AST_NODE_TYPES.CallExpression) return [];
+  const callee = skipTypeWrappers(init.callee);
+  const fn = callee.type === AST_NODE_TYPES.Identifier ? functionBoundTo(sourceCode, callee) : undefined;
+  const holders: Holder[] = [];
+  for (const value of (fn && returnedValues(fn)) ?? []) {
+    const values = [value];
+    const returned = skipTypeWrappers(value);
+    if (returned.type === AST_NODE_TYPES.Identifier) {
+      const variable = findVariableOf(sourceCode, returned);
+      const declared = variable?.defs[0]?.node;
+      if (declared?.type === AST_NODE_TYPES.VariableDeclarator && declared.init) values.push(declared.init);
+      if (variable) values.push(...(assignedValues(variable) ?? []));
+    }
+    for (let index = 0; index < values.length && index < 16; index++) {
+      const made = skipTypeWrappers(values[index]!);
+      // `cond ? new RedisLocks(c) : new MemoryLocks()`, `existing ?? new RedisLocks(c)`: either side.
+      if (made.type === AST_NODE_TYPES.ConditionalExpression) values.push(made.consequent, made.alternate);
+      if (made.type === AST_NODE_TYPES.LogicalExpression) values.push(made.left, made.right);
+      const holder = holderOfValue(sourceCode, made);
+      if (holder?.type === AST_NODE_TYPES.ClassBody && !holders.includes(holder)) holders.push(holder);
+    }
+  }
+  return holders;
+}
+
 /** `new RedisLock(...)` (a class of this module), `{ acquire() {...} }`, or an identifier naming one. */
 function holderOfValue(sourceCode: SourceCode, node: TSESTree.Node, depth = 0): Holder | undefined {
   let expression = skipTypeWrappers(node);
@@ -215,75 +167,6 @@ function holderOfValue(sourceCode: SourceCode, node: TSESTree.Node, depth = 0): 
     const definition = findVariableOf(sourceCode, expression)?.defs[0];
     if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init)
       return holderOfValue(sourceCode, definition.node.init, depth + 1);
-  }
-  return undefined;
-}
-
-/** A field's value: its initialiser, or the one `this.field = ...` in the constructor. */
-function fieldValue(classBody: TSESTree.ClassBody, field: string): TSESTree.Node | undefined {
-  for (const element of classBody.body) {
-    if (
-      element.type === AST_NODE_TYPES.PropertyDefinition &&
-      !element.computed &&
-      element.key.type === AST_NODE_TYPES.Identifier &&
-      element.key.name === field &&
-      element.value
-    )
-      return element.value;
-    if (element.type !== AST_NODE_TYPES.MethodDefinition || element.kind !== 'constructor' || !element.value.body) continue;
-    for (const statement of element.value.body.body) {
-      if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression)
-        continue;
-      const { left, right } = statement.expression;
-      if (
-        left.type === AST_NODE_TYPES.MemberExpression &&
-        left.object.type === AST_NODE_TYPES.ThisExpression &&
-        propertyName(left) === field
-      )
-        return right;
-    }
-  }
-  return undefined;
-}
-
-/** The member function `name` of a class body (static or not, when the call says which) or of an object literal. */
-export function memberFunction(holder: Holder, name: string, isStatic?: boolean): FunctionLike | undefined {
-  if (holder.type === AST_NODE_TYPES.ClassBody) {
-    for (const element of holder.body) {
-      if ((element.type !== AST_NODE_TYPES.MethodDefinition && element.type !== AST_NODE_TYPES.PropertyDefinition) || element.computed)
-        continue;
-      if (isStatic !== undefined && element.static !== isStatic) continue;
-      if (element.key.type !== AST_NODE_TYPES.Identifier || element.key.name !== name) continue;
-      const value = element.value ? skipTypeWrappers(element.value) : undefined;
-      return value && isFunctionLike(value) ? value : undefined;
-    }
-    return undefined;
-  }
-  for (const property of holder.properties) {
-    if (
-      property.type !== AST_NODE_TYPES.Property ||
-      property.computed ||
-      property.key.type !== AST_NODE_TYPES.Identifier ||
-      property.key.name !== name
-    )
-      continue;
-    const value = skipTypeWrappers(property.value);
-    return isFunctionLike(value) ? value : undefined;
-  }
-  return undefined;
-}
-
-function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {
-  for (let current = node.parent; current; current = current.parent) {
-    if (current.type === AST_NODE_TYPES.ClassBody) return current;
-    // A function other than an arrow or a method has its own `this`.
-    if (current.type === AST_NODE_TYPES.FunctionDeclaration) return undefined;
-    if (
-      current.type === AST_NODE_TYPES.FunctionExpression &&
-      current.parent.type !== AST_NODE_TYPES.MethodDefinition &&
-      current.parent.type !== AST_NODE_TYPES.Property
-    )
-      return undefined;
   }
   return undefined;
 }

@@ -29,7 +29,7 @@ import { callerArguments } from '../facts/parameter-callers.js';
 import { resultDeclarator } from '../facts/result-flow.js';
 import { autoExtensionOf, routineArgument } from '../facts/auto-extension.js';
 import type { Acquisition, Expiry, RedisCommand, Release, HelperRole, ParameterRef, LockHelperSummary } from '../nouns/redis-events.js';
-import { isLockLibrary } from '../tables/redis-clients.js';
+import { isLockLibrary, isRawCommand, RAW_COMMANDS } from '../tables/redis-clients.js';
 import { type Body, returnKind, mentions, reportsFailure } from './helper-returns.js';
 
 /** Events found so far in a module, the summaries' input. */
@@ -43,7 +43,8 @@ export interface ModuleEvents {
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
 // Calls that are the lock's own machinery, not work done under it: token minting, clocks, retry
-// waits, logging, errors.
+// waits, logging, errors. Exact names (tables/lock-words.ts's RANDOM_TOKEN_WORDS says why this is not
+// that list, nor single-statement.ts's).
 const MACHINERY_CALLS =
   /^(?:randomUUID|randomBytes|uuid\w*|v4|nanoid|ulid|cuid|toString|String|Number|JSON\.stringify|stringify|now|getTime|setTimeout|clearTimeout|setInterval|clearInterval|sleep|delay|wait|resolve|reject|Promise|Error|\w*Error|random|floor|ceil|round|min|max|log|info|warn|error|debug|trace|slice|substring|toFixed|hrtime|bigint|unref|isArray)$/u;
 export const RELEASE_NAME = /release|unlock|free|drop|remove/iu;
@@ -112,12 +113,12 @@ function lockEvidence(sourceCode: SourceCode, events: ModuleEvents, lockKeyPatte
     isInLockFunction(event.node, lockKeyPattern);
   return {
     isLockAcquisition: (acquisition) =>
-      acquisition.library !== 'redis' ||
+      !isRawCommand(acquisition) ||
       lockLike(acquisition) ||
       (acquisition.keySignature !== undefined && released.has(acquisition.keySignature)) ||
       (acquisition.splitKey !== undefined && released.has(acquisition.splitKey)),
     isLockRelease: (event) =>
-      event.library !== 'redis' ||
+      !isRawCommand(event) ||
       event.safe ||
       lockLike(event) ||
       (event.keySignature !== undefined && acquired.has(event.keySignature)) ||
@@ -228,13 +229,16 @@ function summarize(
  */
 function answersOwnership(sourceCode: SourceCode, body: Body, event: Release | Expiry): boolean {
   if (!event.safe) return false;
-  if (event.library === 'redis' && event.kind === 'script') {
+  if (isRawCommand(event) && event.kind === 'script') {
     const holder = resultDeclarator(event.node)?.id.name;
-    return body.returns.some(
-      (argument) =>
-        argument !== null &&
-        ((argument.range[0] <= event.node.range[0] && event.node.range[1] <= argument.range[1]) ||
-          (holder !== undefined && mentions(sourceCode, argument, holder))),
+    return (
+      body.returns.some(
+        (argument) =>
+          argument !== null &&
+          ((argument.range[0] <= event.node.range[0] && event.node.range[1] <= argument.range[1]) ||
+            (holder !== undefined && mentions(sourceCode, argument, holder))),
+      ) ||
+      (holder !== undefined && answersByBranch(sourceCode, body, holder))
     );
   }
   // A library release (Redlock's throws when the lock is gone): an answer only where the helper turns the failure into `false`.
@@ -243,6 +247,23 @@ function answersOwnership(sourceCode: SourceCode, body: Body, event: Release | E
     body.returns.some((argument) => argument?.type === AST_NODE_TYPES.Literal && argument.value === false) &&
     body.returns.some((argument) => argument?.type === AST_NODE_TYPES.Literal && argument.value === true)
   );
+}
+
+/**
+ * `if (result === 1) { …; return true; } else { …; return false; }`: the helper answers `true` and
+ * `false`, and one of those answers sits in a branch that tests the script's reply.
+ */
+function answersByBranch(sourceCode: SourceCode, body: Body, holder: string): boolean {
+  const booleans = body.returns.filter(
+    (argument): argument is TSESTree.BooleanLiteral => argument?.type === AST_NODE_TYPES.Literal && typeof argument.value === 'boolean',
+  );
+  if (!booleans.some((argument) => argument.value) || !booleans.some((argument) => !argument.value)) return false;
+  return booleans.some((argument) => {
+    for (let node: TSESTree.Node | undefined = argument.parent; node && !isFunctionLike(node); node = node.parent) {
+      if (node.type === AST_NODE_TYPES.IfStatement && mentions(sourceCode, node.test, holder)) return true;
+    }
+    return false;
+  });
 }
 
 /** A parameter's binding: its signature in keys.ts's notation (`v:key@120`) and where it sits. */
@@ -386,7 +407,7 @@ function readBody(sourceCode: SourceCode, fn: FunctionLike, parameters: readonly
 
 /** The library whose lock an event takes or frees, through the helpers it calls (a helper of Redis commands: `redis`). */
 function lockLibraryOf(event: Acquisition | Release | Expiry): LockHelperSummary['library'] {
-  return event.helper?.library ?? (event.library === 'helper' ? 'redis' : event.library);
+  return event.helper?.library ?? (event.library === 'helper' ? RAW_COMMANDS : event.library);
 }
 
 /** The parameter passed straight on as the acquisition's routine (auto-extension.ts's routineArgument). */

@@ -4,10 +4,11 @@
 // being linted. The exporting module's lock model is built once per module version and settings,
 // and only when a call by a lock-like name reaches it.
 
+import * as path from 'node:path';
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, type FunctionLike, isFunctionLike, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
 import type { ImportBinding, ImportTable, SharedSettings } from '../nouns/vocabulary.js';
-import { memberFunction, receiverClassOf } from './helper-calls.js';
+import { memberFunction, receiverClassOf } from '../project/classes.js';
 import type { LockHelperSummary, ModuleHelperSummaries } from '../nouns/redis-events.js';
 import { calledInText, callsLockNamedMethod, LOCK_NAME, LOCK_TEXT, NOT_A_HELPER, usedAsClassInText } from '../project/lock-names.js';
 import { exportedFunction, importedValue, loadModule, type ExportedValue, type ProjectModule } from '../project/modules.js';
@@ -41,7 +42,11 @@ const candidatesOf = new WeakMap<TSESTree.Program, ReadonlyMap<string, Candidate
  * `locks`, `lockService`, `redisLock`): the only bindings a call to an imported helper can go
  * through. The top-level import table first, then the text around the names it holds; no module is read here.
  */
-export function importedHelperCandidates(sourceCode: SourceCode, imports: ImportTable): ReadonlyMap<string, Candidate> {
+export function importedHelperCandidates(
+  sourceCode: SourceCode,
+  imports: ImportTable,
+  filename: string | undefined,
+): ReadonlyMap<string, Candidate> {
   const program = sourceCode.ast;
   const known = candidatesOf.get(program);
   if (known) return known;
@@ -60,10 +65,10 @@ export function importedHelperCandidates(sourceCode: SourceCode, imports: Import
     else if (
       binding.imported !== '*' &&
       CLASS_NAME.test(local) &&
-      !isPackage(binding.source) &&
       (hasLockText ??= LOCK_TEXT.test(text)) &&
       (callsLockMethod ??= callsLockNamedMethod(text)) &&
-      usedAsClassInText(text, local)
+      usedAsClassInText(text, local) &&
+      isProjectSource(filename, binding.source)
     ) {
       candidates.set(local, { binding, classOnly: true });
     }
@@ -211,9 +216,15 @@ function instanceMethod(value: ExportedValue, method: string): FunctionLike | un
   return undefined;
 }
 
-/** A package (`ioredis`, `typeorm`) rather than a project path, alias or workspace package (`./x`, `@server/x`, `~/x`, `#x`): its classes hold no project helper. */
-function isPackage(source: string): boolean {
-  return !/^[.@~#]/u.test(source);
+/**
+ * A project path, alias or workspace package (`./x`, `@server/x`, `~/x`, `#x`), or a bare specifier
+ * the project's tsconfig `paths`/`baseUrl` resolves (`application/services/lock`), rather than a
+ * package (`ioredis`, `typeorm`): a package's classes hold no project helper.
+ */
+function isProjectSource(filename: string | undefined, source: string): boolean {
+  if (/^[.@~#]/u.test(source)) return true;
+  const resolved = filename === undefined ? undefined : resolveImport(filename, source);
+  return resolved !== undefined && !resolved.includes(`${path.sep}node_modules${path.sep}`);
 }
 
 function isModuleBinding(sourceCode: SourceCode, identifier: TSESTree.Identifier): boolean {
@@ -234,7 +245,7 @@ export function callsImportedHelper(
   settings: SharedSettings,
   summaries: ModuleHelperSummaries,
 ): boolean {
-  const candidates = importedHelperCandidates(sourceCode, imports);
+  const candidates = importedHelperCandidates(sourceCode, imports, filename);
   if (candidates.size === 0) return false;
   try {
     return anyCandidateIsHelper(filename, candidates, settings, summaries);

@@ -6,6 +6,7 @@ import { AST_NODE_TYPES, AST_TOKEN_TYPES, type TSESLint, type TSESTree } from '@
 import { collectNodes } from '../../util/collect-nodes.js';
 import { methodCallParts, staticString } from '../../util/ast.js';
 import { ScriptResolver } from '../redis/script-resolver.js';
+import { LUA_REDIS_GLOBAL } from '../../lua/parse-script.js';
 
 export interface LuaText {
   readonly text: string;
@@ -29,7 +30,7 @@ export function luaTextsOf(sourceCode: Readonly<TSESLint.SourceCode>, filename: 
   const texts: LuaText[] = [];
   const seen = new Set<TSESTree.Node>();
   // `includes` first: a plain substring search skips most texts faster than the pattern can.
-  if (sourceCode.text.includes('redis') && REDIS_CALL.test(sourceCode.text)) {
+  if (sourceCode.text.includes(LUA_REDIS_GLOBAL) && REDIS_CALL.test(sourceCode.text)) {
     for (const token of sourceCode.ast.tokens) {
       if ((token.type !== AST_TOKEN_TYPES.String && token.type !== AST_TOKEN_TYPES.Template) || !REDIS_CALL.test(token.value)) continue;
       const literal = sourceCode.getNodeByRangeIndex(token.range[0]);

@@ -7,7 +7,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isFunctionLike, type ScopeOwner } from '../../util/ast.js';
 import type { HashWrite, Acquisition, Expiry, RedisCommand, RedisModel, Release } from '../nouns/redis-events.js';
 import { eventNode, sortedBySource } from '../facts/source-order.js';
-import { lockHeldBy, lockLibraryMethod } from '../tables/redis-clients.js';
+import { lockHeldBy, lockLibraryMethod, isRawCommand } from '../tables/redis-clients.js';
 
 export interface RedisIndex {
   readonly acquisitionsByKey: ReadonlyMap<string, readonly Acquisition[]>;
@@ -175,7 +175,7 @@ export function redisCriticalSections(model: RedisModel): readonly RedisCritical
       // redis-semaphore prefixes its keys (`mutex:<name>`), and helpers and wrappers may build their own:
       // only where the code names the very key the lock lives under.
       const acquisitions = sortedBySource(
-        group.filter((acquisition) => acquisition.library === 'redis' || lockHeldBy(acquisition.library) === 'handle'),
+        group.filter((acquisition) => isRawCommand(acquisition) || lockHeldBy(acquisition.library) === 'handle'),
         eventNode,
       );
       const first = acquisitions[0];

@@ -9,7 +9,7 @@ import { splitAcquisitionOf } from './split-acquisitions.js';
 import type { Acquisition, Expiry, RedisModel, Release } from '../nouns/redis-events.js';
 import type { AdvisoryLockItem, LockTableAcquisition } from '../nouns/sql-items.js';
 import type { LockTtl, RedisLock, LockHalf } from '../nouns/lock-types.js';
-import { LOCK_LIBRARIES, isLockLibrary, lockHeldBy } from '../tables/redis-clients.js';
+import { LOCK_LIBRARIES, isLockLibrary, lockHeldBy, isRawCommand } from '../tables/redis-clients.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -173,7 +173,7 @@ function completingExpiries(model: RedisModel): ReadonlySet<Expiry> {
  * library later in its function: otherwise the work after `finally` would count as held.
  */
 function unpairedLibraryRelease(model: RedisModel, acquisition: Acquisition): TSESTree.Node | undefined {
-  if (acquisition.library === 'redis') return undefined;
+  if (isRawCommand(acquisition)) return undefined;
   return within(model.releases, [acquisition.node.range[1], acquisition.owner.range[1]], eventNode).find(
     (candidate) =>
       candidate.owner === acquisition.owner &&
@@ -300,7 +300,7 @@ function pairedEvents<E extends Release | Expiry>(
       if (event.library === acquisition.library) onHandle.add(event);
     }
   }
-  const handle = handleDeclarator(acquisition);
+  const handle = handleDeclarator(sourceCode, acquisition);
   if (handle?.id.type === AST_NODE_TYPES.Identifier) {
     for (const event of local(lookups.byTargetName.get(handle.id.name))) {
       const target = methodCallParts(event.node)?.receiver ?? event.node.arguments[0];
@@ -311,13 +311,22 @@ function pairedEvents<E extends Release | Expiry>(
   return { byKey, bySplitKey, onHandle: [...onHandle].filter((event) => excluded?.has(event) !== true), excluded };
 }
 
-/** `const lock = await redlock.acquire(...)`: the declarator holding what the acquisition returned. */
-function handleDeclarator(acquisition: Acquisition): TSESTree.VariableDeclarator | undefined {
+/**
+ * `const lock = await redlock.acquire(...)`, or `let lock: Lock;` assigned once by
+ * `lock = await redlock.acquire(...)` (inside a `try`, so the `finally` can release it): the
+ * declarator of the variable holding what the acquisition returned.
+ */
+function handleDeclarator(sourceCode: SourceCode, acquisition: Acquisition): TSESTree.VariableDeclarator | undefined {
   const carrier = valueCarrier(acquisition.node);
   const parent = carrier.parent;
-  return parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier
-    ? parent
-    : undefined;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === carrier && parent.id.type === AST_NODE_TYPES.Identifier)
+    return parent;
+  if (parent?.type !== AST_NODE_TYPES.AssignmentExpression || parent.right !== carrier || parent.left.type !== AST_NODE_TYPES.Identifier)
+    return undefined;
+  const variable = findVariable(sourceCode, parent.left);
+  const declarator = variable?.defs.length === 1 ? variable.defs[0]!.node : undefined;
+  const writes = variable?.references.filter((reference) => reference.isWrite() && reference.init !== true).length ?? 0;
+  return declarator?.type === AST_NODE_TYPES.VariableDeclarator && !declarator.init && writes === 1 ? declarator : undefined;
 }
 
 function keyText(sourceCode: SourceCode, key: TSESTree.Node): string {

@@ -5,6 +5,7 @@ import { contains, isFunctionLike } from '../../util/ast.js';
 import { eventNode, runsBefore, within } from '../facts/source-order.js';
 import type { Acquisition, Expiry, RedisModel } from '../nouns/redis-events.js';
 import { inEnclosingFunctions, redisIndex } from './indexes.js';
+import { isRawCommand } from '../tables/redis-clients.js';
 
 /**
  * The acquisition without a TTL that this plain `EXPIRE` completes — the split acquire of
@@ -22,7 +23,7 @@ export function splitAcquisitionOf(model: RedisModel, expiry: Expiry): Acquisiti
     expiry.owner,
     expiry.keySignature,
   )) {
-    if (acquisition.hasTtl || acquisition.library !== 'redis') continue;
+    if (acquisition.hasTtl || !isRawCommand(acquisition)) continue;
     if (completesAcquisition(acquisition, expiry)) match = acquisition;
   }
   if (!match) return undefined;

@@ -7,6 +7,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { findVariable, isFunctionLike, propertyName, skipTypeWrappers, type FunctionLike } from '../../util/ast.js';
 import type { ImportTable } from '../nouns/vocabulary.js';
 import { exportedFunction, importedValue, type ProjectModule } from './modules.js';
+import { memberFunction, projectClassNamed, receiverClassOf } from './classes.js';
 
 /** More assignments than this to one variable or field is a value that changes, not one that is set up. */
 const MAX_ASSIGNMENTS = 8;
@@ -209,7 +210,12 @@ export function calledFunction(
   if (callee.object.type === AST_NODE_TYPES.Identifier && imports.get(callee.object.name)?.imported === '*') {
     return importedFunction(imports, filename, callee.object.name, member);
   }
-  return undefined;
+  // `this.redisService.getClient()`, `db.getPool()`: a method of the project class the receiver is an
+  // instance of (made with `new`, typed, or injected through a constructor parameter), here or imported.
+  const named = receiverClassOf(sourceCode, callee.object, call);
+  const owner = named ? projectClassNamed(sourceCode, imports, filename, named.name, 'client') : undefined;
+  const fn = owner && named ? memberFunction(owner.body, member, named.isStatic) : undefined;
+  return fn && owner ? { fn, module: owner.module } : undefined;
 }
 
 function importedFunction(

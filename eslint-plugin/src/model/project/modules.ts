@@ -28,7 +28,7 @@ import { CLIENT_PACKAGES } from '../tables/redis-clients.js';
 import { eitherInitialCase, LOCK_NOUNS } from '../tables/lock-words.js';
 import { collectImports } from '../facts/imports.js';
 import type { ImportBinding, ImportTable } from '../nouns/vocabulary.js';
-import { SQL_PACKAGES } from '../tables/sql-clients.js';
+import { SQL_PACKAGES, GENERATED_CLIENTS } from '../tables/sql-clients.js';
 import { mayHoldSqlLock } from '../screen/sql-prefilter.js';
 import { textMayUseRedis } from '../screen/redis-gate.js';
 import { moduleHost } from './host.js';
@@ -43,11 +43,13 @@ export const MAX_DEPTH = 5;
 // A module is parsed only if its text can hold what is asked of it, or pass it on (a barrel).
 const REEXPORT = /export\s*(?:\*|\{[^}]*\}\s*from)|module\.exports\s*=\s*require/u;
 const PACKAGE_NAMES = [...Object.keys(CLIENT_PACKAGES), ...Object.keys(SQL_PACKAGES)];
+const GENERATED_CLIENT_NAMES = Object.keys(GENERATED_CLIENTS);
+const LUA_REDIS_CALL = /\b(?:redis|server)\.p?call\s*\(/u;
 // A lock's name (`jobLock`, `Mutex`) in any module a lock can be reached through.
 export const LOCK_NOUN_WORDS = new RegExp(LOCK_NOUNS.map(eitherInitialCase).join('|'), 'u');
 
 /** What the model asks of a module, and the text screen that must pass before it is parsed. */
-export type ModulePurpose = 'client' | 'helper';
+export type ModulePurpose = 'client' | 'helper' | 'script';
 
 /** A client is made from a package the client tables name (`'ioredis'`, `"pg"`), in quotes. */
 function mentionsClientPackage(text: string): boolean {
@@ -69,7 +71,10 @@ function mentionsClientPackage(text: string): boolean {
 
 function passesScreen(text: string, purpose: ModulePurpose): boolean {
   if (REEXPORT.test(text)) return true;
-  if (purpose === 'client') return mentionsClientPackage(text);
+  // A Lua script another module keeps in a constant calls Redis from Lua.
+  if (purpose === 'script') return LUA_REDIS_CALL.test(text);
+  // A generated client (Prisma's `output` path) is made from the project's own module, named by its class.
+  if (purpose === 'client') return mentionsClientPackage(text) || GENERATED_CLIENT_NAMES.some((name) => text.includes(name));
   // A helper takes its lock through Redis (the Redis model's own word scan), through SQL, or through
   // a helper it imports. A lock word beside `client` is not enough: an ORM's 100 KB query builder
   // (`setLockMode`, `this.client`) has both, and parsing it costs more than linting the file that asked.

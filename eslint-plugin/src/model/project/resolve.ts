@@ -316,7 +316,9 @@ function workspaceRoot(dir: string): Workspace | undefined {
   const known = workspaces.get(dir);
   if (known !== undefined) return known ?? undefined;
   const json = packageJsonAt(dir) as { workspaces?: unknown } | undefined;
-  const patterns = Array.isArray(json?.workspaces) ? json.workspaces : (json?.workspaces as { packages?: unknown } | undefined)?.packages;
+  const patterns =
+    (Array.isArray(json?.workspaces) ? json.workspaces : (json?.workspaces as { packages?: unknown } | undefined)?.packages) ??
+    pnpmWorkspacePatterns(dir);
   let workspace: Workspace | undefined;
   if (Array.isArray(patterns)) {
     workspace = {
@@ -331,6 +333,27 @@ function workspaceRoot(dir: string): Workspace | undefined {
   }
   workspaces.set(dir, workspace ?? null);
   return workspace;
+}
+
+/**
+ * The `packages:` list of a `pnpm-workspace.yaml` at `dir` (pnpm names its workspace there, not in
+ * package.json): one pattern per `- item` line of that block, quoted or not. Undefined without one.
+ */
+function pnpmWorkspacePatterns(dir: string): string[] | undefined {
+  const text = moduleHost().readFile(path.join(dir, 'pnpm-workspace.yaml'));
+  if (text === undefined) return undefined;
+  const patterns: string[] = [];
+  let inPackages = false;
+  for (const line of text.split(/\r?\n/u)) {
+    if (/^packages\s*:/u.test(line)) inPackages = true;
+    else if (/^\S/u.test(line)) inPackages = false;
+    else if (inPackages) {
+      const item = /^\s+-\s*(['"]?)([^'"#]+?)\1\s*(?:#.*)?$/u.exec(line);
+      // Exclusions (`!**/test/**`) name no member.
+      if (item && !item[2]!.startsWith('!')) patterns.push(item[2]!);
+    }
+  }
+  return patterns;
 }
 
 /** `packages/*` and `apps/api` style patterns only: one trailing star, read from the disk. */

@@ -48,6 +48,20 @@ function truthyReturnIn(sourceCode: Readonly<TSESLint.SourceCode>, block: TSESTr
     const argument = skipTypeWrappers(node.argument);
     if (argument.type === AST_NODE_TYPES.Literal && (argument.value === true || argument.value === 1 || argument.value === 'OK'))
       found = argument;
+    // `return { acquired: true, token }`: the answer object saying the lock was taken.
+    if (argument.type === AST_NODE_TYPES.ObjectExpression) found = takenFlag(argument);
   });
   return found;
+}
+
+// The property an acquire helper's answer object says "taken" with (`{ acquired: true }`, `{ ok: true }`).
+const TAKEN_FLAG = /^(?:acquired|locked|ok|success|obtained|held|isLocked|hasLock|gotLock)$/u;
+
+function takenFlag(answer: TSESTree.ObjectExpression): TSESTree.Literal | undefined {
+  for (const property of answer.properties) {
+    if (property.type !== AST_NODE_TYPES.Property || property.computed || property.key.type !== AST_NODE_TYPES.Identifier) continue;
+    const value = skipTypeWrappers(property.value);
+    if (TAKEN_FLAG.test(property.key.name) && value.type === AST_NODE_TYPES.Literal && value.value === true) return value;
+  }
+  return undefined;
 }

@@ -8,6 +8,7 @@ import { childrenOverlapping } from '../../util/ranges.js';
 import type { AdvisoryLockItem } from '../nouns/sql-items.js';
 import type { LockStep } from '../nouns/lock-types.js';
 import { isOnGiveUpPath } from '../facts/source-order.js';
+import { SESSION_ENDING_METHODS } from '../tables/sql-clients.js';
 
 /**
  * The release runs on the error path too: in a `finally`, or in a `catch` (the `catch { release;
@@ -90,15 +91,16 @@ export function endsSessionInFinally(sourceCode: Readonly<TSESLint.SourceCode>, 
     if (node !== owner && isFunctionLike(node)) continue;
     if (node.type === AST_NODE_TYPES.CallExpression) {
       const parts = methodCallParts(node);
-      if (
-        parts &&
-        sourceCode.getText(parts.receiver) === client &&
-        isInFinally(node, owner) &&
-        ((parts.method === 'release' && node.arguments.length > 0) || parts.method === 'end' || parts.method === 'destroy')
-      )
+      if (parts && sourceCode.getText(parts.receiver) === client && isInFinally(node, owner) && endsSession(parts.method, node))
         return true;
     }
     forEachChild(node, sourceCode.visitorKeys, (child) => stack.push(child));
   }
   return false;
+}
+
+/** The call ends its connection's session (SESSION_ENDING_METHODS): `release(true)`, `end()`, `destroy()`. */
+function endsSession(method: string, call: TSESTree.CallExpression): boolean {
+  const ending = Object.hasOwn(SESSION_ENDING_METHODS, method) ? SESSION_ENDING_METHODS[method] : undefined;
+  return ending !== undefined && (!ending.needsArgument || call.arguments.length > 0);
 }

@@ -6,7 +6,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { contains, methodCallParts } from '../../util/ast.js';
 import { collectNodes } from '../../util/collect-nodes.js';
-import { REDIS_METHODS } from '../tables/redis-clients.js';
 import type { ScopeOwner } from '../../util/ast.js';
 import { inEnclosingFunctions, redisIndex } from '../pairing/indexes.js';
 import { within, eventNode, precedesInScope, earlyExitBranch } from '../facts/source-order.js';
@@ -14,6 +13,7 @@ import { keyShape, keySignature, looksLikeLockKey } from '../facts/keys.js';
 import { checkThenSetRead } from './read-decides.js';
 import type { Acquisition, Expiry, RedisCommand, RedisModel, Release } from '../nouns/redis-events.js';
 import { testCodeOf } from '../facts/test-code.js';
+import { isRawCommand, REDIS_METHODS } from '../tables/redis-clients.js';
 
 const PLAIN_WRITES: ReadonlySet<string> = new Set(['SET', 'SETEX', 'PSETEX']);
 
@@ -124,7 +124,7 @@ export function isHousekeeping(model: RedisModel, event: Release | Expiry): bool
  * frees whoever holds it.
  */
 function rearmsBeforeTaking(model: RedisModel, event: Release | Expiry): boolean {
-  if (event.keySignature === undefined || event.library !== 'redis' || !event.key) return false;
+  if (event.keySignature === undefined || !isRawCommand(event) || !event.key) return false;
   const taken = redisIndex(model).acquisitionsByOwnerAndKey.get(event.owner)?.get(event.keySignature) ?? [];
   if (taken.length === 0 || taken.some((acquisition) => acquisition.node.range[0] < event.node.range[1])) return false;
   const exit = earlyExitBranch(event.node, event.owner);
@@ -144,8 +144,8 @@ function inLoop(node: TSESTree.Node, owner: TSESTree.Node): boolean {
 /** An acquisition by the code itself (`SET NX`, `SETNX`, a script) of the event's key inside `callback`. */
 function takesKeyIn(model: RedisModel, event: Release | Expiry, callback: TSESTree.Node): boolean {
   if (event.keySignature === undefined) return false;
-  return within(redisIndex(model).acquisitionsByKey.get(event.keySignature), callback.range, eventNode).some(
-    (acquisition) => acquisition.library === 'redis',
+  return within(redisIndex(model).acquisitionsByKey.get(event.keySignature), callback.range, eventNode).some((acquisition) =>
+    isRawCommand(acquisition),
   );
 }
 
@@ -207,7 +207,7 @@ export function recordKeyShapes(sourceCode: Readonly<TSESLint.SourceCode>, model
   const shapes = new Set<string>();
   if (storedValues.size > 0) {
     for (const acquisition of model.acquisitions) {
-      if (acquisition.library !== 'redis' || acquisition.keySignature === undefined || !acquisition.value || !acquisition.key) continue;
+      if (!isRawCommand(acquisition) || acquisition.keySignature === undefined || !acquisition.value || !acquisition.key) continue;
       const shape = keyShape(acquisition.keySignature);
       const values = storedValues.get(shape);
       if (!values || shapes.has(shape) || looksLikeLockKey(sourceCode, acquisition.key, model.lockKeyPattern)) continue;

@@ -19,7 +19,7 @@ import { looksLikeLockKey, matchesLockPattern, isInLockFunction } from '../facts
 import { claimsRecord, isLockKey } from './housekeeping.js';
 import type { Acquisition, RedisCommand, RedisModel } from '../nouns/redis-events.js';
 import { valueFlow } from '../facts/result-flow.js';
-import { lockLibraryMethod } from '../tables/redis-clients.js';
+import { lockLibraryMethod, isRawCommand } from '../tables/redis-clients.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -158,7 +158,7 @@ export function isLockKeyWrite(model: RedisModel, lockKeyPattern: RegExp, write:
 export function redisAcquisitionsWithoutTtl(sourceCode: Readonly<TSESLint.SourceCode>, lockModel: LockModel): Acquisition[] {
   const model = lockModel.redis;
   return model.acquisitions.filter((acquisition) => {
-    if (acquisition.library !== 'redis' || acquisition.hasTtl || !acquisition.command) return false;
+    if (!isRawCommand(acquisition) || acquisition.hasTtl || !acquisition.command) return false;
     const expiredLater = within(model.expiries, acquisition.owner.range, eventNode).some(
       (expiry) =>
         (expiry.keySignature === undefined || acquisition.keySignature === undefined || expiry.keySignature === acquisition.keySignature) &&

@@ -8,22 +8,26 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { contains, type FunctionLike, isFunctionLike } from '../../util/ast.js';
 import { autoExtensionOf, routineArgument } from '../facts/auto-extension.js';
-import { AUTO_EXTENDING_LOCKS, REDIS_WRITE_COMMANDS } from '../tables/redis-clients.js';
+import { LOCK_LIBRARIES, REDIS_WRITE_COMMANDS, type TimerExtension } from '../tables/redis-clients.js';
 import { within } from '../facts/source-order.js';
 import type { Acquisition, RedisModel } from '../nouns/redis-events.js';
 import { locksOf } from '../pairing/locks.js';
 import type { SqlModel } from '../nouns/sql-items.js';
+import type { LockLibrary } from '../nouns/vocabulary.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
 export interface LockLossIgnored {
   readonly acquisition: Acquisition;
-  readonly library: 'redlock' | 'redis-semaphore';
+  readonly library: LockLibrary;
+  /**
+   * How the library tells the work its lock was lost: the abort signal handed to the routine
+   * (`routine`), or a handler option and a property of the lock object (`timer`).
+   */
+  readonly lossSignal: 'routine' | 'timer';
   /** The first write of the work made with no look at the lock-lost signal before it. */
   readonly write: TSESTree.Node;
 }
-
-const SEMAPHORE = AUTO_EXTENDING_LOCKS['redis-semaphore'];
 
 /**
  * The file takes an auto-extending lock: through the library itself, or through a project helper
@@ -50,14 +54,17 @@ export function locksIgnoringLoss(sourceCode: SourceCode, redis: RedisModel, sql
   const writes = writeNodes(redis, sql);
   const locks = locksOf(sourceCode, { redis, sql });
   for (const { acquisition, library } of candidates) {
+    const extension = LOCK_LIBRARIES[library].autoExtension!;
     const work =
-      library === 'redlock' ? redlockRoutine(acquisition) : semaphoreWork(sourceCode, acquisition, locks.lockOfAcquisition(acquisition));
+      extension.by === 'routine'
+        ? routineWork(acquisition)
+        : timerWork(sourceCode, extension, acquisition, locks.lockOfAcquisition(acquisition));
     if (!work) continue;
     const inside = within(writes, work.range, (node) => node).filter((node) => contains(work.root, node) && node !== acquisition.node);
     if (inside.length === 0) continue;
     const consulted = work.consultations(sourceCode);
     if (consulted.some((node) => guardsAWrite(node, inside, work.root))) continue;
-    found.push({ acquisition, library, write: inside[0]! });
+    found.push({ acquisition, library, lossSignal: extension.by, write: inside[0]! });
   }
   return found;
 }
@@ -74,7 +81,7 @@ interface Work {
  * runs its callback as that routine (`MutexLock.using(k, ttl, async (signal) => { … })`): the
  * inline routine and its signal's uses.
  */
-function redlockRoutine(acquisition: Acquisition): Work | undefined {
+function routineWork(acquisition: Acquisition): Work | undefined {
   const argument = routineArgument(acquisition);
   if (!argument || !isFunctionLike(argument)) return undefined;
   const routine: FunctionLike = argument;
@@ -95,8 +102,9 @@ function redlockRoutine(acquisition: Acquisition): Work | undefined {
 }
 
 /** A refreshing redis-semaphore lock (the library's or a helper's, whose refresh auto-extension.ts judged): the work from `acquire()` to `release()`. */
-function semaphoreWork(
+function timerWork(
   sourceCode: SourceCode,
+  extension: TimerExtension,
   acquisition: Acquisition,
   section: { readonly from: number; readonly to: number; readonly owner: TSESTree.Node } | undefined,
 ): Work | undefined {
@@ -105,15 +113,14 @@ function semaphoreWork(
   return {
     root: section.owner,
     range: [from, section.to],
-    consultations: () => acquiredChecks(sourceCode, from, section.to),
+    consultations: () => acquiredChecks(sourceCode, extension.acquiredProperty, from, section.to),
   };
 }
 
 /** `x.isAcquired` reads between the offsets, found by a scan of the text (no second AST walk). */
-function acquiredChecks(sourceCode: SourceCode, from: number, to: number): TSESTree.Node[] {
+function acquiredChecks(sourceCode: SourceCode, word: string, from: number, to: number): TSESTree.Node[] {
   const checks: TSESTree.Node[] = [];
   const text = sourceCode.text;
-  const word = SEMAPHORE.acquiredProperty;
   for (let at = text.indexOf(word, from); at !== -1 && at < to; at = text.indexOf(word, at + word.length)) {
     const node = sourceCode.getNodeByRangeIndex(at);
     if (node?.type === AST_NODE_TYPES.Identifier && node.parent.type === AST_NODE_TYPES.MemberExpression && node.parent.property === node)

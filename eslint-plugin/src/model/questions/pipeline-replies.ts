@@ -13,7 +13,7 @@ import {
   methodCallParts,
   skipTypeWrappers,
 } from '../../util/ast.js';
-import { CHAIN_METHODS } from '../tables/redis-clients.js';
+import { CHAIN_METHODS, REDIS_DIALECTS } from '../tables/redis-clients.js';
 import type { RedisCommand, RedisModel } from '../nouns/redis-events.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
@@ -48,7 +48,7 @@ export function pipelineReplyOf(sourceCode: SourceCode, model: RedisModel, expre
   const calls = queuedCalls(sourceCode, opener);
   if (!calls || calls.size !== queued.length || !queued.every((command) => calls.has(command.call))) return undefined;
   // ioredis resolves to `[error, reply]` pairs; node-redis and Upstash to the replies.
-  const pairs = queued[0]!.dialect === 'ioredis';
+  const pairs = REDIS_DIALECTS[queued[0]!.dialect].pipelineRepliesArePairs;
   const [index, inPair] = access.path;
   if (index === undefined || access.path.length !== (pairs ? 2 : 1) || (pairs && literalIndex(inPair!) !== 1)) return undefined;
   const literal = literalIndex(index);

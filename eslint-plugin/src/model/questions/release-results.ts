@@ -11,6 +11,7 @@ import type { AdvisoryLockItem, SqlModel } from '../nouns/sql-items.js';
 import { resultFate, type Answer, type ResultFate, WHOLE } from '../facts/result-flow.js';
 import { resultShapeOf } from '../tables/sql-results.js';
 import { sessionLockBefore } from '../pairing/sql-locks.js';
+import { isRawCommand } from '../tables/redis-clients.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -80,7 +81,7 @@ function checkableReleases(sourceCode: SourceCode, redis: RedisModel, sql: SqlMo
     // Only the owner-comparing scripts answer "was it still mine?"; a plain DEL's count is not that
     // answer (and no-unsafe-release reports the DEL itself). Redlock throws on a failed release;
     // redis-semaphore's release answers nothing.
-    if (event.library !== 'redis' || event.kind !== 'script' || !event.safe || !command) continue;
+    if (!isRawCommand(event) || event.kind !== 'script' || !event.safe || !command) continue;
     // A v3 callback receives the reply, and a queued link replies through exec(): neither is followed.
     if (command.callback || command.client.chain) continue;
     releases.push({ node: event.node, owner: event.owner, label, failure: '0', answer: WHOLE });

@@ -6,13 +6,14 @@ import type { TSESLint } from '@typescript-eslint/utils';
 import { staticString } from '../../util/ast.js';
 import { splitAcquisitionOf } from '../pairing/split-acquisitions.js';
 import type { Expiry, RedisModel } from '../nouns/redis-events.js';
+import { isRawCommand } from '../tables/redis-clients.js';
 
 /**
  * A Redis renewal that does not compare the owner: a plain expiry that is not the second half of a
  * split acquire (no-split-acquire owns those), or a script whose expiry is not owner-checked.
  */
 export function isUnsafeRenewal(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisModel, expiry: Expiry): boolean {
-  if (expiry.safe || expiry.library !== 'redis' || !expiry.command || !expiry.key) return false;
+  if (expiry.safe || !isRawCommand(expiry) || !expiry.command || !expiry.key) return false;
   if (expiry.kind === 'compare') return expiry.dropsTtl === true;
   if (expiry.kind === 'overwrite') return true;
   if (expiry.kind === 'expire') return splitAcquisitionOf(model, expiry) === undefined && !onlyWhenNoExpiry(sourceCode, expiry);

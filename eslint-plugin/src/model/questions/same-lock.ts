@@ -9,6 +9,7 @@ import { isHousekeeping, isLockKey } from './housekeeping.js';
 import { isReplyOfKey, pipelineReplyOf } from './pipeline-replies.js';
 import type { Acquisition, Expiry, RedisModel, Release } from '../nouns/redis-events.js';
 import { isParameterValue } from './token-origin.js';
+import { isRawCommand } from '../tables/redis-clients.js';
 
 /**
  * `if ((await redis.get(key)) === token) await redis.del(key)` (or `pexpire`): the value the
@@ -143,7 +144,7 @@ function eventGroups(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisMode
   };
   for (const event of [...model.releases, ...model.expiries]) {
     // A test's teardown, a data value's delete, a latch re-armed: nothing a holder's value is compared for.
-    if (event.library !== 'redis' || isHousekeeping(model, event)) continue;
+    if (!isRawCommand(event) || isHousekeeping(model, event)) continue;
     groups.order.set(event, groups.order.size);
     add(groups.all, event);
     if (
@@ -207,7 +208,7 @@ export function argumentsByText(
   if (cached) return cached;
   const byText = new Map<string, EventArgument[]>();
   for (const event of [...model.releases, ...model.expiries]) {
-    if (!event.command || event.library !== 'redis') continue;
+    if (!event.command || !isRawCommand(event)) continue;
     const args = event.command.script ? event.command.script.args : event.command.args;
     for (const argument of args) {
       const text = sourceCode.getText(argument);

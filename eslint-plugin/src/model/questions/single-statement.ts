@@ -8,7 +8,10 @@ import type { RedisModel } from '../nouns/redis-events.js';
 import type { Lock } from '../nouns/lock-types.js';
 import type { SqlModel, SqlQuery, SqlWrite } from '../nouns/sql-items.js';
 
-// The lock's own machinery: token and timestamp minting, renewal timers, connection hand-back.
+// The lock's own machinery: token and timestamp minting, renewal timers, connection hand-back. Exact
+// names, and narrower than helper-summaries.ts's list: here a call taken for machinery can leave one
+// statement, and no-unneeded-lock reports it (tables/lock-words.ts's RANDOM_TOKEN_WORDS says why the
+// lists stay apart).
 const MACHINERY_FUNCTIONS = new Set([
   'randomUUID',
   'uuid',

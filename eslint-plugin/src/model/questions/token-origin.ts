@@ -5,6 +5,7 @@
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, methodCallParts, propertyName, skipTypeWrappers } from '../../util/ast.js';
 import { callerArguments } from '../facts/parameter-callers.js';
+import { RANDOM_TOKEN_WORDS } from '../tables/lock-words.js';
 
 /**
  * - `literal`: `'1'`, `'locked'`, `true`, `1`;
@@ -20,7 +21,6 @@ export type SharedTokenKind = 'literal' | 'constant' | 'host' | 'timestamp' | 'p
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
-const RANDOM_MINT = /uuid|random|nanoid|cuid|ulid|ksuid|objectid/iu;
 const HOST_ENV = /host|pod|instance|node|machine|worker/iu;
 const TIMESTAMP_METHODS = new Set(['getTime', 'toISOString', 'toJSON', 'valueOf', 'toUTCString', 'toString']);
 /** Calls that only re-spell their argument (`String(pid)`, `pid.toString()`, `Math.floor(now / 1000)`). */
@@ -68,6 +68,14 @@ function classify(sourceCode: SourceCode, node: TSESTree.Node, depth: number, mo
       return combine(expression.expressions.map((hole) => classify(sourceCode, hole, depth + 1, moduleLevel)));
     case AST_NODE_TYPES.BinaryExpression:
       return classifyBinary(sourceCode, expression, depth, moduleLevel);
+    case AST_NODE_TYPES.LogicalExpression:
+      // `process.env.HOSTNAME || 'local'`: whichever side it is, neither is minted per acquisition.
+      return expression.operator === '&&'
+        ? undefined
+        : combine([
+            classify(sourceCode, expression.left, depth + 1, moduleLevel),
+            classify(sourceCode, expression.right, depth + 1, moduleLevel),
+          ]);
     case AST_NODE_TYPES.UnaryExpression:
       // `+new Date()`, `-x`, `~~x`: a number re-spelt.
       return expression.operator === '+' || expression.operator === '-' || expression.operator === '~'
@@ -478,7 +486,7 @@ export function mintsRandomly(node: TSESTree.Node): boolean {
   if (expression.type === AST_NODE_TYPES.BinaryExpression) return mintsRandomly(expression.left) || mintsRandomly(expression.right);
   if (expression.type !== AST_NODE_TYPES.CallExpression) return false;
   const name = calleeName(expression.callee);
-  if (name !== undefined && RANDOM_MINT.test(name)) return true;
+  if (name !== undefined && RANDOM_TOKEN_WORDS.test(name)) return true;
   const parts = methodCallParts(expression);
   return parts !== undefined && mintsRandomly(parts.receiver);
 }

@@ -14,6 +14,7 @@ import { getSqlModel } from '../sql/sql-model.js';
 import type { ResultShape } from '../nouns/vocabulary.js';
 import { resultShapeOf } from '../tables/sql-results.js';
 import type { LocksmithRuleContext } from '../../util/rule-context.js';
+import { isRawCommand } from '../tables/redis-clients.js';
 
 /**
  * A call that may fail to take the lock and says so only through its result. The rule asks nothing
@@ -59,7 +60,7 @@ const redisSource: AcquisitionSource = {
       if (acquisition.command?.client.chain) continue;
       // SET NX of a key that is not a lock (an idempotency marker, a first-write-wins cache) may
       // drop its result on purpose; redis-semaphore's tryAcquire is a lock by definition.
-      if (acquisition.library === 'redis' && !isLockAcquisition(model, sourceCode, acquisition)) continue;
+      if (isRawCommand(acquisition) && !isLockAcquisition(model, sourceCode, acquisition)) continue;
       result.push({
         node: acquisition.node,
         label: labelOf(acquisition),
@@ -75,7 +76,7 @@ const redisSource: AcquisitionSource = {
     // idempotency hint) chose to run twice rather than not at all: only a lock's fails open.
     return model.redis.acquisitions.filter(
       (acquisition) =>
-        acquisition.library !== 'redis' || isLockTaken(context.sourceCode, model.redis, model.settings.lockKeyPattern, acquisition),
+        !isRawCommand(acquisition) || isLockTaken(context.sourceCode, model.redis, model.settings.lockKeyPattern, acquisition),
     );
   },
 };

@@ -9,6 +9,14 @@ import { collectNodes } from '../../util/collect-nodes.js';
 import { runsBefore } from '../facts/source-order.js';
 import type { Release } from '../nouns/redis-events.js';
 import { isResultUsed } from '../facts/result-flow.js';
+import {
+  DEDICATED_CONNECTION_METHODS,
+  ISOLATED_CALLBACK_METHODS,
+  POOL_CALLBACK_METHODS,
+  POOL_RECEIVER_NAME,
+  TRANSACTION_EXEC_METHODS,
+  WATCH_METHODS,
+} from '../tables/redis-clients.js';
 
 export interface WatchGuard {
   /** The `WATCH` of the released key on the releasing client, earlier in the same function. */
@@ -29,7 +37,7 @@ function watchCalls(sourceCode: Readonly<TSESLint.SourceCode>): readonly TSESTre
   if (!calls) {
     calls = collectNodes(sourceCode).calls.filter((call) => {
       const method = methodCallParts(call)?.method;
-      return (method === 'watch' || method === 'WATCH') && call.arguments.length > 0;
+      return method !== undefined && WATCH_METHODS.has(method) && call.arguments.length > 0;
     });
     watchCallsBySource.set(sourceCode.ast, calls);
   }
@@ -62,9 +70,6 @@ export function watchGuardOf(sourceCode: Readonly<TSESLint.SourceCode>, release:
   return { watch, verdict: exec && isResultUsed(exec) ? 'held' : 'unchecked' };
 }
 
-/** Calls whose result is a connection of the caller's own (ioredis/node-redis `duplicate()`, a pool's `acquire()`, node-redis 4 `isolated()`). */
-const DEDICATED_FACTORIES: ReadonlySet<string> = new Set(['duplicate', 'acquire', 'isolated']);
-
 /**
  * The client is a connection no other caller uses: a variable made by `duplicate()`, a pool's
  * `acquire()` or `isolated()`, or the parameter of the callback node-redis runs on an isolated
@@ -77,7 +82,7 @@ function isDedicatedConnection(sourceCode: Readonly<TSESLint.SourceCode>, client
   if (init?.type === AST_NODE_TYPES.AwaitExpression) init = skipTypeWrappers(init.argument);
   if (init?.type === AST_NODE_TYPES.CallExpression) {
     const method = methodCallParts(init)?.method;
-    return method !== undefined && DEDICATED_FACTORIES.has(method);
+    return method !== undefined && DEDICATED_CONNECTION_METHODS.has(method);
   }
   if (init) return false;
   const variable = findDeclaringParameter(sourceCode, root);
@@ -87,9 +92,9 @@ function isDedicatedConnection(sourceCode: Readonly<TSESLint.SourceCode>, client
   if (call?.type !== AST_NODE_TYPES.CallExpression || !call.arguments.includes(callback as TSESTree.CallExpressionArgument)) return false;
   const parts = methodCallParts(call);
   if (!parts) return false;
-  if (parts.method === 'executeIsolated') return true;
+  if (ISOLATED_CALLBACK_METHODS.has(parts.method)) return true;
   const receiver = skipTypeWrappers(parts.receiver);
-  return parts.method === 'execute' && receiver.type === AST_NODE_TYPES.Identifier && /pool/iu.test(receiver.name);
+  return POOL_CALLBACK_METHODS.has(parts.method) && receiver.type === AST_NODE_TYPES.Identifier && POOL_RECEIVER_NAME.test(receiver.name);
 }
 
 /** The function whose first parameter the identifier names. */
@@ -117,7 +122,7 @@ function execOfChain(call: TSESTree.CallExpression): TSESTree.CallExpression | u
     if (member.type !== AST_NODE_TYPES.MemberExpression || member.object !== node || member.parent.type !== AST_NODE_TYPES.CallExpression)
       break;
     const link: TSESTree.CallExpression = member.parent;
-    if (methodCallParts(link)?.method === 'exec') return link;
+    if (TRANSACTION_EXEC_METHODS.has(methodCallParts(link)?.method ?? '')) return link;
     node = link;
   }
   // A transaction held in a variable: `const tx = conn.multi(); tx.del(k); const reply = await tx.exec()`.
@@ -139,7 +144,7 @@ function findExecOn(scope: TSESTree.Node, name: string, after: TSESTree.Node): T
     if (node.type === AST_NODE_TYPES.CallExpression && node.range[0] > after.range[1]) {
       const parts = methodCallParts(node);
       const receiver = parts ? skipTypeWrappers(parts.receiver) : undefined;
-      if (parts?.method === 'exec' && receiver?.type === AST_NODE_TYPES.Identifier && receiver.name === name) {
+      if (parts && TRANSACTION_EXEC_METHODS.has(parts.method) && receiver?.type === AST_NODE_TYPES.Identifier && receiver.name === name) {
         found = node;
         return;
       }

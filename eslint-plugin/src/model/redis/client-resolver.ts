@@ -3,8 +3,8 @@
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { collectNodes } from '../../util/collect-nodes.js';
-import { findVariable, methodCallParts, propertyName, skipTypeWrappers, type FunctionLike } from '../../util/ast.js';
-import { CHAIN_METHODS, CLIENT_PACKAGES } from '../tables/redis-clients.js';
+import { findVariable, isFunctionLike, methodCallParts, propertyName, skipTypeWrappers, type FunctionLike } from '../../util/ast.js';
+import { CHAIN_METHODS, CLIENT_OR_LOCK_MAKER_NAME, CLIENT_PACKAGES, SAME_CLIENT_METHODS } from '../tables/redis-clients.js';
 import type { ClientFamily, ImportTable, TypeOracle } from '../nouns/vocabulary.js';
 import {
   assignedValues,
@@ -16,6 +16,8 @@ import {
   returnedValues,
 } from '../project/factories.js';
 import { importedValue, type ExportedValue, type ProjectModule } from '../project/modules.js';
+import { calledInText, callsLockNamedMethod } from '../project/lock-names.js';
+import { mayNameLock } from '../screen/redis-gate.js';
 import type { Evidence, ReceiverInfo } from '../nouns/redis-events.js';
 
 const UNKNOWN = (root: TSESTree.Expression): ReceiverInfo => ({
@@ -171,14 +173,14 @@ export class ClientResolver {
       const name = makerName(value.callee);
       return {
         ...UNKNOWN(receiver),
-        notClient: name !== undefined && !/redis|cluster|client|valkey|dragonfly|lock|mutex|semaphore/iu.test(name),
+        notClient: name !== undefined && !CLIENT_OR_LOCK_MAKER_NAME.test(name),
         evidence: 'traced',
       };
     }
     if (value.type === AST_NODE_TYPES.CallExpression) {
       const parts = methodCallParts(value);
       // `createClient().connect()` and `await client.duplicate()` keep the client's family.
-      if (parts && (parts.method === 'connect' || parts.method === 'duplicate' || parts.method === 'on')) {
+      if (parts && SAME_CLIENT_METHODS.has(parts.method)) {
         return this.fromOrigin(parts.receiver, receiver, depth);
       }
       if (parts && CHAIN_METHODS.has(parts.method)) {
@@ -218,12 +220,38 @@ export class ClientResolver {
     return UNKNOWN(receiver);
   }
 
+  /**
+   * The client a call on a project wrapper forwards to unchanged: `redisService.eval(s, n, ...a)`
+   * whose method is `return this.client.eval(s, n, ...a)`, through up to three such wrappers (a
+   * service over a repository over the client), here or in other modules. The call is then that
+   * client's command with the caller's own arguments. Undefined for anything else.
+   */
+  forwardedTo(call: TSESTree.CallExpression, depth = 0): ReceiverInfo | undefined {
+    const parts = methodCallParts(call);
+    if (!parts) return undefined;
+    const target = calledFunction(this.sourceCode, this.imports, this.filename, call);
+    const inner = target ? forwardingCall(target.fn, parts.method) : undefined;
+    if (!target || !inner) return undefined;
+    const resolver = target.module ? moduleResolver(target.module) : this;
+    try {
+      const info = resolver.resolve(methodCallParts(inner)!.receiver);
+      if (info.family !== undefined && !info.notClient) return { ...info, root: parts.receiver, chain: undefined };
+      return depth < 2 && !info.notClient ? resolver.forwardedTo(inner, depth + 1) : undefined;
+    } catch {
+      // Another module's code, whatever shape it has, never makes this file's rules throw.
+      return undefined;
+    }
+  }
+
   /** What a factory function of this module returns, memoised per function. */
   returnsOf(fn: FunctionLike, depth: number): ReceiverInfo {
     const known = this.factoryResults.get(fn);
     if (known !== undefined) return known ?? UNKNOWN(fn as unknown as TSESTree.Expression);
     this.factoryResults.set(fn, null);
-    const values = returnedValues(fn);
+    // `getRedisClient(): Redis { … }`, `async getClient(): Promise<Redis>`: the declared type says it as well as the returns do.
+    const returned = returnedValues(fn);
+    const declared = declaredReturnType(fn);
+    const values = declared ? [declared, ...(returned ?? [])] : returned;
     let info: ReceiverInfo;
     try {
       info = values
@@ -415,6 +443,116 @@ function familyOfExport(value: ExportedValue): ClientFamily | undefined {
   }
   exportFamilies.set(value.node, family ?? null);
   return family;
+}
+
+const importedClientsOf = new WeakMap<TSESTree.Program, ReadonlyMap<string, ClientFamily>>();
+
+/**
+ * The file's imports from the project's own modules that are Redis clients or lock-library objects
+ * there (`import { redlock } from './redlock'`, `const { redis } = require('../db')`), among those
+ * the text calls a method on. A file whose only sign of Redis is such an import (a Redlock instance
+ * another module makes, a client imported under a neutral name) still takes locks. Once per file.
+ */
+export function importedClients(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  imports: ImportTable,
+  filename: string | undefined,
+): ReadonlyMap<string, ClientFamily> {
+  const program = sourceCode.ast;
+  const known = importedClientsOf.get(program);
+  if (known) return known;
+  const clients = new Map<string, ClientFamily>();
+  if (filename !== undefined) {
+    for (const [local, binding] of imports) {
+      if (CLIENT_PACKAGES[binding.source] || !calledInText(sourceCode.text, local)) continue;
+      let value: ExportedValue | undefined;
+      try {
+        value = importedValue(filename, binding, 'client');
+      } catch {
+        // Another module's code, whatever shape it has, never makes this file's rules throw.
+        value = undefined;
+      }
+      const family = value ? familyOfExport(value) : undefined;
+      if (family) clients.set(local, family);
+    }
+  }
+  importedClientsOf.set(program, clients);
+  return clients;
+}
+
+/**
+ * Whether the file takes a lock through a client or lock-library object imported from the project's
+ * own modules: a lock word in its code and a lock-named method called (`redlock.acquire(`,
+ * `mutex.tryLock(`), the text screens the editor's lock map also reads, before any module is read.
+ */
+export function importsProjectClient(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  imports: ImportTable,
+  filename: string | undefined,
+): boolean {
+  return mayNameLock(sourceCode) && callsLockNamedMethod(sourceCode.text) && importedClients(sourceCode, imports, filename).size > 0;
+}
+
+/**
+ * The one call a function forwards to, unchanged: its whole body returns (or awaits) a call of the
+ * same method name whose arguments are the function's parameters in order (`...args` spread as
+ * given). A wrapper that adds, drops or reorders an argument is not a pass-through.
+ */
+function forwardingCall(fn: FunctionLike, method: string): TSESTree.CallExpression | undefined {
+  let expression = onlyExpression(fn);
+  // `return this.withLogging('EVAL', meta, async () => this.client.eval(s, n, ...a))`: a wrapper that
+  // runs a callback taking no arguments (logging, metrics, retries) hands the call on all the same.
+  if (expression?.type === AST_NODE_TYPES.CallExpression && methodCallParts(expression)?.method !== method) {
+    const last = expression.arguments.at(-1);
+    const callback = last ? skipTypeWrappers(last) : undefined;
+    expression = callback && isFunctionLike(callback) && callback.params.length === 0 ? onlyExpression(callback) : undefined;
+  }
+  if (expression?.type !== AST_NODE_TYPES.CallExpression || methodCallParts(expression)?.method !== method) return undefined;
+  if (expression.arguments.length !== fn.params.length) return undefined;
+  const forwardsParameters = fn.params.every((parameter, index) => {
+    const argument = expression.arguments[index]!;
+    if (parameter.type === AST_NODE_TYPES.Identifier)
+      return argument.type === AST_NODE_TYPES.Identifier && argument.name === parameter.name;
+    return (
+      parameter.type === AST_NODE_TYPES.RestElement &&
+      parameter.argument.type === AST_NODE_TYPES.Identifier &&
+      argument.type === AST_NODE_TYPES.SpreadElement &&
+      argument.argument.type === AST_NODE_TYPES.Identifier &&
+      argument.argument.name === parameter.argument.name
+    );
+  });
+  return forwardsParameters ? expression : undefined;
+}
+
+/** The expression a function's whole body is: an arrow's expression, a lone `return x`/`x;`, awaited or not. */
+function onlyExpression(fn: FunctionLike): TSESTree.Expression | undefined {
+  let body: TSESTree.Node | null | undefined = fn.body;
+  if (body.type === AST_NODE_TYPES.BlockStatement) {
+    if (body.body.length !== 1) return undefined;
+    const statement = body.body[0]!;
+    body =
+      statement.type === AST_NODE_TYPES.ReturnStatement
+        ? statement.argument
+        : statement.type === AST_NODE_TYPES.ExpressionStatement
+          ? statement.expression
+          : undefined;
+  }
+  let expression = body ? (skipTypeWrappers(body) as TSESTree.Expression) : undefined;
+  if (expression?.type === AST_NODE_TYPES.AwaitExpression) expression = skipTypeWrappers(expression.argument) as TSESTree.Expression;
+  return expression;
+}
+
+/** The type a function is declared to return, the awaited one for `Promise<T>`, when it names a type. */
+function declaredReturnType(fn: FunctionLike): TSESTree.TSTypeReference | undefined {
+  let type = fn.returnType?.typeAnnotation;
+  if (
+    type?.type === AST_NODE_TYPES.TSTypeReference &&
+    type.typeName.type === AST_NODE_TYPES.Identifier &&
+    type.typeName.name === 'Promise' &&
+    type.typeArguments?.params.length === 1
+  )
+    type = type.typeArguments.params[0];
+  return type?.type === AST_NODE_TYPES.TSTypeReference ? type : undefined;
 }
 
 /** Makers and types of cluster clients (ioredis `Cluster`, node-redis `createCluster`). */

@@ -5,6 +5,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import type { RedisDialect, ClientFamily, ImportTable, SharedSettings, TypeOracle } from '../nouns/vocabulary.js';
 import type { LuaScriptSummary } from '../../lua/analyze-script.js';
 import { analyzeLuaScript, isCompareAndDelete, isCompareAndExpire } from '../../lua/analyze-script.js';
+import { LUA_REDIS_GLOBAL } from '../../lua/parse-script.js';
 import { enclosingFunction, methodCallParts, skipTypeWrappers, staticString, propertyValue, arrayElements } from '../../util/ast.js';
 import {
   CHAIN_METHODS,
@@ -18,10 +19,13 @@ import {
   LOCK_LIBRARY_METHOD_NAMES,
   SCRIPT_DEFINING_METHODS,
   isLockLibrary,
+  RAW_COMMANDS,
+  REDIS_DIALECTS,
+  isConditionObjectSpelling,
 } from '../tables/redis-clients.js';
 import { collectNodes } from '../../util/collect-nodes.js';
-import { mayUseRedis } from '../screen/redis-gate.js';
-import { ClientResolver } from './client-resolver.js';
+import { mayNameLock, mayUseRedis } from '../screen/redis-gate.js';
+import { ClientResolver, importedClients, importsProjectClient } from './client-resolver.js';
 import type {
   ReceiverInfo,
   ModuleHelperSummaries,
@@ -55,13 +59,14 @@ export function buildRedisModel(
   const hasPatternWrappers = [...settings.lockWrappers.acquire, ...settings.lockWrappers.release].some((name) => name.startsWith('/'));
   // Lock-like names imported from the project's modules: calls through them may reach a helper
   // another module exports, even in a file with no other sign of Redis.
-  const helperImports = importedHelperCandidates(sourceCode, imports);
+  const helperImports = importedHelperCandidates(sourceCode, imports, filename);
   // With types, any receiver may turn out to be a client; without, the tokens must show a sign of Redis.
   if (
     !oracle &&
     !hasPatternWrappers &&
     !mayUseRedis(sourceCode, extraNames) &&
-    (helperImports.size === 0 || !callsImportedHelper(sourceCode, filename, imports, settings, moduleHelpers))
+    (helperImports.size === 0 || !callsImportedHelper(sourceCode, filename, imports, settings, moduleHelpers)) &&
+    !importsProjectClient(sourceCode, imports, filename)
   )
     return emptyModel(imports, settings, sourceCode);
   for (const name of helperImports.keys()) extraNames.add(name);
@@ -99,6 +104,11 @@ export function buildRedisModel(
     const entry = CLIENT_PACKAGES[binding.source];
     if (entry) importedFamilies.add(entry.family);
   }
+  // A lock library's object imported from the project's own module (`import { redlock } from './redlock'`)
+  // makes the handles its acquisitions return as much the library's as a package import does.
+  if (mayNameLock(sourceCode)) {
+    for (const family of importedClients(sourceCode, imports, filename).values()) if (isLockLibrary(family)) importedFamilies.add(family);
+  }
 
   const fileUsesV5Options = calls.some((call) =>
     call.arguments.some(
@@ -110,7 +120,7 @@ export function buildRedisModel(
   );
   const importedRedisFamilies = [...importedFamilies].filter((family) => dialectOfFamily(family) !== undefined);
   const fileDialect: RedisDialect | undefined =
-    importedRedisFamilies.length === 1 ? refineNodeRedis(dialectOfFamily(importedRedisFamilies[0]!)!, fileUsesV5Options) : undefined;
+    importedRedisFamilies.length === 1 ? refineByOptions(dialectOfFamily(importedRedisFamilies[0]!)!, fileUsesV5Options) : undefined;
 
   const hasLockLibrary = [...importedFamilies].some(isLockLibrary);
 
@@ -138,8 +148,10 @@ export function buildRedisModel(
     }
     const parts = methodCallParts(call);
     if (!parts) continue;
-    const receiverInfo = resolver.resolve(parts.receiver);
-    if (receiverInfo.notClient) continue;
+    const resolved = resolver.resolve(parts.receiver);
+    if (resolved.notClient) continue;
+    // `this.redisService.eval(...)` on a project wrapper that hands the call on unchanged: the client's command.
+    const receiverInfo = resolved.family === undefined ? (resolver.forwardedTo(call) ?? resolved) : resolved;
 
     if (isLockLibrary(receiverInfo.family) || (hasLockLibrary && receiverInfo.family === undefined)) {
       const event = libraryEvent(sourceCode, call, parts.method, receiverInfo);
@@ -247,8 +259,9 @@ function emptyModel(imports: ImportTable, settings: SharedSettings, sourceCode: 
   };
 }
 
-function refineNodeRedis(dialect: RedisDialect, fileUsesV5Options: boolean): RedisDialect {
-  return dialect === 'node-redis' && fileUsesV5Options ? 'node-redis-v5' : dialect;
+/** The dialect's version that spells options as `{ condition, expiration }`, when the file spells them so (node-redis 5). */
+function refineByOptions(dialect: RedisDialect, fileUsesV5Options: boolean): RedisDialect {
+  return fileUsesV5Options ? (REDIS_DIALECTS[dialect].conditionObjectVersion ?? dialect) : dialect;
 }
 
 function readCommand(
@@ -271,7 +284,7 @@ function readCommand(
     const args = [...call.arguments];
     const keyCount = defined.numberOfKeys ?? 1;
     const keys = args.slice(0, keyCount);
-    const dialect = familyDialect ? refineNodeRedis(familyDialect, fileUsesV5Options) : (fileDialect ?? 'ioredis');
+    const dialect = familyDialect ? refineByOptions(familyDialect, fileUsesV5Options) : (fileDialect ?? 'ioredis');
     return {
       call,
       name: 'EVAL',
@@ -307,9 +320,10 @@ function readCommand(
   if (isLockLibrary(client.family)) return undefined;
 
   let dialect: RedisDialect = shape.shapeDialect ?? familyDialect ?? fileDialect ?? 'ioredis';
-  if (familyDialect === 'node-redis' && shape.callback) dialect = 'node-redis-v3';
+  const callbackVersion = familyDialect ? REDIS_DIALECTS[familyDialect].callbackVersion : undefined;
+  if (callbackVersion && shape.callback) dialect = callbackVersion;
   else if (familyDialect && shape.shapeDialect === undefined) dialect = familyDialect;
-  dialect = refineNodeRedis(dialect, fileUsesV5Options || shape.set?.spelling === 'node-redis-v5');
+  dialect = refineByOptions(dialect, fileUsesV5Options || isConditionObjectSpelling(shape.set?.spelling));
 
   const isScriptCommand = shape.name === 'EVAL' || shape.name === 'EVALSHA' || shape.name === 'EVAL_RO' || shape.name === 'EVALSHA_RO';
   const script = isScriptCommand ? readScriptCall(sourceCode, shape.args, scripts, shape.name.startsWith('EVALSHA')) : undefined;
@@ -418,7 +432,7 @@ function readScriptCall(
 function classify(command: RedisCommand, acquisitions: Acquisition[], releases: Release[], expiries: Expiry[]): void {
   const base = {
     node: command.call,
-    library: 'redis' as const,
+    library: RAW_COMMANDS,
     command,
     key: command.key,
     keySignature: command.keySignature,
@@ -558,7 +572,7 @@ function findScriptConstants(sourceCode: Readonly<TSESLint.SourceCode>, program:
       const text = staticString(sourceCode, declarator.init);
       // A script that deletes or expires calls Redis by name. Any other string (a version, a message,
       // a key prefix) would only be handed to the Lua parser to be rejected: an exception per string.
-      if (text === undefined || !text.includes('redis')) continue;
+      if (text === undefined || !text.includes(LUA_REDIS_GLOBAL)) continue;
       const summary = analyzeLuaScript(text);
       if (!summary) continue;
       if (release === undefined && isCompareAndDelete(summary) && summary.expiries.length === 0) release = declarator.id.name;

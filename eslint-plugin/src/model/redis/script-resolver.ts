@@ -2,10 +2,15 @@
 // at start-up, `defineCommand`/`defineScript` registrations and `SCRIPT LOAD` SHAs.
 
 import * as path from 'node:path';
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
+
+const DefinitionType = TSESLint.Scope.DefinitionType;
 import { analyzeLuaScript } from '../../lua/analyze-script.js';
 import { moduleHost } from '../project/host.js';
-import { constInitializer, findVariable, methodCallParts, skipTypeWrappers, staticString } from '../../util/ast.js';
+import { importedValue } from '../project/modules.js';
+import { collectImports } from '../facts/imports.js';
+import { constInitializer, findVariable, methodCallParts, propertyName, skipTypeWrappers, staticString } from '../../util/ast.js';
+import { enclosingClassBody, fieldValue } from '../project/classes.js';
 import type { ResolvedScript } from '../nouns/redis-events.js';
 
 // By path and version, so an edited script is read again (the editor's host versions open documents).
@@ -27,9 +32,9 @@ export class ScriptResolver {
 
   constructor(
     private readonly sourceCode: Readonly<TSESLint.SourceCode>,
-    filename: string,
+    private readonly filename: string | undefined,
   ) {
-    this.directory = path.dirname(path.resolve(filename));
+    this.directory = path.dirname(path.resolve(filename ?? '.'));
   }
 
   /** The script an `eval` argument holds, when the source makes it knowable. */
@@ -46,7 +51,14 @@ export class ScriptResolver {
     const expression = skipTypeWrappers(node);
     if (expression.type === AST_NODE_TYPES.Identifier) {
       const init = constInitializer(this.sourceCode, expression);
-      return init ? this.luaText(init, depth + 1) : undefined;
+      return init ? this.luaText(init, depth + 1) : this.importedText(expression, depth);
+    }
+    // `this.releaseScript`, a class field holding the script (`private readonly releaseScript = \`…\``).
+    if (expression.type === AST_NODE_TYPES.MemberExpression && expression.object.type === AST_NODE_TYPES.ThisExpression) {
+      const name = propertyName(expression);
+      const classBody = enclosingClassBody(expression);
+      const value = name !== undefined && classBody ? fieldValue(classBody, name) : undefined;
+      return value ? this.luaText(value, depth + 1) : undefined;
     }
     if (expression.type === AST_NODE_TYPES.CallExpression) {
       const parts = methodCallParts(expression);
@@ -60,6 +72,28 @@ export class ScriptResolver {
       }
     }
     return undefined;
+  }
+
+  /** `import { RELEASE_SCRIPT } from './scripts'`: the constant as the module that exports it holds it. */
+  private importedText(name: TSESTree.Identifier, depth: number): string | undefined {
+    const binding = collectImports(this.sourceCode.ast).get(name.name);
+    if (!binding || this.filename === undefined || findVariable(this.sourceCode, name)?.defs[0]?.type !== DefinitionType.ImportBinding)
+      return undefined;
+    try {
+      const value = importedValue(this.filename, binding, 'script');
+      const declarator = value?.node.parent;
+      if (!value || declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id !== value.node || !declarator.init)
+        return undefined;
+      let resolver = value.module.memo.get('scripts') as ScriptResolver | undefined;
+      if (!resolver) {
+        resolver = new ScriptResolver(value.module.sourceCode, value.module.filePath);
+        value.module.memo.set('scripts', resolver);
+      }
+      return resolver.luaText(declarator.init, depth + 1);
+    } catch {
+      // Another module's code, whatever shape it has, never makes this file's rules throw.
+      return undefined;
+    }
   }
 
   /** `path.join(__dirname, 'x.lua')`, `path.resolve(__dirname, ...)`, `new URL('./x.lua', import.meta.url)`. */

@@ -4,7 +4,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { collectImports } from '../facts/imports.js';
 import type { ImportTable } from '../nouns/vocabulary.js';
-import { POOL_NAMES, SQL_BUILDER_PACKAGES, SQL_PACKAGES } from '../tables/sql-clients.js';
+import { POOL_NAMES, SQL_PACKAGES, sqlBuilderLibraryOf } from '../tables/sql-clients.js';
 
 // A string or template that starts like a statement the model asks about. No `u` flag: under `i`
 // it folds Unicode cases (`ſ` for `s`), which no SQL text needs and which makes this whole-text scan
@@ -59,7 +59,7 @@ export function mayContainSql(text: string, program: TSESTree.Program): boolean 
 function importsSqlClient(imports: ImportTable): boolean {
   for (const [local, binding] of imports) {
     const source = binding.source;
-    if (Object.hasOwn(SQL_PACKAGES, source) || SQL_BUILDER_PACKAGES.has(source) || source.startsWith('drizzle-orm')) return true;
+    if (Object.hasOwn(SQL_PACKAGES, source) || sqlBuilderLibraryOf(source) !== undefined) return true;
     if (
       source.startsWith('.') &&
       (POOL_NAME_PATTERNS.some((pattern) => pattern.test(local)) ||

@@ -5,6 +5,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { constInitializer, propertyName, skipTypeWrappers } from '../../util/ast.js';
 import { VERSION_COLUMNS, type ColumnComparison, type OnConflictFacts, type SqlStatementFacts } from '../../sql-syntax/index.js';
 import type { OrmWriteFacts, KnexStatement } from '../nouns/sql-items.js';
+import { ormWritesOf } from '../tables/sql-clients.js';
 
 // The builder methods whose meaning is read. Any other method in the chain (`whereRaw`, `modify`,
 // `joinRaw`, a `where` callback, ...) may change what the statement matches, so the chain is not read:
@@ -49,13 +50,18 @@ const WRITE_KINDS: Readonly<Record<string, 'insert' | 'update' | 'delete'>> = {
 };
 const COMPARISON_OPERATORS: ReadonlySet<string> = new Set(['=', '<', '<=', '>', '>=', '<>', '!=']);
 
+/** The write is a chain this reader follows: one that starts by calling the client with the table (`knex('t')…`). */
+export function readsAsStatement(write: OrmWriteFacts): boolean {
+  return ormWritesOf(write.library)?.spelling === 'table-call';
+}
+
 /**
  * The statement a knex write chain (`findOrmWrite`'s knex form) sends, or undefined when some step
  * of the chain is not one this reader understands, or the table is not a literal.
  */
 export function readKnexStatement(write: OrmWriteFacts, sourceCode: Readonly<TSESLint.SourceCode>): KnexStatement | undefined {
   const kind = WRITE_KINDS[write.method];
-  if (write.library !== 'knex' || write.table === undefined || kind === undefined) return undefined;
+  if (!readsAsStatement(write) || write.table === undefined || kind === undefined) return undefined;
   // The chain from the root `knex('t')` out to the last builder call, then the calls after the write (`.onConflict().merge()`).
   const calls: TSESTree.CallExpression[] = [];
   for (const node of write.chain) {

@@ -2,7 +2,7 @@
 
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { propertyName, propertyValue, skipTypeWrappers } from '../../util/ast.js';
-import { ANY_ORM_WRITE_METHOD, ORM_WRITE_METHODS } from '../tables/sql-clients.js';
+import { ANY_ORM_WRITE_METHOD, ORM_WRITERS, ormWritesOf, type OrmWriter } from '../tables/sql-clients.js';
 import type { SenderResolver } from './senders.js';
 import type { SqlSender, OrmWriteFacts } from '../nouns/sql-items.js';
 
@@ -14,12 +14,11 @@ export function findOrmWrite(call: TSESTree.CallExpression, senders: SenderResol
   if (method === undefined || !ANY_ORM_WRITE_METHOD.has(method)) return undefined;
   const object = skipTypeWrappers(callee.object);
   // prisma.invoice.update({ ... }) / tx.invoice.update(...)
-  if (ORM_WRITE_METHODS['prisma']!.has(method) && object.type === AST_NODE_TYPES.MemberExpression) {
+  const modelWriters = writersOf('model', method);
+  if (modelWriters.length > 0 && object.type === AST_NODE_TYPES.MemberExpression) {
     const sender = senders.sender(object.object);
-    if (sender.library === 'prisma' || (sender.inTransaction && /^\$?tx$|^prisma/u.test(sender.text))) {
-      return { node: call, library: 'prisma', method, sender, table: propertyName(object), chain: [call] };
-    }
-    return undefined;
+    const writer = modelWriters.find((candidate) => writesThrough(candidate, sender));
+    return writer ? { node: call, library: writer.library, method, sender, table: propertyName(object), chain: [call] } : undefined;
   }
   // Chains: knex('t').where(...).update(...), db.update(t).set(...), db.updateTable('t')
   const chain: TSESTree.Node[] = [call];
@@ -36,7 +35,7 @@ export function findOrmWrite(call: TSESTree.CallExpression, senders: SenderResol
         continue;
       }
       // knex('t') / trx('t')
-      return knexWrite(call, method, senders.sender(innerCallee), current, chain);
+      return tableCallWrite(call, method, senders.sender(innerCallee), current, chain);
     }
     break;
   }
@@ -46,14 +45,15 @@ export function findOrmWrite(call: TSESTree.CallExpression, senders: SenderResol
     const innerCallee = skipTypeWrappers(innermost.callee);
     return innerCallee.type === AST_NODE_TYPES.MemberExpression &&
       innermost.arguments.length === 1 &&
-      ORM_WRITE_METHODS['knex']!.has(method)
-      ? knexWrite(call, method, senders.sender(innerCallee), innermost, chain)
+      writersOf('table-call', method).length > 0
+      ? tableCallWrite(call, method, senders.sender(innerCallee), innermost, chain)
       : undefined;
   }
   // The write method sits right on the client: db.update(table) (drizzle), db.updateTable('t') (kysely).
   const sender = senders.sender(object);
   const library = sender.library;
-  if ((library === 'drizzle' || library === 'kysely') && ORM_WRITE_METHODS[library]!.has(method)) {
+  const writes = ormWritesOf(library);
+  if (writes?.spelling === 'client' && writes.methods.has(method)) {
     let outer: TSESTree.Node = call;
     while (outer.parent.type === AST_NODE_TYPES.MemberExpression || outer.parent.type === AST_NODE_TYPES.CallExpression) {
       outer = outer.parent;
@@ -67,20 +67,35 @@ export function findOrmWrite(call: TSESTree.CallExpression, senders: SenderResol
   return undefined;
 }
 
+/** The libraries whose ORM writes are spelled so and can end in `method`. */
+function writersOf(spelling: OrmWriter['spelling'], method: string): readonly OrmWriter[] {
+  return ORM_WRITERS.filter((writer) => writer.spelling === spelling && writer.methods.has(method));
+}
+
+/** The sender is the writer's client, or a transaction's handle the writer claims (OrmWriteSpelling). */
+function writesThrough(writer: OrmWriter, sender: SqlSender): boolean {
+  if (sender.library === writer.library) return true;
+  if (!sender.inTransaction) return false;
+  return (
+    (writer.claimsUnknownTransactionHandles === true && sender.library === 'unknown') ||
+    (writer.transactionHandleName?.test(sender.text) ?? false)
+  );
+}
+
 /** `knex('t')...update()` when `sender` (the callee of the chain's root call) is a knex instance or a transaction's handle. */
-function knexWrite(
+function tableCallWrite(
   call: TSESTree.CallExpression,
   method: string,
   sender: SqlSender,
   root: TSESTree.CallExpression,
   chain: readonly TSESTree.Node[],
 ): OrmWriteFacts | undefined {
-  if (!(sender.library === 'knex' || (sender.inTransaction && sender.library === 'unknown')) || !ORM_WRITE_METHODS['knex']!.has(method))
-    return undefined;
+  const writer = writersOf('table-call', method).find((candidate) => writesThrough(candidate, sender));
+  if (!writer) return undefined;
   const table = root.arguments[0];
   return {
     node: call,
-    library: 'knex',
+    library: writer.library,
     method,
     sender,
     table: table?.type === AST_NODE_TYPES.Literal ? String(table.value) : undefined,

@@ -13,7 +13,9 @@ import {
   POOL_NAMES,
   POOLED_MEMBERS,
   SQL_BUILDER_PACKAGES,
+  SQL_TYPE_PACKAGES,
   SQL_PACKAGES,
+  GENERATED_CLIENTS,
   SQL_TYPE_NAMES,
   TRANSACTION_CALLBACK_METHODS,
   TRANSACTION_HANDLE_METHODS,
@@ -54,6 +56,11 @@ export class SenderResolver {
 
   handle(node: TSESTree.Node, depth: number): SqlHandle {
     if (depth > 6) return UNKNOWN;
+    // `getDatabase() as NodePgDatabase<typeof schema>`: the type the code asserts says what it is.
+    if (node.type === AST_NODE_TYPES.TSAsExpression || node.type === AST_NODE_TYPES.TSSatisfiesExpression) {
+      const asserted = this.declaredTypeHandle(node.typeAnnotation, 0);
+      if (asserted) return asserted;
+    }
     const expression = skipTypeWrappers(node);
     switch (expression.type) {
       case AST_NODE_TYPES.AwaitExpression:
@@ -159,7 +166,11 @@ export class SenderResolver {
       const passed = this.callersHandle(definition.name, depth);
       if (passed) return passed;
     }
-    const annotated = annotationHandle(definition.name, this.isForeignType);
+    const annotated =
+      annotationHandle(definition.name, this.isForeignType) ??
+      (definition.name.type === AST_NODE_TYPES.Identifier
+        ? this.aliasedTypeHandle(definition.name.typeAnnotation?.typeAnnotation)
+        : undefined);
     if (annotated) return annotated;
     if (definition.type === DefinitionType.ImportBinding) {
       const imported = this.importedHandle(variable.name);
@@ -211,8 +222,9 @@ export class SenderResolver {
    * The type's name is imported from a package that is not the library the name belongs to: neither
    * a project module, nor a SQL package, nor one named for the library (a fork: `@n8n/typeorm`).
    */
-  private readonly isForeignType = (local: string, library: SqlLibrary): boolean => {
+  private readonly isForeignType = (local: string, library: SqlLibrary, onlyFrom?: readonly string[]): boolean => {
     const source = this.imports.get(local)?.source;
+    if (onlyFrom) return source === undefined || !onlyFrom.includes(source);
     return (
       source !== undefined && !source.startsWith('.') && !source.includes(library) && !isSqlPackage(source) && !this.isProjectImport(local)
     );
@@ -301,6 +313,43 @@ export class SenderResolver {
     return UNKNOWN;
   }
 
+  /**
+   * What a declared or asserted type says the value is: a SQL type's name (`Pool`, `NodePgDatabase`),
+   * `ReturnType<typeof drizzle>` (what a client factory makes), or a type alias of this module
+   * naming either (`type Db = ReturnType<typeof drizzle>`).
+   */
+  private declaredTypeHandle(type: TSESTree.TypeNode | undefined, depth: number): SqlHandle | undefined {
+    return typeHandle(type, this.isForeignType) ?? (depth < 4 ? this.aliasedTypeHandle(type, depth) : undefined);
+  }
+
+  private aliasedTypeHandle(type: TSESTree.TypeNode | undefined, depth = 0): SqlHandle | undefined {
+    if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const name = type.typeName.name;
+    const argument = type.typeArguments?.params[0];
+    if ((name === 'ReturnType' || name === 'InstanceType') && argument?.type === AST_NODE_TYPES.TSTypeQuery) {
+      const factory = this.factoryOf(argument.exprName, name === 'ReturnType' ? 'call' : 'new');
+      return factory ? { kind: factory.kind, library: factory.library, inTransaction: false } : undefined;
+    }
+    if (name === 'Awaited' || name === 'NonNullable') return this.declaredTypeHandle(argument, depth + 1);
+    const alias = this.typeAliases().get(name);
+    return alias ? this.declaredTypeHandle(alias.typeAnnotation, depth + 1) : undefined;
+  }
+
+  private aliases: Map<string, TSESTree.TSTypeAliasDeclaration> | undefined;
+
+  /** The module's top-level type aliases (exported or not), by name. */
+  private typeAliases(): ReadonlyMap<string, TSESTree.TSTypeAliasDeclaration> {
+    if (this.aliases) return this.aliases;
+    const aliases = new Map<string, TSESTree.TSTypeAliasDeclaration>();
+    for (const statement of this.sourceCode.ast.body) {
+      const declaration =
+        statement.type === AST_NODE_TYPES.ExportNamedDeclaration && statement.declaration ? statement.declaration : statement;
+      if (declaration.type === AST_NODE_TYPES.TSTypeAliasDeclaration) aliases.set(declaration.id.name, declaration);
+    }
+    this.aliases = aliases;
+    return aliases;
+  }
+
   private factoryOf(callee: TSESTree.Node, create: 'new' | 'call'): SqlFactory | undefined {
     let local: string | undefined;
     let member: string | undefined;
@@ -314,7 +363,9 @@ export class SenderResolver {
     if (!binding) return undefined;
     const entries =
       SQL_PACKAGES[binding.source] ??
-      Object.entries(SQL_PACKAGES).find(([name]) => name.endsWith('/') && binding.source.startsWith(name))?.[1];
+      Object.entries(SQL_PACKAGES).find(([name]) => name.endsWith('/') && binding.source.startsWith(name))?.[1] ??
+      // Prisma's client generated to the project's own `output` path (`../generated/client`).
+      (member === undefined ? GENERATED_CLIENTS[binding.imported] : undefined);
     if (!entries) return undefined;
     // `import pg from 'pg'; new pg.Pool()` names the export through the namespace or default.
     const exported = member !== undefined && (binding.imported === 'default' || binding.imported === '*') ? member : binding.imported;
@@ -402,7 +453,10 @@ function handleByName(name: string): SqlHandle {
   return UNKNOWN;
 }
 
-function annotationHandle(name: TSESTree.Node, foreign: (local: string, library: SqlLibrary) => boolean): SqlHandle | undefined {
+function annotationHandle(
+  name: TSESTree.Node,
+  foreign: (local: string, library: SqlLibrary, onlyFrom?: readonly string[]) => boolean,
+): SqlHandle | undefined {
   if (name.type !== AST_NODE_TYPES.Identifier) return undefined;
   return typeHandle(name.typeAnnotation?.typeAnnotation, foreign);
 }
@@ -414,7 +468,7 @@ function annotationHandle(name: TSESTree.Node, foreign: (local: string, library:
  */
 function typeHandle(
   annotation: TSESTree.TypeNode | undefined,
-  foreign: (local: string, library: SqlLibrary) => boolean,
+  foreign: (local: string, library: SqlLibrary, onlyFrom?: readonly string[]) => boolean,
 ): SqlHandle | undefined {
   if (annotation?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
   const typeName = annotation.typeName;
@@ -428,7 +482,8 @@ function typeHandle(
   const entry = SQL_TYPE_NAMES[name];
   if (!entry) return undefined;
   const local = typeRoot(typeName);
-  if (local !== undefined && foreign(local, entry.library)) return undefined;
+  if (local !== undefined && foreign(local, entry.library, entry.onlyFrom)) return undefined;
+  if (local === undefined && entry.onlyFrom) return undefined;
   return { kind: entry.kind, library: entry.library, inTransaction: entry.inTransaction ?? false };
 }
 
@@ -444,7 +499,7 @@ function isSqlPackage(source: string): boolean {
   return (
     Object.hasOwn(SQL_PACKAGES, source) ||
     SQL_BUILDER_PACKAGES.has(source) ||
-    source === '@types/pg' ||
+    SQL_TYPE_PACKAGES.has(source) ||
     Object.keys(SQL_PACKAGES).some((name) => source.startsWith(name.endsWith('/') ? name : `${name}/`))
   );
 }

@@ -24,7 +24,7 @@ import {
   type SqlStatementFacts,
 } from '../../sql-syntax/index.js';
 import { EXPIRY_COLUMNS, LOCK_TABLE_WORDS, OWNER_COLUMNS, SQL_CALL_METHODS, TRANSACTION_BOUNDARY_METHODS } from '../tables/sql-clients.js';
-import { knexTableName, readKnexStatement } from './knex-statements.js';
+import { knexTableName, readKnexStatement, readsAsStatement } from './knex-statements.js';
 import type {
   KnexStatement,
   OrmWriteFacts,
@@ -164,12 +164,14 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
     if (call.type !== AST_NODE_TYPES.CallExpression) continue;
     const parts = methodCallParts(call);
     // TypeORM QueryRunner transactions.
-    if (parts && TRANSACTION_BOUNDARY_METHODS.has(parts.method)) {
+    const boundary =
+      parts && Object.hasOwn(TRANSACTION_BOUNDARY_METHODS, parts.method) ? TRANSACTION_BOUNDARY_METHODS[parts.method] : undefined;
+    if (parts && boundary) {
       markers.push({
         identity: senders.sender(parts.receiver).identity,
         owner: enclosingFunction(call),
         node: call,
-        begins: parts.method === 'startTransaction',
+        begins: boundary === 'begin',
       });
       continue;
     }
@@ -219,7 +221,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
   const builders = new Map<OrmWriteFacts, KnexStatement>();
   const tablesWrittenUnread = new Set<string>();
   for (const write of ormWrites) {
-    if (write.library !== 'knex' || write.table === undefined) continue;
+    if (!readsAsStatement(write) || write.table === undefined) continue;
     const builder = readKnexStatement(write, sourceCode);
     if (!builder || !builder.columnsKnown) tablesWrittenUnread.add(knexTableName(write.table));
     if (!builder) continue;
@@ -293,7 +295,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
   let builderEvents = false;
   for (const write of ormWrites) {
     const builder = builders.get(write);
-    if (write.library === 'knex' && write.table !== undefined && isLockTable(knexTableName(write.table))) {
+    if (readsAsStatement(write) && write.table !== undefined && isLockTable(knexTableName(write.table))) {
       // A lock table's own statements are its acquisitions and releases, not writes under a lock; a
       // chain the reader cannot follow is neither (what it does to the row is unknown).
       if (builder) {

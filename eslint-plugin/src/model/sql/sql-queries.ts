@@ -4,7 +4,16 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { constInitializer, methodCallParts, propertyName, skipTypeWrappers } from '../../util/ast.js';
 import type { ImportTable } from '../nouns/vocabulary.js';
 import { buildSqlText, looksLikeSql, type SqlSourcePart, type SqlText } from '../../sql-syntax/index.js';
-import { DRIVER_PLACEHOLDER_LIBRARIES, QUERY_METHODS, SQL_BUILDER_PACKAGES, TAG_QUERY_METHODS } from '../tables/sql-clients.js';
+import {
+  DRIVER_PLACEHOLDER_LIBRARIES,
+  DRIVER_PLACEHOLDER_METHODS,
+  maySendTaggedTemplates,
+  QUERY_METHODS,
+  SPREAD_VALUES_METHODS,
+  sqlBuilderLibraryOf,
+  TAG_QUERY_METHODS,
+  TEMPLATE_RUN_METHODS,
+} from '../tables/sql-clients.js';
 import type { SenderResolver } from './senders.js';
 import type { SqlSender, SqlSourceNode, FoundQuery } from '../nouns/sql-items.js';
 
@@ -19,12 +28,12 @@ export function findQuery(
   if (!parts) return undefined;
   const first = node.arguments[0];
   // kysely: sql`...`.execute(db)
-  if (parts.method === 'execute' && skipTypeWrappers(parts.receiver).type === AST_NODE_TYPES.TaggedTemplateExpression) {
+  if (TEMPLATE_RUN_METHODS.has(parts.method) && skipTypeWrappers(parts.receiver).type === AST_NODE_TYPES.TaggedTemplateExpression) {
     const template = skipTypeWrappers(parts.receiver) as TSESTree.TaggedTemplateExpression;
     // postgres.js's own `.execute()` takes no argument; with one, the template is a builder (kysely) run on it.
     if (!first || !startsLikeSql(template.quasi) || (builderLibrary(template.tag, imports) === undefined && !isSqlTagName(template.tag)))
       return undefined;
-    return fromTemplate(node, 'execute', senders.sender(first), template.quasi, true, sourceCode, undefined);
+    return fromTemplate(node, parts.method, senders.sender(first), template.quasi, true, sourceCode, undefined);
   }
   if (!QUERY_METHODS.has(parts.method) || !first) return undefined;
   const argument = skipTypeWrappers(first);
@@ -37,7 +46,7 @@ export function findQuery(
   const source = sqlSource(argument, sourceCode);
   if (!source || !startsLikeSql(source)) return undefined;
   const sender = senders.sender(parts.receiver);
-  const driverPlaceholders = DRIVER_PLACEHOLDER_LIBRARIES.has(sender.library) || parts.method === 'raw';
+  const driverPlaceholders = DRIVER_PLACEHOLDER_LIBRARIES.has(sender.library) || DRIVER_PLACEHOLDER_METHODS.has(parts.method);
   const sql = buildSqlText(sourceParts(source, sourceCode), { driverPlaceholders });
   const { values, options } = bindings(node, parts.method, sql, first);
   const parameters: (TSESTree.Node | undefined)[] = [];
@@ -66,7 +75,7 @@ function taggedQuery(
   if (
     parent.type === AST_NODE_TYPES.MemberExpression &&
     parent.object === node &&
-    propertyName(parent) === 'execute' &&
+    TEMPLATE_RUN_METHODS.has(propertyName(parent) ?? '') &&
     parent.parent.type === AST_NODE_TYPES.CallExpression &&
     parent.parent.arguments.length > 0
   )
@@ -76,13 +85,17 @@ function taggedQuery(
     if (method !== undefined && TAG_QUERY_METHODS.has(method)) {
       return fromTemplate(node, method, senders.sender(tag.object), node.quasi, true, sourceCode, undefined);
     }
-    // postgres.js: sql.unsafe is a call; `sql.begin` etc. are not tags. Any other member tag is unknown.
-    return undefined;
+    // postgres.js: sql.unsafe is a call; `sql.begin` etc. are not tags. A member that holds the
+    // instance itself (`this.sql`, `db.sql`) is the tag; any other member tag is unknown.
+    const sender = senders.sender(tag);
+    return sender.library !== 'unknown' && maySendTaggedTemplates(sender.library)
+      ? fromTemplate(node, 'sql', sender, node.quasi, true, sourceCode, undefined)
+      : undefined;
   }
   if (tag.type !== AST_NODE_TYPES.Identifier) return undefined;
   const sender = senders.sender(tag);
   // postgres.js: the instance (or a reserved connection, or a transaction's handle) is the tag.
-  if (sender.library !== 'postgres' && sender.library !== 'unknown') return undefined;
+  if (!maySendTaggedTemplates(sender.library)) return undefined;
   if (sender.library === 'unknown' && !isSqlTagName(tag) && sender.kind === 'unknown') return undefined;
   return fromTemplate(node, 'sql', sender, node.quasi, true, sourceCode, undefined);
 }
@@ -156,7 +169,7 @@ function bindings(
   first: TSESTree.Node,
 ): { values: (TSESTree.Node | undefined)[]; options: TSESTree.ObjectExpression | undefined } {
   const rest = call.arguments.slice(1).map((argument) => skipTypeWrappers(argument));
-  if (method === '$queryRawUnsafe' || method === '$executeRawUnsafe') return { values: rest, options: undefined };
+  if (SPREAD_VALUES_METHODS.has(method)) return { values: rest, options: undefined };
   let values: (TSESTree.Node | undefined)[] = [];
   let options: TSESTree.ObjectExpression | undefined;
   const firstExpression = skipTypeWrappers(first);
@@ -170,7 +183,12 @@ function bindings(
       // Sequelize: { replacements, bind, transaction }; knex: named bindings object.
       const replacements = objectProperty(argument, 'replacements') ?? objectProperty(argument, 'bind');
       if (replacements?.type === AST_NODE_TYPES.ArrayExpression) values = replacements.elements.map((element) => element ?? undefined);
-      const named = replacements?.type === AST_NODE_TYPES.ObjectExpression ? replacements : method === 'raw' ? argument : undefined;
+      const named =
+        replacements?.type === AST_NODE_TYPES.ObjectExpression
+          ? replacements
+          : DRIVER_PLACEHOLDER_METHODS.has(method)
+            ? argument
+            : undefined;
       if (named) {
         for (const [name, number] of sql.namedParameters) values[number - 1] = objectProperty(named, name);
       }
@@ -197,8 +215,7 @@ function builderLibrary(tag: TSESTree.Node, imports: ImportTable): string | unde
   if (expression.type !== AST_NODE_TYPES.Identifier) return undefined;
   const binding = imports.get(expression.name);
   if (!binding) return undefined;
-  const source = binding.source.startsWith('drizzle-orm') ? 'drizzle-orm' : binding.source;
-  return SQL_BUILDER_PACKAGES.get(source);
+  return sqlBuilderLibraryOf(binding.source);
 }
 
 function isSqlTagName(tag: TSESTree.Node): boolean {

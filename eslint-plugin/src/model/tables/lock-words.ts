@@ -14,6 +14,19 @@ export const LOCK_ACTS = ['leader', 'acquire', 'release', 'claim'] as const;
  */
 export const LOCK_TABLE_WORDS = ['advisory', 'expir', 'until'] as const;
 
+/**
+ * Words in a callee's name (any case, anywhere in it) that mark the value it returns as random, unique
+ * to each holder: `randomUUID()`, `uuidv4()`, `nanoid()`, `generateUlid()` (token-origin.ts's
+ * mintsRandomly). Broad on purpose: a match only ever keeps a finding away (require-unique-token) or
+ * labels a token unique in the lock map.
+ *
+ * Not the same fact as the token minters in the machinery lists of helpers/helper-summaries.ts and
+ * questions/single-statement.ts, which ask whether a call is the lock's own plumbing rather than work
+ * under it: they match exact names (`random` but not `randomInt`), and there a match can make
+ * no-unneeded-lock report, so each keeps its own narrower list; merging them would change findings.
+ */
+export const RANDOM_TOKEN_WORDS = /uuid|random|nanoid|cuid|ulid|ksuid|objectid/iu;
+
 /** `lock` → `[lL]ock`: the word at the start of a name (`lockKey`) or after a lower-case part (`jobLock`). */
 export function eitherInitialCase(word: string): string {
   const first = word[0]!;

@@ -1,4 +1,5 @@
 import type { RedisDialect, ClientFamily, LockLibrary } from '../nouns/vocabulary.js';
+import type { LockLibraryKind, SetOptions } from '../nouns/redis-events.js';
 
 export interface PackageEntry {
   readonly family: ClientFamily;
@@ -37,17 +38,47 @@ export const DECLARATION_PATH_FAMILIES: readonly (readonly [RegExp, ClientFamily
   [/[\\/]node_modules[\\/]redis-semaphore[\\/]/u, 'redis-semaphore'],
 ];
 
+/** What a client dialect does that the model and the fixes must know (fixes/templates.ts writes its calls). */
+export interface RedisDialectEntry {
+  /**
+   * How SET takes its options: positional strings (`'PX', ms, 'NX'`), an object of flags
+   * (`{ NX: true, PX: ms }`, Upstash's `{ nx: true, px: ms }`), or node-redis 5's
+   * `{ condition: 'NX', expiration: { type: 'PX', value } }`.
+   */
+  readonly setOptions: 'positional' | 'object' | 'condition-object';
+  /** `exec()` of a pipeline or MULTI resolves to `[error, reply]` pairs, not to the replies alone. */
+  readonly pipelineRepliesArePairs: boolean;
+  /** The client sends only strings and buffers: a number argument (a TTL) must be converted first. */
+  readonly stringArgumentsOnly: boolean;
+  /** The dialect of the same family's version whose calls take a trailing callback (node-redis v3). */
+  readonly callbackVersion?: RedisDialect;
+  /** The dialect of the same family's version that spells options as `{ condition, expiration }` (node-redis 5). */
+  readonly conditionObjectVersion?: RedisDialect;
+}
+
+/** Client dialects (see RedisDialect) → what each does. */
+export const REDIS_DIALECTS: Readonly<Record<RedisDialect, RedisDialectEntry>> = {
+  ioredis: { setOptions: 'positional', pipelineRepliesArePairs: true, stringArgumentsOnly: false },
+  'node-redis': {
+    setOptions: 'object',
+    pipelineRepliesArePairs: false,
+    stringArgumentsOnly: true,
+    callbackVersion: 'node-redis-v3',
+    conditionObjectVersion: 'node-redis-v5',
+  },
+  'node-redis-v5': { setOptions: 'condition-object', pipelineRepliesArePairs: false, stringArgumentsOnly: true },
+  'node-redis-v3': { setOptions: 'positional', pipelineRepliesArePairs: false, stringArgumentsOnly: false },
+  upstash: { setOptions: 'object', pipelineRepliesArePairs: false, stringArgumentsOnly: false },
+};
+
+/** A SET's options spelled as `{ condition, expiration }`: the call is in a version that spells them so (node-redis 5). */
+export function isConditionObjectSpelling(spelling: SetOptions['spelling']): boolean {
+  return spelling !== undefined && spelling !== 'positional' && REDIS_DIALECTS[spelling].setOptions === 'condition-object';
+}
+
+/** The dialect a client family's calls are written in (a family is named as its dialect); none for a lock library. */
 export function dialectOfFamily(family: ClientFamily): RedisDialect | undefined {
-  switch (family) {
-    case 'ioredis':
-      return 'ioredis';
-    case 'node-redis':
-      return 'node-redis';
-    case 'upstash':
-      return 'upstash';
-    default:
-      return undefined;
-  }
+  return Object.hasOwn(REDIS_DIALECTS, family) ? (family as RedisDialect) : undefined;
 }
 
 /**
@@ -183,6 +214,27 @@ export const GENERIC_METHOD_NAMES: ReadonlySet<string> = new Set([
   ...Object.keys(DATA_WRITE_CAMEL),
 ]);
 export const CLIENT_LIKE_NAME = /redis|valkey|upstash|cluster|^(?:redis_?)?client$|^conn(?:ection)?$|^kv$/iu;
+/**
+ * What the maker of a constructed object may be called when the object may be a Redis client or a
+ * lock (`new Redis()`, `new Redlock()`, `new Mutex()`): any other `new X()` (`new Map()`, `new
+ * LRUCache()`) makes an object of a known other kind.
+ */
+export const CLIENT_OR_LOCK_MAKER_NAME = /redis|cluster|client|valkey|dragonfly|lock|mutex|semaphore/iu;
+
+/** Methods whose result is the client they are called on (`createClient().connect()`, `await client.duplicate()`, `client.on(…)`): it keeps the client's family. */
+export const SAME_CLIENT_METHODS: ReadonlySet<string> = new Set(['connect', 'duplicate', 'on']);
+
+/** `WATCH key` written as a method, in either case. */
+export const WATCH_METHODS: ReadonlySet<string> = new Set(['watch', 'WATCH']);
+/** The method that sends a queued MULTI transaction and answers its replies (`multi().del(k).exec()`). */
+export const TRANSACTION_EXEC_METHODS: ReadonlySet<string> = new Set(['exec']);
+/** Calls whose result is a connection of the caller's own: ioredis/node-redis `duplicate()`, a pool's `acquire()`, node-redis 4 `isolated()`. */
+export const DEDICATED_CONNECTION_METHODS: ReadonlySet<string> = new Set(['duplicate', 'acquire', 'isolated']);
+/** Methods that run a callback on a connection of its own, its first parameter (node-redis 4 `executeIsolated(async (isolated) => …)`). */
+export const ISOLATED_CALLBACK_METHODS: ReadonlySet<string> = new Set(['executeIsolated']);
+/** A client pool's methods that run a callback on a connection checked out for it (`pool.execute(client => …)`), on a receiver named like a pool. */
+export const POOL_CALLBACK_METHODS: ReadonlySet<string> = new Set(['execute']);
+export const POOL_RECEIVER_NAME = /pool/iu;
 
 /** What one method of a lock library does. */
 export interface LockLibraryMethod {
@@ -209,6 +261,38 @@ export interface LockLibraryEntry {
   /** Which argument of an acquisition gives the lock's duration in milliseconds (`redlock.acquire(resources, duration)`), if one does. */
   readonly durationArgument?: number;
   readonly methods: Readonly<Record<string, LockLibraryMethod>>;
+  /** How the library's name reads in a message (`Redlock`). */
+  readonly displayName: string;
+  /** How the library keeps a held lock extended while the work runs, if it does (require-lock-loss-handling). */
+  readonly autoExtension?: RoutineExtension | TimerExtension;
+}
+
+/**
+ * The lock is extended while a routine passed to one of the library's `runsRoutine` methods runs
+ * (Redlock v5's `using(resources, duration, [settings,] routine)`), and the routine learns of a lost
+ * lock through the abort signal handed to it as its first parameter.
+ */
+export interface RoutineExtension {
+  readonly by: 'routine';
+  /** The fewest arguments a call has when it passes a routine to extend under. */
+  readonly minArguments: number;
+}
+
+/**
+ * The lock refreshes itself on a timer the maker's options configure, on unless turned off
+ * (redis-semaphore), and a lost lock is told through a handler option (by default: a throw from the
+ * timer) and a property of the lock object the work can read.
+ */
+export interface TimerExtension {
+  readonly by: 'timer';
+  /** Where each maker takes its options object (`new Semaphore(client, key, limit, options)`). */
+  readonly optionsArgument: Readonly<Record<string, number>>;
+  /** The option whose value `0` turns the refresh off. */
+  readonly refreshOption: string;
+  /** The option that hands the code a lost lock. */
+  readonly lostHandlerOption: string;
+  /** The property of the lock object that says whether it is still held. */
+  readonly acquiredProperty: string;
 }
 
 /** Lock libraries by name → what their methods do (a trace map of the lock object and its handle). */
@@ -227,6 +311,8 @@ export const LOCK_LIBRARIES: Readonly<Record<LockLibrary, LockLibraryEntry>> = {
       unlock: { acts: 'release', onHandle: true },
       extend: { acts: 'extend', onHandle: true },
     },
+    displayName: 'Redlock',
+    autoExtension: { by: 'routine', minArguments: 3 },
   },
   'redis-semaphore': {
     acquisitionKind: 'semaphore',
@@ -236,12 +322,42 @@ export const LOCK_LIBRARIES: Readonly<Record<LockLibrary, LockLibraryEntry>> = {
       tryAcquire: { acts: 'acquire', isTry: true },
       release: { acts: 'release' },
     },
+    displayName: 'redis-semaphore',
+    autoExtension: {
+      by: 'timer',
+      optionsArgument: {
+        Mutex: 2,
+        Semaphore: 3,
+        MultiSemaphore: 4,
+        RedlockMutex: 2,
+        RedlockSemaphore: 3,
+        RedlockMultiSemaphore: 4,
+      },
+      refreshOption: 'refreshInterval',
+      lostHandlerOption: 'onLockLost',
+      acquiredProperty: 'isAcquired',
+    },
   },
 };
 
 /** Whether a client family (or an acquisition's library) is a lock library rather than a Redis client. */
 export function isLockLibrary(library: string | undefined): library is LockLibrary {
   return library !== undefined && Object.hasOwn(LOCK_LIBRARIES, library);
+}
+
+/**
+ * The `library` of a lock event made of the code's own Redis commands (`SET NX PX`, `DEL`, an
+ * owner-comparing script), rather than of a lock library's call, a configured wrapper's or a project
+ * helper's.
+ */
+export const RAW_COMMANDS: Extract<LockLibraryKind, 'redis'> = 'redis';
+
+/**
+ * The event (or lock, or helper summary) is made of the code's own Redis commands: the rules about a
+ * command's shape, its key and its TTL judge these, and leave a library's or a helper's to the library.
+ */
+export function isRawCommand(event: { readonly library: string }): boolean {
+  return event.library === RAW_COMMANDS;
 }
 
 /** What `method` does on an object of `library`, if the library has it. */
@@ -263,38 +379,25 @@ export function lockHeldBy(library: string | undefined): LockLibraryEntry['heldB
   return isLockLibrary(library) ? LOCK_LIBRARIES[library].heldBy : undefined;
 }
 
+/** How a lock library's name reads in a message (`Redlock`); undefined for anything else. */
+export function lockLibraryDisplayName(library: string): string | undefined {
+  return isLockLibrary(library) ? LOCK_LIBRARIES[library].displayName : undefined;
+}
+
 /** Every method name of every lock library. */
 export const LOCK_LIBRARY_METHOD_NAMES: readonly string[] = [
   ...new Set(Object.values(LOCK_LIBRARIES).flatMap((entry) => Object.keys(entry.methods))),
 ];
 
 /**
- * Lock libraries that keep extending a held lock on a timer, and how each says the lock was lost
- * (require-lock-loss-handling). Redlock v5's `using(resources, ttl, [settings,] routine)` hands the
- * routine an abort signal; redis-semaphore's locks refresh unless `refreshInterval: 0`, and call
- * `onLockLost` (by default: throw from the timer) while the work can read `isAcquired`.
+ * The methods of `library` that run a routine the library extends the lock under (Redlock's `using`),
+ * when the library extends that way (see RoutineExtension).
  */
-export const AUTO_EXTENDING_LOCKS = {
-  redlock: {
-    methods: Object.entries(LOCK_LIBRARIES.redlock.methods)
-      .filter(([, method]) => method.runsRoutine)
-      .map(([name]) => name) as readonly string[],
-  },
-  'redis-semaphore': {
-    /** Where each maker takes its options object (`new Semaphore(client, key, limit, options)`). */
-    optionsArgument: {
-      Mutex: 2,
-      Semaphore: 3,
-      MultiSemaphore: 4,
-      RedlockMutex: 2,
-      RedlockSemaphore: 3,
-      RedlockMultiSemaphore: 4,
-    } as Readonly<Record<string, number>>,
-    refreshOption: 'refreshInterval',
-    lostHandlerOption: 'onLockLost',
-    acquiredProperty: 'isAcquired',
-  },
-} as const;
+export function routineMethodsOf(library: LockLibrary): readonly string[] {
+  return Object.entries(LOCK_LIBRARIES[library].methods)
+    .filter(([, method]) => method.runsRoutine)
+    .map(([name]) => name);
+}
 
 /** Redis commands that change data: a write made under a lock that may already be lost. */
 export const REDIS_WRITE_COMMANDS: ReadonlySet<string> = new Set([

@@ -26,6 +26,15 @@ export const SQL_PACKAGES: Readonly<Record<string, readonly SqlFactory[]>> = {
   slonik: [{ library: 'slonik', exports: ['createPool'], create: 'call', kind: 'pool' }],
 };
 
+/**
+ * Exports that name a library's generated client wherever they are imported from: Prisma writes
+ * `PrismaClient` into the project when its generator sets `output` (`import { PrismaClient } from
+ * '../generated/prisma/client'`), a module of the project rather than `@prisma/client`.
+ */
+export const GENERATED_CLIENTS: Readonly<Record<string, readonly SqlFactory[]>> = {
+  PrismaClient: [{ library: 'prisma', exports: ['PrismaClient'], create: 'new', kind: 'pool' }],
+};
+
 /** Packages whose `sql` export is a template builder: its templates are SQL, sent by whoever executes them. */
 export const SQL_BUILDER_PACKAGES: ReadonlyMap<string, SqlLibrary> = new Map([
   ['kysely', 'kysely'],
@@ -34,6 +43,17 @@ export const SQL_BUILDER_PACKAGES: ReadonlyMap<string, SqlLibrary> = new Map([
   ['@prisma/client', 'prisma'],
   ['@prisma/client/runtime/library', 'prisma'],
 ]);
+
+/** Builder packages that export their `sql` from every module path starting with the name (`drizzle-orm/pg-core`). */
+const SQL_BUILDER_PREFIXES: readonly string[] = ['drizzle-orm'];
+
+/** The library whose `sql` builder a module exports (SQL_BUILDER_PACKAGES, prefixes counted), if any. */
+export function sqlBuilderLibraryOf(source: string): SqlLibrary | undefined {
+  return SQL_BUILDER_PACKAGES.get(SQL_BUILDER_PREFIXES.find((prefix) => source.startsWith(prefix)) ?? source);
+}
+
+/** Packages that declare a SQL client's types only (`import type { Pool } from '@types/pg'`). */
+export const SQL_TYPE_PACKAGES: ReadonlySet<string> = new Set(['@types/pg']);
 
 /** What one SQL library does with its pool and its transactions. */
 export interface SqlClientSemantics {
@@ -49,7 +69,10 @@ export interface SqlClientSemantics {
    * the code sends `BEGIN` … `COMMIT` itself (pg).
    */
   readonly transactionHelper?: string;
-  /** The helper's callback gets a Transaction object the queries name in their options, not a query sender (Sequelize). */
+  /**
+   * The helper's callback gets a Transaction object the queries name in their options, not a query
+   * sender (Sequelize): a query joins a transaction through its options, on the same client.
+   */
   readonly callbackGetsOptionsObject?: boolean;
   /** The fixes can write this library's transaction helper (slonik's needs its own `sql` tag, which they do not write). */
   readonly fixWritesTransaction: boolean;
@@ -61,6 +84,38 @@ export interface SqlClientSemantics {
    * a default timeout (pg: 10 s).
    */
   readonly idleTimeout?: { readonly option: string; readonly unsetKeepsSession: boolean };
+  /**
+   * How raw SQL text given to the client binds values: `dollar` (`$1`), `question` (the driver's `?`
+   * and `:name`: knex), or `either` (Sequelize's `?` replacements and `$n` binds both exist).
+   */
+  readonly rawBindings: 'dollar' | 'question' | 'either';
+  /** The client (or its reserved connection, or a transaction's handle) is itself the tag that sends a template: postgres.js's sql`...`. */
+  readonly sendsTaggedTemplates?: boolean;
+  /** The method of the library's builder template that runs it on the client passed as its argument (kysely's sql`...`.execute(db)). */
+  readonly templateRunMethod?: string;
+  /**
+   * A statement whose lock function returns `void` runs only through an execute method: the query
+   * methods that cannot read a `void` column, and the method to use instead (Prisma's `$queryRaw`
+   * fails to deserialise it; `$executeRaw` runs it).
+   */
+  readonly voidStatementMethods?: Readonly<Record<string, string>>;
+  /** How the library writes rows without SQL text, if it does (an ORM or a query builder). */
+  readonly ormWrites?: OrmWriteSpelling;
+}
+
+/**
+ * The methods an ORM write ends in, and where they sit: `model` on a model member of the client
+ * (`prisma.invoice.update(...)`); `table-call` at the end of a chain that starts by calling the client
+ * with the table (`knex('t').where(...).update()`, whose statement knex-statements.ts reads);
+ * `client` right on the client, the table their argument (`db.update(table)`, `db.updateTable('t')`).
+ */
+export interface OrmWriteSpelling {
+  readonly methods: ReadonlySet<string>;
+  readonly spelling: 'model' | 'table-call' | 'client';
+  /** A sender inside a transaction whose text matches writes as this library, whatever its own (`tx.invoice.update`). */
+  readonly transactionHandleName?: RegExp;
+  /** A sender inside a transaction of unknown library writes as this library (`trx('t').update()`). */
+  readonly claimsUnknownTransactionHandles?: boolean;
 }
 
 /** library → its pool and transaction semantics. */
@@ -69,20 +124,64 @@ export const SQL_CLIENTS: Readonly<Record<Exclude<SqlLibrary, 'unknown'>, SqlCli
     checkout: { method: 'connect', handle: 'client' },
     fixWritesTransaction: true,
     idleTimeout: { option: 'idleTimeoutMillis', unsetKeepsSession: false },
+    rawBindings: 'dollar',
   },
   postgres: {
     checkout: { method: 'reserve', handle: 'reserved' },
     transactionHelper: 'begin',
     fixWritesTransaction: true,
     idleTimeout: { option: 'idle_timeout', unsetKeepsSession: true },
+    rawBindings: 'dollar',
+    sendsTaggedTemplates: true,
   },
-  knex: { transactionHelper: 'transaction', fixWritesTransaction: true, transactionWithoutCallback: true },
-  prisma: { transactionHelper: '$transaction', fixWritesTransaction: true },
-  typeorm: { checkout: { method: 'createQueryRunner' }, transactionHelper: 'transaction', fixWritesTransaction: true },
-  sequelize: { transactionHelper: 'transaction', callbackGetsOptionsObject: true, fixWritesTransaction: true },
-  kysely: { transactionHelper: 'transaction().execute', fixWritesTransaction: true },
-  drizzle: { transactionHelper: 'transaction', fixWritesTransaction: true },
-  slonik: { transactionHelper: 'transaction', fixWritesTransaction: false },
+  knex: {
+    transactionHelper: 'transaction',
+    fixWritesTransaction: true,
+    transactionWithoutCallback: true,
+    rawBindings: 'question',
+    ormWrites: {
+      methods: new Set(['update', 'insert', 'del', 'delete', 'upsert']),
+      spelling: 'table-call',
+      claimsUnknownTransactionHandles: true,
+    },
+  },
+  prisma: {
+    transactionHelper: '$transaction',
+    fixWritesTransaction: true,
+    rawBindings: 'dollar',
+    voidStatementMethods: { $queryRaw: '$executeRaw', $queryRawUnsafe: '$executeRawUnsafe' },
+    ormWrites: {
+      methods: new Set(['update', 'updateMany', 'upsert', 'create', 'createMany', 'delete', 'deleteMany']),
+      spelling: 'model',
+      transactionHandleName: /^\$?tx$|^prisma/u,
+    },
+  },
+  typeorm: {
+    checkout: { method: 'createQueryRunner' },
+    transactionHelper: 'transaction',
+    fixWritesTransaction: true,
+    rawBindings: 'dollar',
+    // `repository.save(entity)`, `manager.update(Saga, id, changes)`: right on the repository or manager.
+    ormWrites: {
+      methods: new Set(['save', 'insert', 'update', 'upsert', 'delete', 'remove', 'softDelete', 'increment', 'decrement']),
+      spelling: 'client',
+    },
+  },
+  sequelize: { transactionHelper: 'transaction', callbackGetsOptionsObject: true, fixWritesTransaction: true, rawBindings: 'either' },
+  kysely: {
+    transactionHelper: 'transaction().execute',
+    fixWritesTransaction: true,
+    rawBindings: 'dollar',
+    templateRunMethod: 'execute',
+    ormWrites: { methods: new Set(['updateTable', 'insertInto', 'deleteFrom']), spelling: 'client' },
+  },
+  drizzle: {
+    transactionHelper: 'transaction',
+    fixWritesTransaction: true,
+    rawBindings: 'dollar',
+    ormWrites: { methods: new Set(['update', 'insert', 'delete']), spelling: 'client' },
+  },
+  slonik: { transactionHelper: 'transaction', fixWritesTransaction: false, rawBindings: 'dollar' },
 };
 
 /** What `library` does with its pool and transactions; nothing for a client of unknown library. */
@@ -161,12 +260,40 @@ export const QUERY_METHODS: ReadonlySet<string> = new Set([
 /** Tag members that send the template they tag (`prisma.$queryRaw\`...\``). */
 export const TAG_QUERY_METHODS: ReadonlySet<string> = new Set(['$queryRaw', '$executeRaw']);
 
-/** Which libraries use driver placeholders (`?`, `:name`) rather than `$n` in raw SQL. */
-export const DRIVER_PLACEHOLDER_LIBRARIES: ReadonlySet<SqlLibrary> = new Set(['knex', 'sequelize', 'unknown']);
+/** Which libraries use driver placeholders (`?`, `:name`) rather than `$n` in raw SQL (a client of unknown library may). */
+export const DRIVER_PLACEHOLDER_LIBRARIES: ReadonlySet<SqlLibrary> = new Set<SqlLibrary>([
+  ...LIBRARIES.filter((library) => SQL_CLIENTS[library].rawBindings !== 'dollar'),
+  'unknown',
+]);
+
+/** Query methods that read driver placeholders and a named-bindings object whatever the client (knex's `raw(sql, bindings)`). */
+export const DRIVER_PLACEHOLDER_METHODS: ReadonlySet<string> = new Set(['raw']);
+
+/** Query methods that take the bound values as the arguments after the text (Prisma's `$queryRawUnsafe(sql, ...values)`). */
+export const SPREAD_VALUES_METHODS: ReadonlySet<string> = new Set(['$queryRawUnsafe', '$executeRawUnsafe']);
+
+/** Methods of a builder template that run it on the client passed as their argument (SqlClientSemantics' templateRunMethod). */
+export const TEMPLATE_RUN_METHODS: ReadonlySet<string> = new Set(
+  LIBRARIES.flatMap((library) => SQL_CLIENTS[library].templateRunMethod ?? []),
+);
+
+/** Whether a client of `library` (or of unknown library) may itself be the tag that sends a template (postgres.js). */
+export function maySendTaggedTemplates(library: SqlLibrary): boolean {
+  return library === 'unknown' || SQL_CLIENTS[library].sendsTaggedTemplates === true;
+}
 
 /** Type names (as annotated without a checker) → what the value is. */
 export const SQL_TYPE_NAMES: Readonly<
-  Record<string, { readonly library: SqlLibrary; readonly kind: SenderKind; readonly inTransaction?: boolean }>
+  Record<
+    string,
+    {
+      readonly library: SqlLibrary;
+      readonly kind: SenderKind;
+      readonly inTransaction?: boolean;
+      /** A name common enough elsewhere that it counts only imported from these packages (TypeORM's `Repository`). */
+      readonly onlyFrom?: readonly string[];
+    }
+  >
 > = {
   Pool: { library: 'pg', kind: 'pool' },
   PoolClient: { library: 'pg', kind: 'connection' },
@@ -177,10 +304,21 @@ export const SQL_TYPE_NAMES: Readonly<
   Knex: { library: 'knex', kind: 'pool' },
   PrismaClient: { library: 'prisma', kind: 'pool' },
   DataSource: { library: 'typeorm', kind: 'pool' },
+  // A TypeORM repository or entity manager writes through the data source's pool (or, handed to a
+  // transaction's callback, through that transaction).
+  Repository: { library: 'typeorm', kind: 'pool', onlyFrom: ['typeorm'] },
+  EntityManager: { library: 'typeorm', kind: 'pool', onlyFrom: ['typeorm'] },
   QueryRunner: { library: 'typeorm', kind: 'connection' },
   Sequelize: { library: 'sequelize', kind: 'pool' },
   Kysely: { library: 'kysely', kind: 'pool' },
   DatabasePool: { library: 'slonik', kind: 'pool' },
+  // drizzle's database objects, per driver: each sends through the pool (or HTTP client) it wraps.
+  NodePgDatabase: { library: 'drizzle', kind: 'pool' },
+  PostgresJsDatabase: { library: 'drizzle', kind: 'pool' },
+  NeonDatabase: { library: 'drizzle', kind: 'pool' },
+  NeonHttpDatabase: { library: 'drizzle', kind: 'pool' },
+  VercelPgDatabase: { library: 'drizzle', kind: 'pool' },
+  PgDatabase: { library: 'drizzle', kind: 'pool' },
   DatabasePoolConnection: { library: 'slonik', kind: 'connection' },
   DatabaseTransactionConnection: { library: 'slonik', kind: 'connection', inTransaction: true },
 };
@@ -198,26 +336,53 @@ export const POOL_NAMES: ReadonlyMap<RegExp, SqlLibrary> = new Map<RegExp, SqlLi
   [/^sql$/u, 'postgres'],
 ]);
 
-/** ORM write methods by library: `prisma.invoice.update(...)`, `knex('t').update(...)`. */
-export const ORM_WRITE_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
-  prisma: new Set(['update', 'updateMany', 'upsert', 'create', 'createMany', 'delete', 'deleteMany']),
-  knex: new Set(['update', 'insert', 'del', 'delete', 'upsert']),
-  drizzle: new Set(['update', 'insert', 'delete']),
-  kysely: new Set(['updateTable', 'insertInto', 'deleteFrom']),
-};
+/** A library's ORM writes (SqlClientSemantics' ormWrites), with the library. */
+export interface OrmWriter extends OrmWriteSpelling {
+  readonly library: Exclude<SqlLibrary, 'unknown'>;
+}
+
+/** Every library that writes rows without SQL text, in table order. */
+export const ORM_WRITERS: readonly OrmWriter[] = LIBRARIES.flatMap((library) => {
+  const writes = SQL_CLIENTS[library].ormWrites;
+  return writes ? [{ library, ...writes }] : [];
+});
+
+/** The ORM writes of `library`, if it makes any. */
+export function ormWritesOf(library: SqlLibrary): OrmWriteSpelling | undefined {
+  return sqlClientSemantics(library)?.ormWrites;
+}
 
 /** Every method an ORM write can end in, whatever the library. */
-export const ANY_ORM_WRITE_METHOD: ReadonlySet<string> = new Set(Object.values(ORM_WRITE_METHODS).flatMap((methods) => [...methods]));
+export const ANY_ORM_WRITE_METHOD: ReadonlySet<string> = new Set(ORM_WRITERS.flatMap((writer) => [...writer.methods]));
 
-/** QueryRunner-style transaction boundaries (TypeORM): `startTransaction()`, `commitTransaction()`. */
-export const TRANSACTION_BOUNDARY_METHODS: ReadonlySet<string> = new Set(['startTransaction', 'commitTransaction', 'rollbackTransaction']);
+/** QueryRunner-style transaction boundaries (TypeORM): `startTransaction()` begins, `commitTransaction()` and `rollbackTransaction()` end. */
+export const TRANSACTION_BOUNDARY_METHODS: Readonly<Record<string, 'begin' | 'end'>> = {
+  startTransaction: 'begin',
+  commitTransaction: 'end',
+  rollbackTransaction: 'end',
+};
 
 /**
  * The only method names a call can have for the SQL model to learn anything from it: a query, an ORM
  * write, a transaction boundary. Large ORM files hold tens of thousands of other calls; this set lets
  * the model pass them by after reading one property name.
  */
-export const SQL_CALL_METHODS: ReadonlySet<string> = new Set([...QUERY_METHODS, ...ANY_ORM_WRITE_METHOD, ...TRANSACTION_BOUNDARY_METHODS]);
+export const SQL_CALL_METHODS: ReadonlySet<string> = new Set([
+  ...QUERY_METHODS,
+  ...ANY_ORM_WRITE_METHOD,
+  ...Object.keys(TRANSACTION_BOUNDARY_METHODS),
+]);
+
+/**
+ * Calls on a connection that end its session, and the session's advisory locks with it: pg's
+ * `client.release(true)` (with an argument it destroys the connection rather than pooling it),
+ * `end()`, `destroy()`.
+ */
+export const SESSION_ENDING_METHODS: Readonly<Record<string, { readonly needsArgument: boolean }>> = {
+  release: { needsArgument: true },
+  end: { needsArgument: false },
+  destroy: { needsArgument: false },
+};
 
 /** Words in a table name that mark it as a lock table. */
 export const LOCK_TABLE_WORDS: ReadonlySet<string> = new Set(['lock', 'locks', 'shedlock', 'mutex', 'mutexes', 'lease', 'leases']);

@@ -295,6 +295,35 @@ export async function settle(id: string) {
 }`,
       errors: [{ messageId: 'unfencedWrite', line: 23 }],
     },
+    {
+      // A factory makes the lock manager: a Redis one, or an in-memory fallback. The Redis manager's
+      // acquire is the helper the module-level instance reaches.
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const pool = new Pool();
+class RedisLocks {
+  constructor(private readonly redis: Redis) {}
+  async acquire(key: string) {
+    return (await this.redis.set(\`lock:\${key}\`, crypto.randomUUID(), 'PX', 60000, 'NX')) === 'OK';
+  }
+}
+class MemoryLocks {
+  private readonly held = new Set<string>();
+  async acquire(key: string) { if (this.held.has(key)) return false; this.held.add(key); return true; }
+}
+let cached: RedisLocks | MemoryLocks | undefined;
+function getManager() {
+  if (cached) return cached;
+  cached = process.env.REDIS_URL ? new RedisLocks(new Redis(process.env.REDIS_URL)) : new MemoryLocks();
+  return cached;
+}
+const locks = getManager();
+export async function settle(id: string) {
+  if (!(await locks.acquire(\`invoice:\${id}\`))) return;
+  await pool.query('UPDATE invoices SET state = $1 WHERE id = $2', ['settled', id]);
+}`,
+      errors: [{ messageId: 'unfencedWrite', line: 23 }],
+    },
   ],
 });
 
@@ -484,6 +513,34 @@ export async function done(key: string, token: string) {
   await locks.release(key, token);
 }`,
       errors: [{ messageId: 'resultDropped', line: 14, data: { release: 'release()', failure: 'a falsy answer' } }],
+    },
+    {
+      // A lock object whose release answers true or false in the branches that test the script's reply.
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+class Lock {
+  constructor(private readonly key: string, private readonly token: string) {}
+  async release() {
+    const result = await redis.eval(${RELEASE}, 1, this.key, this.token);
+    if (result === 1) {
+      console.debug('released');
+      return true;
+    } else {
+      console.warn('already expired');
+      return false;
+    }
+  }
+}
+export async function run(token: string) {
+  if (!(await redis.set('lock:nightly', token, 'PX', 30000, 'NX'))) return;
+  const lock = new Lock('lock:nightly', token);
+  try {
+    await work();
+  } finally {
+    await lock.release();
+  }
+}`,
+      errors: [{ messageId: 'resultDropped', line: 22 }],
     },
   ],
 });

@@ -109,6 +109,55 @@ describe('project modules: imported clients, pools and lock helpers', () => {
     }
   });
 
+  it('a pnpm workspace (pnpm-workspace.yaml) and a Prisma client generated into the project are followed', () => {
+    const monorepo = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-pnpm-'));
+    const put = (relative: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(monorepo, relative)), { recursive: true });
+      fs.writeFileSync(path.join(monorepo, relative), text);
+    };
+    try {
+      put('package.json', JSON.stringify({ private: true }));
+      put(
+        'pnpm-workspace.yaml',
+        "packages:\n  - 'packages/*'\n  - apps/web # the site\n  - '!**/fixtures/**'\nonlyBuiltDependencies:\n  - prisma\n",
+      );
+      put('packages/db/package.json', JSON.stringify({ name: '@acme/db', exports: { '.': './src/index.ts' } }));
+      put(
+        'packages/db/src/index.ts',
+        "import { PrismaClient } from '../generated/client/client';\nexport const prisma = new PrismaClient();\n",
+      );
+      put('apps/web/package.json', '{ "name": "web" }');
+      const text = [
+        "import { prisma as db } from '@acme/db';",
+        'export async function refresh(id: number) {',
+        '  await db.$queryRaw`SELECT pg_advisory_lock(${id})`;',
+        '  await work();',
+        '  await db.$executeRaw`SELECT pg_advisory_unlock(${id})`;',
+        '}',
+        'declare function work(): Promise<void>;',
+        '',
+      ].join('\n');
+      const file = path.join(monorepo, 'apps/web/src/refresh.ts');
+      put('apps/web/src/refresh.ts', text);
+      assert.equal(resolveImport(file, '@acme/db'), path.join(monorepo, 'packages/db/src/index.ts'));
+      const linter = new Linter({ configType: 'flat', cwd: monorepo });
+      const messages = linter.verify(
+        text,
+        [
+          plugin.configs.strict as unknown as Linter.Config,
+          { files: ['**/*.ts'], languageOptions: { parser: typescriptParser as unknown as Linter.Parser } },
+        ],
+        { filename: file },
+      );
+      const found = messages.map((message) => `${message.line} ${message.ruleId ?? ''}`);
+      assert.ok(found.includes('3 locksmith/no-pooled-advisory-lock'), found.join('\n'));
+    } finally {
+      fs.rmSync(monorepo, { recursive: true, force: true });
+      clearResolutions();
+      clearModules();
+    }
+  });
+
   it('a file that only calls imported lock helpers gets their meaning (acquire check, release in finally)', () => {
     const found = lint(
       'src/jobs/report.ts',
@@ -180,6 +229,173 @@ describe('project modules: imported clients, pools and lock helpers', () => {
       ),
       [],
     );
+  });
+
+  it('a Redlock instance another module makes is a Redlock where it is imported (ES import and require)', () => {
+    write(
+      'src/locks/redlock.ts',
+      "import Redlock from 'redlock';\nimport { redis } from '../redis.js';\nexport const redlock = new Redlock([redis], { retryCount: 3 });\n",
+    );
+    write(
+      'src/locks/redlock.cjs',
+      "const Redlock = require('redlock');\nconst Redis = require('ioredis');\nconst redlock = new Redlock([new Redis()]);\nmodule.exports = { redlock };\n",
+    );
+    const body = [
+      'export async function restock(db: Db, id: string) {',
+      '  const lock = await redlock.acquire([`lock:stock:${id}`], 5000);',
+      "  const qty = await db.query('SELECT qty FROM stock WHERE id = $1', [id]);",
+      "  await db.query('UPDATE stock SET qty = $2 WHERE id = $1', [id, qty]);",
+      '  await lock.release();',
+      '}',
+      'interface Db { query(sql: string, values: unknown[]): Promise<unknown> }',
+      '',
+    ];
+    const expected = ['3 locksmith/require-release-in-finally', '5 locksmith/require-fencing-token'];
+    assert.deepEqual(lint('src/jobs/restock.ts', ["import { redlock } from '../locks/redlock.js';", ...body].join('\n')), expected);
+    assert.deepEqual(
+      lint('src/jobs/restock-cjs.ts', ["const { redlock } = require('../locks/redlock.cjs');", ...body].join('\n')),
+      expected,
+    );
+    // A resource pool another module makes has `acquire` and `release` too, and is no lock.
+    write('src/pools.ts', "import { createPool } from 'generic-pool';\nexport const browsers = createPool({ create, destroy });\n");
+    assert.deepEqual(
+      lint(
+        'src/jobs/render.ts',
+        [
+          "import { browsers } from '../pools.js';",
+          ...body.map((line) => line.replace('redlock.acquire([`lock:stock:${id}`], 5000)', 'browsers.acquire()')),
+        ].join('\n'),
+      ),
+      [],
+    );
+  });
+
+  it('a client a method of an injected service hands out is a client (declared return type, getter, factory)', () => {
+    write(
+      'src/infra/redis.service.ts',
+      [
+        "import Redis from 'ioredis';",
+        'export class RedisService {',
+        '  private static shared: Redis | null = null;',
+        '  getClient(): Redis {',
+        "    if (!RedisService.shared) throw new Error('not connected');",
+        '    return RedisService.shared;',
+        '  }',
+        '  async connection() {',
+        '    return new Redis();',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const found = lint(
+      'src/infra/lock.service.ts',
+      [
+        "import { RedisService } from './redis.service.js';",
+        'export class LockService {',
+        '  constructor(private readonly redisService: RedisService) {}',
+        '  async acquire(key: string, ttl: number) {',
+        "    return this.redisService.getClient().set(`lock:${key}`, String(Date.now()), 'PX', ttl, 'NX');",
+        '  }',
+        '  async release(key: string) {',
+        '    await (await this.redisService.connection()).del(`lock:${key}`);',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(found, ['5 locksmith/require-unique-token', '8 locksmith/no-unsafe-release']);
+    // A service of the same shape whose method hands out a Map is no client.
+    write('src/infra/memo.service.ts', 'export class MemoService {\n  getClient() {\n    return new Map<string, string>();\n  }\n}\n');
+    assert.deepEqual(
+      lint(
+        'src/infra/memo-user.ts',
+        [
+          "import { MemoService } from './memo.service.js';",
+          'export class Marks {',
+          '  constructor(private readonly memo: MemoService) {}',
+          "  mark(key: string) { this.memo.getClient().set(`lock:${key}`, 'x'); this.memo.getClient().delete(`lock:${key}`); }",
+          '}',
+          '',
+        ].join('\n'),
+      ),
+      [],
+    );
+  });
+
+  it('a lock service over pass-through command wrappers, with its script in another module and bare tsconfig-path imports', () => {
+    const app = fs.mkdtempSync(path.join(os.tmpdir(), 'locksmith-wrappers-'));
+    const put = (relative: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(app, relative)), { recursive: true });
+      fs.writeFileSync(path.join(app, relative), text);
+    };
+    try {
+      put('tsconfig.json', JSON.stringify({ compilerOptions: { paths: { 'infra/*': ['./src/infra/*'], 'locks/*': ['./src/locks/*'] } } }));
+      put(
+        'src/infra/store.ts',
+        [
+          "import Redis from 'ioredis';",
+          'export class Store {',
+          '  private readonly client: Redis = new Redis();',
+          '  private timed<T>(label: string, run: () => Promise<T>): Promise<T> { console.time(label); return run(); }',
+          '  async eval(script: string, numberOfKeys: number, ...args: string[]) {',
+          "    return this.timed('eval', async () => this.client.eval(script, numberOfKeys, ...args));",
+          '  }',
+          '  async get(key: string) { return this.client.get(key); }',
+          '  async del(key: string, extra: string) { return this.client.del(key, extra); }',
+          '}',
+          '',
+        ].join('\n'),
+      );
+      put(
+        'src/infra/store-service.ts',
+        "import { Store } from 'infra/store';\nexport class StoreService {\n  constructor(private readonly store: Store) {}\n  eval(script: string, keys: number, ...args: string[]) {\n    return this.store.eval(script, keys, ...args);\n  }\n}\n",
+      );
+      put(
+        'src/locks/scripts.ts',
+        "export const RELEASE = `\nif redis.call('GET', KEYS[1]) == ARGV[1] then\n  return redis.call('DEL', KEYS[1])\nend\nreturn 0\n`;\n",
+      );
+      put(
+        'src/locks/lock-service.ts',
+        [
+          "import { StoreService } from 'infra/store-service';",
+          "import { RELEASE } from 'locks/scripts';",
+          'export class LockService {',
+          '  constructor(private readonly storeService: StoreService) {}',
+          '  async releaseLock(id: string, token: string): Promise<boolean> {',
+          '    const released = await this.storeService.eval(RELEASE, 1, `lock:${id}`, token);',
+          '    return released === 1;',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      );
+      const text = [
+        "import { LockService } from 'locks/lock-service';",
+        'export class Worker {',
+        '  constructor(private readonly lockService: LockService) {}',
+        '  async finish(id: string, token: string) {',
+        '    await this.lockService.releaseLock(id, token);',
+        '  }',
+        '}',
+        '',
+      ].join('\n');
+      put('src/worker.ts', text);
+      const linter = new Linter({ configType: 'flat', cwd: app });
+      const config = [
+        plugin.configs.strict as unknown as Linter.Config,
+        { files: ['**/*.ts'], languageOptions: { parser: typescriptParser as unknown as Linter.Parser } },
+      ];
+      const messages = linter.verify(text, config, { filename: path.join(app, 'src/worker.ts') });
+      assert.deepEqual(
+        messages.map((message) => `${message.line} ${message.ruleId ?? ''}`),
+        ['5 locksmith/require-release-check'],
+      );
+    } finally {
+      fs.rmSync(app, { recursive: true, force: true });
+      clearResolutions();
+      clearModules();
+    }
   });
 
   it('a session advisory lock through a pool imported by a package import is on a pool', () => {

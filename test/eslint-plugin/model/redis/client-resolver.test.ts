@@ -224,4 +224,32 @@ describe('client origins: clients and pools made outside the calling function', 
     ]);
     assert.deepEqual(found, []);
   });
+  it('a wrapper method that hands its arguments on unchanged is its client; one that reorders, adds or computes is not', () => {
+    write('src/infra/redis-cache.ts', [
+      "import Redis from 'ioredis';",
+      'export class RedisCache {',
+      '  private readonly redis = new Redis();',
+      '  del(key: string) { return this.redis.del(key); }',
+      '  remove(key: string) { return this.redis.del(`cache:${key}`); }',
+      '  set(key: string, value: string) { return this.redis.set(key, value, "EX", 60); }',
+      '  get(key: string, fallback: string) { return this.redis.get(fallback); }',
+      '}',
+      '',
+    ]);
+    const found = lint('src/jobs/sweep.ts', [
+      "import { RedisCache } from '../infra/redis-cache.js';",
+      'export class Sweep {',
+      '  constructor(private readonly redisCache: RedisCache) {}',
+      '  async run(id: string) {',
+      "    await this.redisCache.set(`sweep:last:${id}`, 'x');",
+      '    await this.redisCache.get(`sweep:last:${id}`, id);',
+      '    await this.redisCache.remove(`lock:sweep:${id}`);',
+      '    await this.redisCache.del(`lock:sweep:${id}`);',
+      '  }',
+      '}',
+      '',
+    ]);
+    // Only the pass-through `del` is a Redis DEL of the lock key: `remove` deletes a key of its own making.
+    assert.deepEqual(found, ['8 locksmith/no-unsafe-release']);
+  });
 });
