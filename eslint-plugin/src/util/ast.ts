@@ -256,6 +256,20 @@ export function declaredInitializer(root: TSESTree.Expression, sourceCode: Reado
   return undefined;
 }
 
+/** The plain `name: value` (or `name() {}`) property of an object literal: not computed, not spread. */
+export function plainProperty(object: TSESTree.ObjectExpression, name: string): TSESTree.Property | undefined {
+  for (const property of object.properties) {
+    if (
+      property.type === AST_NODE_TYPES.Property &&
+      !property.computed &&
+      property.key.type === AST_NODE_TYPES.Identifier &&
+      property.key.name === name
+    )
+      return property;
+  }
+  return undefined;
+}
+
 export function findProperty(object: TSESTree.ObjectExpression, name: string): TSESTree.ObjectLiteralElement | undefined {
   return object.properties.find(
     (property) =>

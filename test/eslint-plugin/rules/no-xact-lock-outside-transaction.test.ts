@@ -403,6 +403,11 @@ async function run(id: number) {
 
 ruleTester.run('no-xact-lock-outside-transaction', rule, {
   valid: [
+    // A TypeORM EntityManager handed in as a parameter is, as often as not, a transaction's manager: no finding on its type alone.
+    `import type { EntityManager } from 'typeorm';
+export async function lockSubscription(entityManager: EntityManager, id: number) {
+  await entityManager.query('SELECT pg_advisory_xact_lock($1)', [id]);
+}`,
     // pg-boss style: BEGIN, the lock and the work in one text.
     `import { Pool } from 'pg';
      const pool = new Pool();

@@ -8,6 +8,16 @@ import { suggestionsClearFindings } from '../support/suggestions-clear-findings.
 const ruleTester = new RuleTester();
 
 const valid = [
+  // An idempotency claim answering with an object fails open about a duplicate request, not a lock.
+  `import Redis from 'ioredis';
+const redis = new Redis();
+export async function tryAcquireIdempotency(key: string) {
+  try {
+    return { acquired: (await redis.set(\`idem:\${key}\`, '1', 'NX', 'EX', 86400)) === 'OK' };
+  } catch {
+    return { acquired: true };
+  }
+}`,
   // `if (!ok) return;` — the Redis documentation's own pattern, ioredis.
   `import Redis from 'ioredis'; const redis = new Redis();
    async function f(token) { const ok = await redis.set('lock:invoice', token, 'NX', 'PX', 30000); if (!ok) return; await work(); }`,

@@ -6,7 +6,7 @@
 
 import * as path from 'node:path';
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { findVariable, type FunctionLike, isFunctionLike, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
+import { findVariable, type FunctionLike, methodCallParts, skipTypeWrappers } from '../../util/ast.js';
 import type { ImportBinding, ImportTable, SharedSettings } from '../nouns/vocabulary.js';
 import { memberFunction, receiverClassOf } from '../project/classes.js';
 import type { LockHelperSummary, ModuleHelperSummaries } from '../nouns/redis-events.js';
@@ -202,18 +202,7 @@ function instanceMethod(value: ExportedValue, method: string): FunctionLike | un
   if (init.type !== AST_NODE_TYPES.NewExpression || init.callee.type !== AST_NODE_TYPES.Identifier) return undefined;
   const definition = findVariable(value.module.sourceCode, init.callee)?.defs[0];
   const classNode = definition?.node;
-  if (classNode?.type !== AST_NODE_TYPES.ClassDeclaration) return undefined;
-  for (const element of classNode.body.body) {
-    if (
-      element.type !== AST_NODE_TYPES.MethodDefinition ||
-      element.computed ||
-      element.key.type !== AST_NODE_TYPES.Identifier ||
-      element.key.name !== method
-    )
-      continue;
-    return isFunctionLike(element.value) ? element.value : undefined;
-  }
-  return undefined;
+  return classNode?.type === AST_NODE_TYPES.ClassDeclaration ? memberFunction(classNode.body, method) : undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
 // are both reached through them.
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { type FunctionLike, isFunctionLike, propertyName, skipTypeWrappers, findVariableOf } from '../../util/ast.js';
+import { type FunctionLike, isFunctionLike, plainProperty, propertyName, skipTypeWrappers, findVariableOf } from '../../util/ast.js';
 import type { ImportTable } from '../nouns/vocabulary.js';
 import { importedValue, type ModulePurpose, type ProjectModule } from './modules.js';
 
@@ -70,16 +70,20 @@ export function typeName(annotation: TSESTree.TSTypeAnnotation | undefined): TSE
   return type.typeName;
 }
 
+/** `field = …;` or `field: T;` declared in the class body under that plain name. */
+function isFieldNamed(element: TSESTree.ClassElement, field: string): element is TSESTree.PropertyDefinition {
+  return (
+    element.type === AST_NODE_TYPES.PropertyDefinition &&
+    !element.computed &&
+    element.key.type === AST_NODE_TYPES.Identifier &&
+    element.key.name === field
+  );
+}
+
 /** The declared type of a field: `locks: LockService;` or a constructor parameter property `private readonly locks: LockService`. */
 export function fieldType(classBody: TSESTree.ClassBody, field: string): TSESTree.Identifier | undefined {
   for (const element of classBody.body) {
-    if (
-      element.type === AST_NODE_TYPES.PropertyDefinition &&
-      !element.computed &&
-      element.key.type === AST_NODE_TYPES.Identifier &&
-      element.key.name === field
-    )
-      return typeName(element.typeAnnotation);
+    if (isFieldNamed(element, field)) return typeName(element.typeAnnotation);
     if (element.type !== AST_NODE_TYPES.MethodDefinition || element.kind !== 'constructor') continue;
     for (const parameter of element.value.params) {
       if (parameter.type !== AST_NODE_TYPES.TSParameterProperty) continue;
@@ -107,14 +111,7 @@ export type Holder = TSESTree.ClassBody | TSESTree.ObjectExpression;
 /** A field's value: its initialiser, or the one `this.field = ...` in the constructor. */
 export function fieldValue(classBody: TSESTree.ClassBody, field: string): TSESTree.Node | undefined {
   for (const element of classBody.body) {
-    if (
-      element.type === AST_NODE_TYPES.PropertyDefinition &&
-      !element.computed &&
-      element.key.type === AST_NODE_TYPES.Identifier &&
-      element.key.name === field &&
-      element.value
-    )
-      return element.value;
+    if (isFieldNamed(element, field) && element.value) return element.value;
     if (element.type !== AST_NODE_TYPES.MethodDefinition || element.kind !== 'constructor' || !element.value.body) continue;
     for (const statement of element.value.body.body) {
       if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression)
@@ -144,18 +141,9 @@ export function memberFunction(holder: Holder, name: string, isStatic?: boolean)
     }
     return undefined;
   }
-  for (const property of holder.properties) {
-    if (
-      property.type !== AST_NODE_TYPES.Property ||
-      property.computed ||
-      property.key.type !== AST_NODE_TYPES.Identifier ||
-      property.key.name !== name
-    )
-      continue;
-    const value = skipTypeWrappers(property.value);
-    return isFunctionLike(value) ? value : undefined;
-  }
-  return undefined;
+  const property = plainProperty(holder, name);
+  const value = property ? skipTypeWrappers(property.value) : undefined;
+  return value && isFunctionLike(value) ? value : undefined;
 }
 
 export function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {

@@ -23,7 +23,7 @@ import {
   type JavascriptParser,
   type VisitorKeys,
 } from '../../parsing/javascript-parser.js';
-import { isFunctionLike, type FunctionLike, skipTypeWrappers } from '../../util/ast.js';
+import { isFunctionLike, plainProperty, type FunctionLike, skipTypeWrappers } from '../../util/ast.js';
 import { CLIENT_PACKAGES } from '../tables/redis-clients.js';
 import { eitherInitialCase, LOCK_NOUNS } from '../tables/lock-words.js';
 import { collectImports } from '../facts/imports.js';
@@ -417,17 +417,8 @@ function propertyOf(
     value = skipTypeWrappers(declarator.init);
   }
   if (value.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
-  for (const property of value.properties) {
-    if (
-      property.type !== AST_NODE_TYPES.Property ||
-      property.computed ||
-      property.key.type !== AST_NODE_TYPES.Identifier ||
-      property.key.name !== member
-    )
-      continue;
-    return valueIn(module, property.value, purpose, depth);
-  }
-  return undefined;
+  const property = plainProperty(value, member);
+  return property ? valueIn(module, property.value, purpose, depth) : undefined;
 }
 
 /** The function an exported value is: a declaration, a `const f = () => …`, an exported function expression. */

@@ -32,16 +32,22 @@ export function failOpenReturn(sourceCode: Readonly<TSESLint.SourceCode>, acquis
   for (let current: TSESTree.Node = acquisition.node; current !== owner; current = current.parent!) {
     const parent: TSESTree.Node = current.parent!;
     if (parent.type !== AST_NODE_TYPES.TryStatement || parent.block !== current || !parent.handler) continue;
-    const literal = truthyReturnIn(sourceCode, parent.handler.body);
-    if (!literal) continue;
     const name = functionName(owner) ?? '';
+    // An answer object (`{ acquired: true }`) is a lock's answer only where the helper or its class is named for one:
+    // `tryAcquireIdempotency` answers the same way about a duplicate request.
+    const literal = truthyReturnIn(sourceCode, parent.handler.body, LOCK_NOUN_NAME.test(name) || LOCK_NOUN_NAME.test(className(owner)));
+    if (!literal) continue;
     if ((ACQUIRE_HELPER_NAME.test(name) && !RUN_HELPER_NAME.test(name)) || returnsResultOf(sourceCode, parent.block, acquisition.node))
       return literal;
   }
   return undefined;
 }
 
-function truthyReturnIn(sourceCode: Readonly<TSESLint.SourceCode>, block: TSESTree.BlockStatement): TSESTree.Literal | undefined {
+function truthyReturnIn(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  block: TSESTree.BlockStatement,
+  answersForLock: boolean,
+): TSESTree.Literal | undefined {
   let found: TSESTree.Literal | undefined;
   visitStatements(sourceCode, block, (node) => {
     if (found || node.type !== AST_NODE_TYPES.ReturnStatement || !node.argument) return;
@@ -49,9 +55,19 @@ function truthyReturnIn(sourceCode: Readonly<TSESLint.SourceCode>, block: TSESTr
     if (argument.type === AST_NODE_TYPES.Literal && (argument.value === true || argument.value === 1 || argument.value === 'OK'))
       found = argument;
     // `return { acquired: true, token }`: the answer object saying the lock was taken.
-    if (argument.type === AST_NODE_TYPES.ObjectExpression) found = takenFlag(argument);
+    if (argument.type === AST_NODE_TYPES.ObjectExpression && answersForLock) found = takenFlag(argument);
   });
   return found;
+}
+
+// A lock's own name in a helper's or its class's name: `acquireLock`, `RedisLock#acquire`, `MutexService`.
+const LOCK_NOUN_NAME = /lock|mutex|semaphore|lease/iu;
+
+/** The name of the class a method belongs to, or ''. */
+function className(fn: TSESTree.Node): string {
+  const body = fn.parent?.parent;
+  const owner = body?.type === AST_NODE_TYPES.ClassBody ? body.parent : undefined;
+  return owner?.id?.name ?? '';
 }
 
 // The property an acquire helper's answer object says "taken" with (`{ acquired: true }`, `{ ok: true }`).

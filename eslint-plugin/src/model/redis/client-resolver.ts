@@ -458,25 +458,28 @@ export function importedClients(
   imports: ImportTable,
   filename: string | undefined,
 ): ReadonlyMap<string, ClientFamily> {
-  const program = sourceCode.ast;
-  const known = importedClientsOf.get(program);
-  if (known) return known;
-  const clients = new Map<string, ClientFamily>();
-  if (filename !== undefined) {
-    for (const [local, binding] of imports) {
-      if (CLIENT_PACKAGES[binding.source] || !calledInText(sourceCode.text, local)) continue;
-      let value: ExportedValue | undefined;
-      try {
-        value = importedValue(filename, binding, 'client');
-      } catch {
-        // Another module's code, whatever shape it has, never makes this file's rules throw.
-        value = undefined;
-      }
-      const family = value ? familyOfExport(value) : undefined;
-      if (family) clients.set(local, family);
-    }
+  let clients = importedClientsOf.get(sourceCode.ast);
+  if (!clients) {
+    clients = filename === undefined ? new Map() : clientsImportedBy(sourceCode.text, imports, filename);
+    importedClientsOf.set(sourceCode.ast, clients);
   }
-  importedClientsOf.set(program, clients);
+  return clients;
+}
+
+function clientsImportedBy(text: string, imports: ImportTable, filename: string): Map<string, ClientFamily> {
+  const clients = new Map<string, ClientFamily>();
+  for (const [local, binding] of imports) {
+    if (CLIENT_PACKAGES[binding.source] || !calledInText(text, local)) continue;
+    let value: ExportedValue | undefined;
+    try {
+      value = importedValue(filename, binding, 'client');
+    } catch {
+      // Another module's code, whatever shape it has, never makes this file's rules throw.
+      value = undefined;
+    }
+    const family = value ? familyOfExport(value) : undefined;
+    if (family) clients.set(local, family);
+  }
   return clients;
 }
 

@@ -304,10 +304,11 @@ export const SQL_TYPE_NAMES: Readonly<
   Knex: { library: 'knex', kind: 'pool' },
   PrismaClient: { library: 'prisma', kind: 'pool' },
   DataSource: { library: 'typeorm', kind: 'pool' },
-  // A TypeORM repository or entity manager writes through the data source's pool (or, handed to a
-  // transaction's callback, through that transaction).
-  Repository: { library: 'typeorm', kind: 'pool', onlyFrom: ['typeorm'] },
-  EntityManager: { library: 'typeorm', kind: 'pool', onlyFrom: ['typeorm'] },
+  // A TypeORM repository or entity manager writes rows (ORM writes), through the data source's pool
+  // or, when it is a transaction's manager handed along, through that transaction: its type alone does
+  // not say which, so it is no pool (or connection) for the session and transaction rules.
+  Repository: { library: 'typeorm', kind: 'unknown', onlyFrom: ['typeorm'] },
+  EntityManager: { library: 'typeorm', kind: 'unknown', onlyFrom: ['typeorm'] },
   QueryRunner: { library: 'typeorm', kind: 'connection' },
   Sequelize: { library: 'sequelize', kind: 'pool' },
   Kysely: { library: 'kysely', kind: 'pool' },
