@@ -92,7 +92,11 @@ class ScriptAnalysis {
   private readonly localProvenance = new Map<string, Provenance>();
   private readonly localKeyRefs = new Map<string, string>();
 
+  /** Parameters of the script's own functions that every call fills with a caller's value (`unlock(ARGV[2])`). */
+  private callerParameters = new Map<luaparse.FunctionDeclaration, ReadonlySet<string>>();
+
   run(chunk: luaparse.Chunk): LuaScriptSummary {
+    this.callerParameters = parametersFilledByCaller(chunk);
     this.walkBlock(chunk.body, false);
     return { deletes: this.deletes, expiries: this.expiries, sets: this.sets, increments: this.increments, commands: this.commands };
   }
@@ -151,10 +155,26 @@ class ScriptAnalysis {
         return;
       case 'FunctionDeclaration':
         // A helper function's body runs wherever it is called; judge it unguarded.
-        this.walkBlock(statement.body, false);
+        this.walkFunction(statement);
         return;
       default:
         return;
+    }
+  }
+
+  /** A parameter every call fills from `ARGV`/`KEYS` is the caller's value inside the body (`unlock(token)`). */
+  private walkFunction(fn: luaparse.FunctionDeclaration): void {
+    const fromCaller = this.callerParameters.get(fn);
+    const shadowed = new Map<string, Provenance | undefined>();
+    for (const parameter of fn.parameters) {
+      if (parameter.type !== 'Identifier') continue;
+      shadowed.set(parameter.name, this.localProvenance.get(parameter.name));
+      this.localProvenance.set(parameter.name, fromCaller?.has(parameter.name) ? 'caller' : 'other');
+    }
+    this.walkBlock(fn.body, false);
+    for (const [name, provenance] of shadowed) {
+      if (provenance === undefined) this.localProvenance.delete(name);
+      else this.localProvenance.set(name, provenance);
     }
   }
 
@@ -179,7 +199,7 @@ class ScriptAnalysis {
         this.walkExpression(expression.argument, guarded);
         return;
       case 'FunctionDeclaration':
-        this.walkBlock(expression.body, false);
+        this.walkFunction(expression);
         return;
       case 'TableConstructorExpression':
         for (const field of expression.fields) this.walkExpression(field.value, guarded);
@@ -358,6 +378,63 @@ class ScriptAnalysis {
       last.expression.base.name === 'error'
     );
   }
+}
+
+/**
+ * For each named function of the script (`local function unlock(token)`), the parameters that every
+ * call of it fills with `ARGV[n]`/`KEYS[n]` (or a local bound once to one). A function whose name is
+ * also read otherwise (passed on, rebound) or that nothing calls gets none: its callers are unknown.
+ */
+function parametersFilledByCaller(chunk: luaparse.Chunk): Map<luaparse.FunctionDeclaration, ReadonlySet<string>> {
+  const functions = new Map<string, luaparse.FunctionDeclaration[]>();
+  const calls = new Map<string, luaparse.Expression[][]>();
+  const otherReads = new Set<string>();
+  const bindings = new Map<string, luaparse.Expression[]>();
+  const visit = (node: unknown, parent: unknown, key: string): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child, parent, key);
+      return;
+    }
+    if (typeof node !== 'object' || node === null || typeof (node as { type?: unknown }).type !== 'string') return;
+    const current = node as luaparse.Node;
+    if (current.type === 'FunctionDeclaration' && current.identifier?.type === 'Identifier') {
+      functions.set(current.identifier.name, [...(functions.get(current.identifier.name) ?? []), current]);
+    } else if (current.type === 'CallExpression' && current.base.type === 'Identifier') {
+      calls.set(current.base.name, [...(calls.get(current.base.name) ?? []), current.arguments]);
+    } else if (current.type === 'Identifier' && !(key === 'base' && (parent as luaparse.Node).type === 'CallExpression')) {
+      if (key !== 'identifier' && key !== 'parameters') otherReads.add(current.name);
+    }
+    if (current.type === 'LocalStatement' || current.type === 'AssignmentStatement') {
+      current.variables.forEach((variable, index) => {
+        const init = current.init[index];
+        if (variable.type === 'Identifier' && init) bindings.set(variable.name, [...(bindings.get(variable.name) ?? []), init]);
+      });
+    }
+    for (const [childKey, value] of Object.entries(current)) {
+      if (childKey !== 'range' && childKey !== 'loc') visit(value, current, childKey);
+    }
+  };
+  visit(chunk, undefined, '');
+  const isCallerValue = (argument: luaparse.Expression | undefined): boolean => {
+    if (!argument) return false;
+    if (argument.type === 'IndexExpression')
+      return argument.base.type === 'Identifier' && (argument.base.name === 'ARGV' || argument.base.name === 'KEYS');
+    if (argument.type !== 'Identifier') return false;
+    const inits = bindings.get(argument.name);
+    return inits?.length === 1 && inits[0]!.type === 'IndexExpression' && isCallerValue(inits[0]);
+  };
+  const result = new Map<luaparse.FunctionDeclaration, ReadonlySet<string>>();
+  for (const [name, declarations] of functions) {
+    const fnCalls = calls.get(name) ?? [];
+    if (declarations.length !== 1 || fnCalls.length === 0 || otherReads.has(name)) continue;
+    const fn = declarations[0]!;
+    const filled = new Set<string>();
+    fn.parameters.forEach((parameter, index) => {
+      if (parameter.type === 'Identifier' && fnCalls.every((args) => isCallerValue(args[index]))) filled.add(parameter.name);
+    });
+    result.set(fn, filled);
+  }
+  return result;
 }
 
 function rangeOf(node: LuaNode): readonly [number, number] {

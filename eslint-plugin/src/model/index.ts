@@ -58,11 +58,12 @@ export { lockKeyWrites } from './questions/lock-key-writes.js';
 export { singleStatement } from './questions/single-statement.js';
 export { fenceMintedAfter, isEfficiencyLock } from './questions/fences.js';
 export { hasAutoExtendingLocks, locksIgnoringLoss, type LockLossIgnored } from './questions/lock-loss.js';
-export { endsSessionInFinally, hasWorkBetween, isGuaranteed } from './questions/error-paths.js';
+export { endsSessionInFinally, hasWorkBetween, isGuaranteed, isKeptOnSuccess } from './questions/error-paths.js';
 export type { LockStep } from './nouns/lock-types.js';
 
 // Lua scripts: the script texts of a file, and script calls whose keys span hash slots.
 export { luaTextsOf, type LuaText } from './lua-scripts/lua-texts.js';
+export { scriptTextPitfalls } from './lua-scripts/lua-file-model.js';
 export { crossSlotScriptCalls } from './questions/hash-slots.js';
 
 // PostgreSQL: advisory locks and lock tables, their pairing, and the transactions they run in.

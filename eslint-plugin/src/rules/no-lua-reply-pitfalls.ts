@@ -2,8 +2,8 @@
 // truth, a reply compared with `nil`, a key made inside the script — and, on a cluster, a script
 // call whose keys cannot share a slot.
 
-import { luaReplyPitfalls, type LuaPitfall } from '../lua/reply-pitfalls.js';
-import { crossSlotScriptCalls, getLockModel, type LuaText, luaTextsOf } from '../model/index.js';
+import type { LuaPitfall } from '../lua/reply-pitfalls.js';
+import { crossSlotScriptCalls, getLockModel, type LuaText, luaTextsOf, scriptTextPitfalls } from '../model/index.js';
 import { createRule } from '../rule-support/create-rule.js';
 import { luaLoc, luaModelOf } from '../rule-support/lua-report.js';
 
@@ -43,10 +43,20 @@ export default createRule<[], MessageId>({
     return {
       'Program:exit'() {
         const sourceCode = context.sourceCode;
-        for (const script of luaTextsOf(sourceCode, context.filename)) {
-          for (const pitfall of luaReplyPitfalls(script.text) ?? []) report(script, pitfall);
-        }
         const model = getLockModel(context);
+        const scripts = luaTextsOf(sourceCode, context.filename);
+        // The scripts this file sends to a cluster client (by their text), where a key built inside
+        // the script may be on another node however it is built.
+        const onCluster = new Set<string>();
+        if (scripts.length > 0)
+          for (const command of model.redis.commands) {
+            const source = command.script?.script?.source;
+            if (source !== undefined && command.client.cluster === true) onCluster.add(source);
+          }
+        for (const script of scripts) {
+          const cluster = model.settings.redisCluster || onCluster.has(script.text);
+          for (const pitfall of scriptTextPitfalls(script.text, cluster)) report(script, pitfall);
+        }
         for (const command of crossSlotScriptCalls(sourceCode, model.redis.commands, model.settings)) {
           context.report({ node: command.call, messageId: 'crossSlot', data: { count: String(command.script?.keys.length ?? 0) } });
         }

@@ -7,6 +7,7 @@ import {
   getLockModel,
   hasWorkBetween,
   isGuaranteed,
+  isKeptOnSuccess,
   isScopedAcquisition,
   lockMachinery,
   type LockStep,
@@ -55,6 +56,8 @@ export default createRule<Options, MessageId>({
           // A release in a nested function (`.finally(() => lock.release())`, an exit handler) is
           // a guarantee this rule cannot weigh: stay silent rather than guess.
           if (releases.some((release) => release.owner !== acquisition.owner || isGuaranteed(release))) continue;
+          // Released only where the work is given up (a candidate passed over): success keeps the lock.
+          if (isKeptOnSuccess(releases)) continue;
           const machinery = lockMachinery(model, acquisition);
           if (!releases.some((release) => hasWorkBetween(sourceCode, acquisition, release, machinery))) continue;
           const fix = releases.length === 1 ? moveToFinallyFix(sourceCode, acquisition, releases[0]!) : undefined;
@@ -97,6 +100,7 @@ function reportSql(
 ): void {
   const sourceCode = context.sourceCode;
   if (releases.length === 0 || releases.some((release) => release.owner !== acquisition.owner || isGuaranteed(release))) return;
+  if (isKeptOnSuccess(releases)) return;
   if (!releases.some((release) => hasWorkBetween(sourceCode, acquisition, release, new Set()))) return;
   const fix = releases.length === 1 ? moveToFinallyFix(sourceCode, acquisition, releases[0]!) : undefined;
   context.report({

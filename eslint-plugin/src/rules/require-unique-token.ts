@@ -55,17 +55,20 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
-        const { redis: model, settings } = getLockModel(context);
+        const lockModel = getLockModel(context);
+        const { redis: model, settings } = lockModel;
         // A helper whose caller chooses the token (`acquireLock(key, token)`): the caller's value is the finding.
         const helperValues = new Set<TSESTree.Node>();
         const reportedAtCalls = new Set<TSESTree.Node>();
+        // A test's hook or helper that takes a lock with a fixed value stages a holder for the test:
+        // the value is the scenario, and no production holder ever compares it.
         for (const acquisition of model.acquisitions) {
-          if (acquisition.library !== 'helper' || !acquisition.value) continue;
+          if (acquisition.library !== 'helper' || !acquisition.value || lockModel.inTestCode(acquisition.node)) continue;
           helperValues.add(acquisition.value);
           if (reportHelperToken(context, acquisition, acquisition.value)) reportedAtCalls.add(acquisition.value);
         }
         for (const acquisition of model.acquisitions) {
-          if (!acquisition.value || !isRawCommand(acquisition)) continue;
+          if (!acquisition.value || !isRawCommand(acquisition) || lockModel.inTestCode(acquisition.node)) continue;
           const passed = callerArguments(context.sourceCode, acquisition.value);
           // A parameter followed to calls of a lock helper already reported there: once is enough.
           if (passed?.some((argument) => reportedAtCalls.has(argument))) continue;

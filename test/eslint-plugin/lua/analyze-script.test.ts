@@ -38,6 +38,8 @@ describe('analyzeLuaScript', () => {
     'a missing-or-foreign early error':
       'local v = redis.call("GET", KEYS[1])\nif not v or v ~= ARGV[1] then error("not owner") end\nredis.call("DEL", KEYS[1])',
     'a hash owner field': 'if redis.call("HGET", KEYS[1], "owner") == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0',
+    "a local function's parameter that every call fills from ARGV":
+      'local key = KEYS[1]\nlocal function unlock(token)\n  if redis.call("get", key) == token then\n    redis.call("del", key)\n    return true\n  end\n  return false\nend\nif ARGV[1] == "unlock" then return unlock(ARGV[2]) end',
   };
   for (const [form, script] of Object.entries(safeReleases)) {
     it(`counts ${form} as an owner check`, () => {
@@ -54,6 +56,10 @@ describe('analyzeLuaScript', () => {
     'an early return that does not return':
       'if redis.call("GET", KEYS[1]) ~= ARGV[1] then redis.log(redis.LOG_WARNING, "x") end\nreturn redis.call("DEL", KEYS[1])',
     'an or-ed match': 'if redis.call("GET", KEYS[1]) == ARGV[1] or ARGV[2] == "force" then return redis.call("DEL", KEYS[1]) end return 0',
+    "a local function's parameter that a call fills with a constant":
+      'local function drop(token)\n  if redis.call("GET", KEYS[1]) == token then return redis.call("DEL", KEYS[1]) end\n  return 0\nend\nreturn drop("locked")',
+    "a local function's parameter that nothing calls":
+      'local function drop(token)\n  if redis.call("GET", KEYS[1]) == token then return redis.call("DEL", KEYS[1]) end\n  return 0\nend\nreturn 0',
   };
   for (const [form, script] of Object.entries(unsafeReleases)) {
     it(`does not count ${form} as an owner check`, () => {

@@ -51,6 +51,30 @@ ruleTester.run('no-unsafe-release', noUnsafeRelease as unknown as AnyRule, {
     { code: "return redis.call('DEL', 'lock:' .. ARGV[1])", filename: 'unlock.lua' },
     // The server's own compare-and-delete.
     { code: "return redis.call('DELEX', KEYS[1], 'IFEQ', ARGV[1])", filename: 'unlock.lua' },
+    // One script for lock, unlock and refresh, dispatched on ARGV[1]: the helpers compare the stored
+    // value with the token their callers pass from ARGV.
+    {
+      code: [
+        'local key_lock = KEYS[1]',
+        'local function lock(token, expire)',
+        '  return redis.call("set", key_lock, token, "NX", "PX", expire)',
+        'end',
+        'local function unlock(token)',
+        '  if redis.call("get", key_lock) == token then',
+        '    redis.call("del", key_lock)',
+        '    return true',
+        '  end',
+        '  return false',
+        'end',
+        'if ARGV[1] == "lock" then',
+        '  return lock(ARGV[2], ARGV[3])',
+        'elseif ARGV[1] == "unlock" then',
+        '  return unlock(ARGV[2])',
+        'end',
+        '',
+      ].join('\n'),
+      filename: 'redis/scripts/lock.lua',
+    },
   ],
   invalid: [
     {

@@ -80,6 +80,18 @@ module.exports = (k, t) => redis.eval(SCRIPT, { keys: [k], arguments: [t, '30'] 
     `import { Cluster } from 'ioredis';\nconst cluster = new Cluster([]);\nconst S = ${json(FENCED_ACQUIRE_SCRIPT)};\nexport const take = (a, b, t) => cluster.eval(S, 2, a, b, t, 30000);`,
     `import { Cluster } from 'ioredis';\nconst cluster = new Cluster([]);\nconst S = ${json(FENCED_ACQUIRE_SCRIPT)};\nexport const take = (prefix, t) => cluster.eval(S, 2, \`\${prefix}:lock\`, \`\${prefix}:fence\`, t, 30000);`,
     `import Redis from 'ioredis';\nconst redis = new Redis();\nconst S = ${json(FENCED_ACQUIRE_SCRIPT)};\nexport const take = (id, t) => redis.eval(S, 2, \`lock:\${id}\`, \`fence:\${id}\`, t, 30000);`,
+    // Keys built in the script from what the caller passes (a prefix in ARGV, a key in KEYS) are
+    // judged as in a \`.lua\` file: they may carry the caller's hash tag, and the client is no cluster.
+    `const S = 'local owner = redis.call("GET", "lock:" .. ARGV[1]) ' +
+  'if owner == ARGV[2] then return redis.call("DEL", "lock:" .. ARGV[1]) end return 0';`,
+    `const S = "local fence = KEYS[1] .. ':fence'\\nreturn redis.call('INCR', fence)";`,
+    `import Redis from 'ioredis';
+const redis = new Redis();
+const FETCH = \`
+  local session = redis.call('HGETALL', KEYS[1])
+  local game = redis.call('HGETALL', ARGV[1] .. session[2])
+  return game\`;
+export const fetch = (key, prefix) => redis.eval(FETCH, 1, key, prefix);`,
     // Two literal keys that hash to the same slot ({a} tags).
     {
       code: `import Redis from 'ioredis';\nconst redis = new Redis();\nconst S = ${json(FENCED_ACQUIRE_SCRIPT)};\nexport const take = (t) => redis.eval(S, 2, '{a}lock', '{a}fence', t, 30000);`,
@@ -118,16 +130,33 @@ export const acquire = (k, t) => redis.eval(ACQUIRE, 1, k, t, 30000);`,
       errors: [{ messageId: 'nilComparison', data: { command: 'GET', where: '' } }],
     },
     {
-      // A key made in the script; a string concatenation of pieces keeps the position.
-      code: `const S = 'local owner = redis.call("GET", "lock:" .. ARGV[1]) ' +
-  'if owner == ARGV[2] then return redis.call("DEL", "lock:" .. ARGV[1]) end return 0';`,
+      // A key made in the script from literals alone: no caller can give it a hash tag. A string
+      // concatenation of pieces keeps the position.
+      code: `const S = 'local owner = redis.call("GET", "lock:" .. "nightly") ' +
+  'if owner == ARGV[1] then return redis.call("DEL", "lock:" .. "nightly") end return 0';`,
       errors: [
         { messageId: 'builtKey', data: { command: 'GET', where: '' }, line: 1, column: 44 },
         { messageId: 'builtKey', data: { command: 'DEL', where: '' }, line: 2, column: 54 },
       ],
     },
     {
+      code: `const S = "local fence = 'invoice:fence'\\nreturn redis.call('INCR', fence)";`,
+      errors: [{ messageId: 'builtKey', data: { command: 'INCR', where: '' } }],
+    },
+    {
+      // On a cluster client any key the script builds may live on another node, whatever it is built from.
+      code: `import { Cluster } from 'ioredis';
+const cluster = new Cluster([]);
+const S = "local owner = redis.call('GET', ARGV[1] .. ':lock') if owner == ARGV[2] then return redis.call('DEL', ARGV[1] .. ':lock') end return 0";
+export const release = (prefix, token) => cluster.eval(S, 0, prefix, token);`,
+      errors: [
+        { messageId: 'builtKey', data: { command: 'GET', where: '' } },
+        { messageId: 'builtKey', data: { command: 'DEL', where: '' } },
+      ],
+    },
+    {
       code: `const S = "local fence = KEYS[1] .. ':fence'\\nreturn redis.call('INCR', fence)";`,
+      settings: { locksmith: { redis: { cluster: true } } },
       errors: [{ messageId: 'builtKey', data: { command: 'INCR', where: '' } }],
     },
     {

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { InvalidTestCase } from '@typescript-eslint/rule-tester';
 import { RuleTester } from '../support/rule-tester.js';
+import { DEBOUNCE_LATCH, IDEMPOTENCY_INTERCEPTOR, IDEMPOTENCY_SERVICE } from '../support/lookalikes.js';
 import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/no-unsafe-release.js';
 import { proveSuggestions } from '../support/sql-suggestions.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
@@ -806,6 +807,45 @@ const housekeeping = {
     `import Redis from 'ioredis'; const redis = new Redis();
      export async function join(room, user) { await redis.hset(\`locks:\${room}\`, user, Date.now()); }
      export async function closeRoom(room) { await redis.del(\`locks:\${room}\`); }`,
+    // A ticket hold cached under a key named "lock:…", stored through the client service's own JSON
+    // setter and deleted when the order is confirmed: data, not a lock.
+    `import { RedisService } from '../redis/redis.service';
+     export class InventoryService {
+       constructor(private readonly redisService: RedisService) {}
+       private getLockCacheKey(lockBatchNo: string) { return \`lock:batch:\${lockBatchNo}\`; }
+       async hold(hold: object, ttl: number) {
+         const lockBatchNo = \`LK\${Date.now()}\`;
+         await this.redisService.setJson(this.getLockCacheKey(lockBatchNo), hold, ttl);
+         return lockBatchNo;
+       }
+       async confirm(lockBatchNo: string) { await this.redisService.del(this.getLockCacheKey(lockBatchNo)); }
+     }`,
+    // A lock service that doubles as a key-value store (plain writes of caller-chosen keys): only its
+    // methods named for locking take or free a lock; deleteKey(key) deletes whatever the caller stored.
+    `import Redis from 'ioredis';
+     const RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+     export class RedisLockService {
+       constructor(private readonly redis: Redis) {}
+       async acquire(key: string, value: string, ttlMs: number) { return (await this.redis.set(key, value, 'PX', ttlMs, 'NX')) === 'OK'; }
+       async release(key: string, value: string) { return (await this.redis.eval(RELEASE, 1, key, value)) === 1; }
+       async set(key: string, value: unknown, ttlMs: number) { await this.redis.set(key, JSON.stringify(value), 'PX', ttlMs); }
+       async deleteKey(key: string) { await this.redis.del(key); }
+     }`,
+    // A debounce latch: the DEL on the branch that returns before the SET NX PX re-arms it.
+    DEBOUNCE_LATCH,
+    // An idempotency record: claimed with SET NX, overwritten with the result (or marked done) by a
+    // plain SET, deleted when the work failed so that a retry can run. Not a lock.
+    IDEMPOTENCY_INTERCEPTOR,
+    IDEMPOTENCY_SERVICE,
+    // A test helper that deletes a job's lock key to simulate a stall, called from a hook and from
+    // a test body: staging the scenario, not freeing a lock it holds.
+    `import Redis from 'ioredis';
+     const redis = new Redis();
+     async function simulateStall(jobId) { await redis.del(\`jobs:\${jobId}:lock\`); }
+     describe('stalled jobs', () => {
+       beforeEach(async () => { await simulateStall('1'); });
+       it('picks the job up again', async () => { await simulateStall('2'); });
+     });`,
   ],
   invalid: [
     {
@@ -882,6 +922,65 @@ export async function nightly() {
   try { await work(); } finally { await redis.del('lock:nightly'); }
 }`,
       errors: [{ messageId: 'plainDelete', line: 6, suggestions: [] }],
+    },
+    {
+      // Lock helpers beside a cache helper whose key parameter has the same name: the cache's plain
+      // SET says nothing of the lock's key.
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function acquireLock(key: string, token: string) { return redis.set(key, token, 'NX', 'PX', 30000); }
+export async function cacheSet(key: string, value: unknown) { await redis.set(key, JSON.stringify(value), 'EX', 60); }
+export async function releaseLock(key: string) { await redis.del(key); }`,
+      errors: [{ messageId: 'plainDelete', line: 5, suggestions: [] }],
+    },
+    {
+      // The "lock:batch:…" key deleted through the same service, with nothing storing a value under it.
+      code: `import { RedisService } from '../redis/redis.service';
+export class InventoryService {
+  constructor(private readonly redisService: RedisService) {}
+  private getLockCacheKey(lockBatchNo: string) { return \`lock:batch:\${lockBatchNo}\`; }
+  async confirm(lockBatchNo: string) { await this.redisService.del(this.getLockCacheKey(lockBatchNo)); }
+}`,
+      errors: [{ messageId: 'plainDelete', line: 5, suggestions: [] }],
+    },
+    {
+      // The same service storing nothing else: its generic delete frees the locks it takes.
+      code: `import Redis from 'ioredis';
+export class RedisLockService {
+  constructor(private readonly redis: Redis) {}
+  async acquire(key: string, value: string, ttlMs: number) { return (await this.redis.set(key, value, 'PX', ttlMs, 'NX')) === 'OK'; }
+  async deleteKey(key: string) { await this.redis.del(key); }
+}`,
+      errors: [{ messageId: 'plainDelete', line: 5, suggestions: [] }],
+    },
+    {
+      // A lock's key deleted on a branch that returns before the function takes it frees whoever
+      // holds it now: not a latch re-armed.
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function nightly(token: string, force: boolean) {
+  if (force) { await redis.del('lock:nightly'); return; }
+  if (!(await redis.set('lock:nightly', token, 'NX', 'PX', 30000))) return;
+  await work();
+}`,
+      errors: [
+        {
+          messageId: 'plainDelete',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function nightly(token: string, force: boolean) {
+  if (force) { await redis.eval(${RELEASE_LITERAL}, 1, 'lock:nightly', token); return; }
+  if (!(await redis.set('lock:nightly', token, 'NX', 'PX', 30000))) return;
+  await work();
+}`,
+            },
+          ],
+        },
+      ],
     },
   ],
 } satisfies Parameters<typeof ruleTester.run<MessageId, []>>[2];

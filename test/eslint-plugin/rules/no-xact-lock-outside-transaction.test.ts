@@ -428,6 +428,37 @@ export async function lockSubscription(entityManager: EntityManager, id: number)
          await client.query('COMMIT');
        } catch (error) { await client.query('ROLLBACK'); throw error; } finally { client.release(); }
      }`,
+    // A private helper whose parameter is declared with the pool's type (knex's \`Knex\`, which a
+    // transaction also is), while every caller passes it a transaction: the callers decide.
+    `import type { Knex } from 'knex';
+     import { db } from './db';
+     class KeyService {
+       private async lockName(trx: Knex, name: string) { await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [name]); }
+       async create(trx: Knex, name: string) {
+         return trx.transaction(async (inner) => { await this.lockName(inner, name); await inner('keys').insert({ name }); });
+       }
+       async rename(name: string) {
+         return db.knex.transaction(async (trx) => { await this.lockName(trx, name); await trx('keys').update({ name }); });
+       }
+     }
+     export default new KeyService();`,
+    // pg: BEGIN on a checked-out client; the COMMITs before the lock end branches that return.
+    `import { Pool } from 'pg';
+     const pool = new Pool();
+     export async function fetchBatch(id: number, done: boolean, empty: boolean) {
+       const client = await pool.connect();
+       try {
+         await client.query('BEGIN');
+         if (done) {
+           await client.query('COMMIT');
+           return null;
+         }
+         if (empty) { await client.query('COMMIT'); return null; }
+         await client.query('SELECT pg_advisory_xact_lock($1)', [id]);
+         await client.query('UPDATE jobs SET state = 1 WHERE id = $1', [id]);
+         await client.query('COMMIT');
+       } catch (error) { await client.query('ROLLBACK'); throw error; } finally { client.release(); }
+     }`,
     // A client handed in may already be inside the caller's transaction.
     `import type { PoolClient } from 'pg';
      async function lockJob(client: PoolClient, id: number) { await client.query('SELECT pg_advisory_xact_lock($1)', [id]); }`,

@@ -70,6 +70,12 @@ export async function tryAcquireIdempotency(key: string) {
   // A run-with-lock helper whose catch reports the work's outcome: the work never ran without the lock.
   `import Redis from 'ioredis'; const redis = new Redis();
    async function withLock(token, fn) { try { if (!(await redis.set('lock:job', token, 'NX', 'PX', 30000))) return false; await fn(); return true; } catch { return true; } }`,
+  // A single-use flag (geofencing, idempotency hints) that fails open on purpose: SET NX of a key
+  // that names no lock, in a helper that names no lock, and that nothing in the module releases.
+  `import { Redis } from '@upstash/redis'; const redis = Redis.fromEnv();
+   export async function tryAcquireFlag(key, ttlSeconds) {
+     try { return (await redis.set(key, '1', { nx: true, ex: ttlSeconds })) === 'OK'; } catch { return true; }
+   }`,
   // Map single-flight and cache-aside memoisation.
   `const inflight = new Map(); function once(key, load) { if (!inflight.has(key)) inflight.set(key, load()); return inflight.get(key); }`,
   `import Redis from 'ioredis'; const cache = new Redis();

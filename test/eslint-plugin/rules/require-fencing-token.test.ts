@@ -232,6 +232,22 @@ async function run(id: number) {
     errors: [{ messageId: 'unfencedWrite', line: 8, column: 11, suggestions: [] }],
   },
   {
+    // An upsert that also updates the row it finds writes as an update does.
+    code: `import Redlock from 'redlock';
+import { PrismaClient } from '@prisma/client';
+const redlock = new Redlock([]);
+const prisma = new PrismaClient();
+async function run(id: number) {
+  const lock = await redlock.acquire([\`lock:\${id}\`], 30000);
+  try {
+    await prisma.invoice.upsert({ where: { id }, update: { state: 'sent' }, create: { id, state: 'sent' } });
+  } finally {
+    await lock.release();
+  }
+}`,
+    errors: [{ messageId: 'unfencedWrite', line: 8, column: 11, suggestions: [] }],
+  },
+  {
     // redis-semaphore Mutex, a knex update.
     code: `import { Mutex } from 'redis-semaphore';
 import Redis from 'ioredis';
@@ -426,6 +442,19 @@ declare function nextStep(saga: Saga): Promise<string>;`,
        await redlock.using([\`lock:\${id}\`], 30000, async () => {
          await prisma.invoice.updateMany({ where: { id, fence: { lt: fence } }, data: { state: 'sent', fence } });
        });
+     }`,
+    // A Prisma upsert that updates nothing is create-if-missing: a stale holder's second run changes no row.
+    `import Redis from 'ioredis';
+     import { PrismaClient } from '@prisma/client';
+     const redis = new Redis();
+     const prisma = new PrismaClient();
+     async function book(userId: string, token: string) {
+       if (!(await redis.set('lock:user:' + userId, token, 'NX', 'EX', 5))) return;
+       try {
+         await prisma.user.upsert({ where: { email: userId }, update: {}, create: { id: userId, email: userId } });
+       } finally {
+         await redis.eval(RELEASE, 1, 'lock:user:' + userId, token);
+       }
      }`,
     // Efficiency-only locks: the comment, and the option.
     `import Redis from 'ioredis';

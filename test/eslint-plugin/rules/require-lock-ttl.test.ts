@@ -1,5 +1,6 @@
 import type { InvalidTestCase } from '@typescript-eslint/rule-tester';
 import { RuleTester } from '../support/rule-tester.js';
+import { IDEMPOTENCY_INTERCEPTOR } from '../support/lookalikes.js';
 import { createTypedRuleTester } from '../support/typed-rule-tester.js';
 import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/require-lock-ttl.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
@@ -500,6 +501,9 @@ export async function tryLock(key: string, token: string) {
 
 ruleTester.run('require-lock-ttl', rule, {
   valid: [
+    // An idempotency record: claimed with SET NX, overwritten with the result (or marked done) by a
+    // plain SET, deleted when the work failed so that a retry can run. Not a lock.
+    IDEMPOTENCY_INTERCEPTOR,
     // The atomic acquisition with an expiry, in every dialect and option order.
     `import Redis from 'ioredis'; const redis = new Redis();
      async function f(token) { await redis.set('lock:invoice', token, 'NX', 'PX', 30000); await redis.set('lock:b', token, 'EX', 30, 'NX'); }`,

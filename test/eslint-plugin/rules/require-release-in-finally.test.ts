@@ -28,6 +28,21 @@ export async function bookSafely(id: string) {
   `import { describe, it } from 'mocha'; import { Mutex } from 'redis-semaphore'; import Redis from 'ioredis';
    const mutex = new Mutex(new Redis(), 'lock:a');
    describe('Mutex', () => { it('acquires', async () => { await mutex.acquire(); expect(await isLocked()).to.equal(true); await mutex.release(); }); });`,
+  // A lock kept on success: the worker chosen keeps its lock (it expires on its own), and the only
+  // release gives the lock up on the branch that goes on to the next worker. No release ends the
+  // work, so none runs "on the success path only".
+  `import Redis from 'ioredis'; const redis = new Redis(); ${RELEASE}
+   export async function assign(workers: string[], token: string) {
+     let chosen = null;
+     for (const id of workers) {
+       if (await redis.set(\`lock:worker:\${id}\`, token, 'NX', 'PX', 5000)) {
+         const status = await redis.hget('worker:status', id);
+         if (status === '1') { chosen = id; break; }
+         else { await redis.eval(RELEASE, 1, \`lock:worker:\${id}\`, token); }
+       }
+     }
+     if (chosen) await send(chosen);
+   }`,
   // The release in `finally`, ioredis.
   `import Redis from 'ioredis'; const redis = new Redis(); ${RELEASE}
    async function f(token) { if (!(await redis.set('lock:invoice', token, 'NX', 'PX', 30000))) return;
@@ -91,6 +106,22 @@ export async function bookSafely(id: string) {
 ];
 
 const invalid = [
+  {
+    // The release that ends the locked branch, before its return: released on the success path only.
+    code: `import Redis from 'ioredis';
+const redis = new Redis();
+${RELEASE}
+export async function pull(token: string) {
+  const acquired = await redis.set('lock:pull', token, 'NX', 'PX', 10000);
+  if (acquired) {
+    await sync();
+    await redis.eval(RELEASE, 1, 'lock:pull', token);
+    return;
+  }
+  await waitForOthers();
+}`,
+    errors: [{ messageId: 'releaseNotInFinally' as const, line: 5, suggestions: [] }],
+  },
   {
     // Redlock's handle declared first and assigned in the try (\`let lock: Lock; lock = await redlock.acquire(…)\`).
     code: `import Redlock, { type Lock } from 'redlock';

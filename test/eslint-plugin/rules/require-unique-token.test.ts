@@ -1,5 +1,6 @@
 import type { InvalidTestCase } from '@typescript-eslint/rule-tester';
 import { RuleTester } from '../support/rule-tester.js';
+import { DEBOUNCE_LATCH, IDEMPOTENCY_INTERCEPTOR, IDEMPOTENCY_SERVICE } from '../support/lookalikes.js';
 import { createTypedRuleTester } from '../support/typed-rule-tester.js';
 import rule, { type MessageId, type Options } from '../../../eslint-plugin/src/rules/require-unique-token.js';
 import { suggestionsClearFindings } from '../support/suggestions-clear-findings.js';
@@ -882,6 +883,43 @@ ruleTester.run('require-unique-token', rule, {
      function applyLock(key, value) { return redis.set(key, value, 'NX', 'PX', 30000); }
      export async function unlock(key) { await redis.del(key); }
      export function run(id) { ${Array.from({ length: 9 }, (_, index) => `applyLock(\`report:\${id}\`, '${index}');`).join(' ')} }`,
+    // A debounce latch: the DEL on the branch that returns before the SET NX PX re-arms it.
+    DEBOUNCE_LATCH,
+    // An idempotency record: claimed with SET NX, overwritten with the result (or marked done) by a
+    // plain SET, deleted when the work failed so that a retry can run. Not a lock.
+    IDEMPOTENCY_INTERCEPTOR,
+    IDEMPOTENCY_SERVICE,
+    // The same through a service whose set(key, value, ttl) the analysis cannot read the options of.
+    `import { RedisService } from './redis.service';
+     export class Idempotent {
+       constructor(private readonly redisService: RedisService) {}
+       async run(id: string, ttl: number, work: () => Promise<{ ok: boolean }>) {
+         const key = \`idempotent:\${id}\`;
+         if (!(await this.redisService.setnx(key, 'PROCESSING'))) throw new Error('busy');
+         const response = await work();
+         if (response.ok) await this.redisService.set(key, JSON.stringify(response), ttl);
+         else await this.redisService.del(key);
+       }
+     }`,
+    // A hook stages a lock held by someone else with a fixed token, and the teardown clears it:
+    // the value is the scenario, not a holder's token.
+    `import Redis from 'ioredis';
+     const redis = new Redis();
+     describe('report lock', () => {
+       beforeEach(async () => { await redis.set('lock:report', 'other-holder', 'NX', 'PX', 10000); });
+       afterEach(async () => { await redis.del('lock:report'); });
+       it('waits for the holder', async () => { await runReport(); });
+     });`,
+    // The same through a helper only test hooks call.
+    `import Redis from 'ioredis';
+     const redis = new Redis();
+     async function holdLock(name) { await redis.set(\`lock:\${name}\`, 'stale-holder', 'NX', 'PX', 10000); }
+     async function dropLock(name) { await redis.del(\`lock:\${name}\`); }
+     describe('report lock', () => {
+       beforeEach(() => holdLock('report'));
+       afterEach(() => dropLock('report'));
+       it('waits for the holder', async () => { await runReport(); });
+     });`,
   ],
   invalid,
 });

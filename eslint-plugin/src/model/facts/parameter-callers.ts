@@ -30,7 +30,7 @@ export function callerArguments(sourceCode: SourceCode, value: TSESTree.Node): r
   const params = fn.params[0]?.type === AST_NODE_TYPES.Identifier && fn.params[0].name === 'this' ? fn.params.slice(1) : fn.params;
   const index = params.findIndex((candidate) => candidate.type === AST_NODE_TYPES.Identifier && candidate.name === variable.name);
   if (index < 0) return undefined;
-  const calls = callsOf(sourceCode, fn);
+  const calls = callsOfFunction(sourceCode, fn);
   if (!calls || calls.length === 0 || calls.length > MAX_FOLLOWED_CALLERS) return undefined;
   const passed: TSESTree.Node[] = [];
   for (const call of calls) {
@@ -42,13 +42,20 @@ export function callerArguments(sourceCode: SourceCode, value: TSESTree.Node): r
   return passed;
 }
 
-/** Every call of `fn`, or undefined when `fn` may be called from where this file cannot see. */
-function callsOf(sourceCode: SourceCode, fn: FunctionLike): TSESTree.CallExpression[] | undefined {
+/**
+ * Every call of `fn` (at most `limit`), or undefined when `fn` may be called from where this file
+ * cannot see, or more often than `limit`.
+ */
+export function callsOfFunction(
+  sourceCode: SourceCode,
+  fn: FunctionLike,
+  limit = MAX_FOLLOWED_CALLERS,
+): TSESTree.CallExpression[] | undefined {
   const parent = fn.parent;
   if (fn.type === AST_NODE_TYPES.FunctionDeclaration) {
     if (!fn.id || parent.type === AST_NODE_TYPES.ExportNamedDeclaration || parent.type === AST_NODE_TYPES.ExportDefaultDeclaration)
       return undefined;
-    return callsOfBinding(sourceCode, fn.id);
+    return callsOfBinding(sourceCode, fn.id, limit);
   }
   // `const applyLock = (key, value) => ...`
   if (
@@ -58,14 +65,14 @@ function callsOf(sourceCode: SourceCode, fn: FunctionLike): TSESTree.CallExpress
     parent.parent.kind === 'const' &&
     parent.parent.parent.type !== AST_NODE_TYPES.ExportNamedDeclaration
   ) {
-    return callsOfBinding(sourceCode, parent.id);
+    return callsOfBinding(sourceCode, parent.id, limit);
   }
-  if (parent.type === AST_NODE_TYPES.MethodDefinition && parent.value === fn) return callsOfPrivateMethod(sourceCode, parent);
+  if (parent.type === AST_NODE_TYPES.MethodDefinition && parent.value === fn) return callsOfPrivateMethod(sourceCode, parent, limit);
   return undefined;
 }
 
 /** Calls of a named function: every read of its name must be the callee of a call. */
-function callsOfBinding(sourceCode: SourceCode, name: TSESTree.Identifier): TSESTree.CallExpression[] | undefined {
+function callsOfBinding(sourceCode: SourceCode, name: TSESTree.Identifier, limit: number): TSESTree.CallExpression[] | undefined {
   const variable = findVariable(sourceCode, name);
   if (!variable) return undefined;
   const calls: TSESTree.CallExpression[] = [];
@@ -75,7 +82,7 @@ function callsOfBinding(sourceCode: SourceCode, name: TSESTree.Identifier): TSES
     // `export { applyLock }`, `module.exports = { applyLock }`, `queue.on('job', applyLock)`: it escapes.
     if (use.parent.type !== AST_NODE_TYPES.CallExpression || use.parent.callee !== use) return undefined;
     calls.push(use.parent);
-    if (calls.length > MAX_FOLLOWED_CALLERS) return undefined;
+    if (calls.length > limit) return undefined;
   }
   return calls;
 }
@@ -85,7 +92,11 @@ function callsOfBinding(sourceCode: SourceCode, name: TSESTree.Identifier): TSES
  * `this.name(...)`. Any other mention of the name in the class (`this.name.bind(this)`, `self.name(...)`,
  * `other.name`) means a caller this does not see, so nothing is followed.
  */
-function callsOfPrivateMethod(sourceCode: SourceCode, method: TSESTree.MethodDefinition): TSESTree.CallExpression[] | undefined {
+function callsOfPrivateMethod(
+  sourceCode: SourceCode,
+  method: TSESTree.MethodDefinition,
+  limit: number,
+): TSESTree.CallExpression[] | undefined {
   if (method.static || method.kind !== 'method' || method.computed) return undefined;
   const isHashPrivate = method.key.type === AST_NODE_TYPES.PrivateIdentifier;
   if (!isHashPrivate && method.accessibility !== 'private') return undefined;
@@ -110,7 +121,7 @@ function callsOfPrivateMethod(sourceCode: SourceCode, method: TSESTree.MethodDef
     const call = mention.parent;
     if (!mention.onThis || call.type !== AST_NODE_TYPES.CallExpression || call.callee !== mention.node) return undefined;
     calls.push(call);
-    if (calls.length > MAX_FOLLOWED_CALLERS) return undefined;
+    if (calls.length > limit) return undefined;
   }
   return calls;
 }

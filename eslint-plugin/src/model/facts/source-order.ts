@@ -112,18 +112,60 @@ export function runsBefore(earlier: TSESTree.CallExpression, later: TSESTree.Cal
  * having passed through it.
  */
 export function isOnEarlyExit(node: TSESTree.Node, owner: TSESTree.Node): boolean {
+  return earlyExitBranch(node, owner) !== undefined;
+}
+
+/**
+ * The early exit `node` sits on (see isOnEarlyExit): the `return`/`throw` statement, or the block
+ * that one ends. Code outside it runs without having passed through `node`.
+ */
+export function earlyExitBranch(node: TSESTree.Node, owner: TSESTree.Node): TSESTree.Node | undefined {
   const body = isFunctionLike(owner) && owner.body.type === AST_NODE_TYPES.BlockStatement ? owner.body : undefined;
   for (let current = node; current.parent && current !== owner; current = current.parent) {
     const parent: TSESTree.Node = current.parent;
-    if (current.type === AST_NODE_TYPES.ReturnStatement || current.type === AST_NODE_TYPES.ThrowStatement) return parent !== body;
-    if (parent === body || isFunctionLike(parent)) return false;
+    if (current.type === AST_NODE_TYPES.ReturnStatement || current.type === AST_NODE_TYPES.ThrowStatement)
+      return parent !== body ? current : undefined;
+    if (parent === body || isFunctionLike(parent)) return undefined;
     if (parent.type === AST_NODE_TYPES.BlockStatement) {
       const later = parent.body.slice(parent.body.indexOf(current as TSESTree.Statement) + 1);
       if (later.some((statement) => statement.type === AST_NODE_TYPES.ReturnStatement || statement.type === AST_NODE_TYPES.ThrowStatement))
-        return true;
+        return parent;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The call gives a loop's candidate up: it sits in a block that goes on to the loop's next turn or
+ * out of it (`break`, `continue` after it), or in one branch of an `if` whose other branch leaves
+ * with `break` or `continue` (`if (ok) { chosen = id; break } else { release() }`: the release passes
+ * this candidate over, and the lock taken goes on with the other branch, past the loop). A release
+ * before a `return` is not one: it often ends the work of the branch that holds the lock.
+ */
+export function isOnGiveUpPath(node: TSESTree.Node, owner: TSESTree.Node): boolean {
+  for (let current = node; current.parent && current !== owner; current = current.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if (isFunctionLike(parent)) return false;
+    if (parent.type === AST_NODE_TYPES.BlockStatement) {
+      const later = parent.body.slice(parent.body.indexOf(current as TSESTree.Statement) + 1);
+      if (later.some(isLoopJump)) return true;
+    }
+    if (parent.type === AST_NODE_TYPES.IfStatement && parent.alternate && current !== parent.test) {
+      const other = current === parent.consequent ? parent.alternate : parent.consequent;
+      if (endsWithLoopJump(other)) return true;
     }
   }
   return false;
+}
+
+function isLoopJump(statement: TSESTree.Node): boolean {
+  return statement.type === AST_NODE_TYPES.BreakStatement || statement.type === AST_NODE_TYPES.ContinueStatement;
+}
+
+function endsWithLoopJump(statement: TSESTree.Statement): boolean {
+  if (isLoopJump(statement)) return true;
+  const last = statement.type === AST_NODE_TYPES.BlockStatement ? statement.body.at(-1) : undefined;
+  return last !== undefined && isLoopJump(last);
 }
 
 /**

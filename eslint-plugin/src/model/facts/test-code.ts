@@ -1,11 +1,13 @@
 // Where a file's test code is: the callbacks of test cases (`it`, `test`) and of setup and teardown
-// hooks (`beforeEach`, `afterAll`, `test.before`, `t.teardown`), so that the model can tell a test
-// resetting its fixtures from code that frees a lock. Found once per file, from the calls the model
-// already collected.
+// hooks (`beforeEach`, `afterAll`, `test.before`, `t.teardown`), and the file's own helpers that only
+// they call (`simulateStall(jobId)`), so that the model can tell a test staging its scenario or
+// resetting its fixtures from code that takes or frees a lock. Found once per file, from the calls
+// the model already collected.
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { findVariable, type FunctionLike, isFunctionLike, skipTypeWrappers } from '../../util/ast.js';
+import { contains, findVariable, type FunctionLike, isFunctionLike, skipTypeWrappers } from '../../util/ast.js';
 import { collectNodes } from '../../util/collect-nodes.js';
+import { callsOfFunction } from './parameter-callers.js';
 
 const { DefinitionType } = TSESLint.Scope;
 
@@ -44,29 +46,78 @@ const TEST_MODULES: ReadonlySet<string> = new Set([
   'uvu',
 ]);
 
+/** How many helpers deep (a helper only another test helper calls) test code is followed. */
+const HELPER_ROUNDS = 2;
+/** A helper called more often than this is not followed (its calls are each walked up to their callback). */
+const MAX_HELPER_CALLS = 200;
+
 const byProgram = new WeakMap<TSESTree.Program, TestCode>();
 
 export function testCodeOf(sourceCode: Readonly<TSESLint.SourceCode>): TestCode {
   const cached = byProgram.get(sourceCode.ast);
   if (cached) return cached;
   const callbacks = new Map<TSESTree.Node, TestCallbackKind>();
-  for (const call of collectNodes(sourceCode).calls) {
+  const calls = collectNodes(sourceCode).calls;
+  for (const call of calls) {
     const kind = frameworkCallKind(sourceCode, call, callbacks);
     if (!kind) continue;
     for (const callback of callbackArguments(sourceCode, call)) if (!callbacks.has(callback)) callbacks.set(callback, kind);
   }
+  const around = (node: TSESTree.Node): { readonly kind: TestCallbackKind; readonly callback: FunctionLike } | undefined => {
+    for (let current = node.parent; current; current = current.parent) {
+      const kind = callbacks.get(current);
+      if (kind && isFunctionLike(current)) return { kind, callback: current };
+    }
+    return undefined;
+  };
+  if (callbacks.size > 0) addTestHelpers(sourceCode, calls, callbacks, around);
   const testCode: TestCode = {
     callbackAround(node) {
-      if (callbacks.size === 0) return undefined;
-      for (let current = node.parent; current; current = current.parent) {
-        const kind = callbacks.get(current);
-        if (kind && isFunctionLike(current)) return { kind, callback: current };
-      }
-      return undefined;
+      return callbacks.size === 0 ? undefined : around(node);
     },
   };
   byProgram.set(sourceCode.ast, testCode);
   return testCode;
+}
+
+/**
+ * The file's own functions that only test code calls (`async function simulateStall(id) { await
+ * redis.del(...) }` called from a hook and a test body) run as part of that test code: a helper
+ * every caller of which is a hook is a hook, else a test case. A function the file exports, passes
+ * on or calls from anywhere else is not one.
+ */
+function addTestHelpers(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  calls: readonly TSESTree.CallExpression[],
+  callbacks: Map<TSESTree.Node, TestCallbackKind>,
+  around: (node: TSESTree.Node) => { readonly kind: TestCallbackKind } | undefined,
+): void {
+  const judged = new Set<FunctionLike>();
+  for (let round = 0; round < HELPER_ROUNDS; round++) {
+    let added = false;
+    for (const call of calls) {
+      const callee = skipTypeWrappers(call.callee);
+      if (callee.type !== AST_NODE_TYPES.Identifier) continue;
+      const fn = declaredFunction(sourceCode, callee);
+      if (!fn || callbacks.has(fn) || judged.has(fn) || !around(call)) continue;
+      const callers = callsOfFunction(sourceCode, fn, MAX_HELPER_CALLS);
+      const kinds = callers?.map((caller) => (contains(fn, caller) ? undefined : around(caller)?.kind));
+      if (!kinds || kinds.length === 0 || kinds.includes(undefined)) continue;
+      judged.add(fn);
+      callbacks.set(fn, kinds.every((kind) => kind === 'hook') ? 'hook' : 'case');
+      added = true;
+    }
+    if (!added) return;
+  }
+}
+
+/** The function a name is declared with in this file: `function f() {}` or `const f = () => {}`. */
+function declaredFunction(sourceCode: Readonly<TSESLint.SourceCode>, name: TSESTree.Identifier): FunctionLike | undefined {
+  const definition = findVariable(sourceCode, name)?.defs[0];
+  if (definition?.node.type === AST_NODE_TYPES.FunctionDeclaration) return definition.node;
+  if (definition?.node.type === AST_NODE_TYPES.VariableDeclarator && definition.node.init && isFunctionLike(definition.node.init))
+    return definition.node.init;
+  return undefined;
 }
 
 /**

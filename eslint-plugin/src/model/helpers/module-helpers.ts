@@ -3,8 +3,8 @@
 // acquisition in one, the release in another) paired by their abstracted keys.
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { enclosingFunction, type FunctionLike, functionName, isFunctionLike, type ScopeOwner } from '../../util/ast.js';
-import { isInLockFunction } from '../facts/keys.js';
+import { enclosingFunction, findVariable, type FunctionLike, functionName, isFunctionLike, type ScopeOwner } from '../../util/ast.js';
+import { isInLockFunction, matchesLockPattern } from '../facts/keys.js';
 import type { Acquisition, Expiry, Release, LockHelperSummary } from '../nouns/redis-events.js';
 import { keyOf, type ModuleEvents, parameterBindings, RELEASE_NAME, summarizeLockHelpers } from './helper-summaries.js';
 
@@ -21,9 +21,16 @@ import { calledName, helperCalled, helperCallEvents } from './helper-calls.js';
  * The key of an event with its function's parameters abstracted, qualified by where the function
  * lives (its class, its object literal, or the module): undefined when the key reads no parameter.
  * A key that is a bare parameter (`release(key) { del(key) }`) says nothing by its text, so it
- * counts only in a function or class named like a lock helper (`releaseLock`, `RedisLock#release`).
+ * counts only in a function or class named like a lock helper (`releaseLock`, `RedisLock#release`);
+ * in a lock class that also stores values under its callers' keys (`set(key, value)`), only in a
+ * method named for locking itself: `deleteKey(key)` there deletes whatever the caller stored.
  */
-export function splitKeyOf(sourceCode: SourceCode, event: Acquisition | Release | Expiry, lockKeyPattern: RegExp): string | undefined {
+export function splitKeyOf(
+  sourceCode: SourceCode,
+  event: Acquisition | Release | Expiry,
+  lockKeyPattern: RegExp,
+  storesCallerKeys: (container: string) => boolean = () => false,
+): string | undefined {
   const fn = event.owner;
   if (!isFunctionLike(fn) || event.keySignature === undefined || !event.keySignature.includes('v:')) return undefined;
   const { keyParameters, keyPattern } = keyOf(event, parameterBindings(sourceCode, fn));
@@ -31,11 +38,32 @@ export function splitKeyOf(sourceCode: SourceCode, event: Acquisition | Release 
   const abstracted = keyPattern.replace(/\$\d+/gu, '$');
   if (/^\$(?:\.[\w$]+)?$/u.test(abstracted)) {
     const name = functionName(fn) ?? '';
-    if (!isInLockFunction(event.node, lockKeyPattern) && !(RELEASE_NAME.test(name) || /^(?:acquire|tryAcquire|extend|renew)$/u.test(name)))
-      return undefined;
+    const namedForLocking =
+      RELEASE_NAME.test(name) || /^(?:acquire|tryAcquire|extend|renew)$/u.test(name) || matchesLockPattern(name, lockKeyPattern);
+    if (!namedForLocking && (!isInLockFunction(event.node, lockKeyPattern) || storesCallerKeys(containerOf(fn)))) return undefined;
   }
   return `${containerOf(fn)}|${abstracted}`;
 }
+
+/**
+ * The containers (containerOf) with a function that writes a value under a bare parameter of its
+ * own with a plain `SET` (`set(key, value) { redis.set(key, value) }`): a key-value store.
+ */
+function containersStoringCallerKeys(sourceCode: SourceCode, events: ModuleEvents): Set<string> {
+  const containers = new Set<string>();
+  for (const command of events.commands) {
+    if (!PLAIN_SET_NAMES.has(command.name) || command.set?.nx || command.set?.xx || command.set?.compare !== undefined || !command.key)
+      continue;
+    const fn = command.owner;
+    const key = command.key;
+    if (!isFunctionLike(fn) || key.type !== AST_NODE_TYPES.Identifier) continue;
+    const definition = findVariable(sourceCode, key)?.defs[0];
+    if (definition?.type === TSESLint.Scope.DefinitionType.Parameter && definition.node === fn) containers.add(containerOf(fn));
+  }
+  return containers;
+}
+
+const PLAIN_SET_NAMES: ReadonlySet<string> = new Set(['SET', 'SETEX', 'PSETEX']);
 
 /** Where a function lives, for pairing: its class body, its object literal, or the module. */
 function containerOf(fn: FunctionLike): string {
@@ -70,8 +98,10 @@ export function withLockHelpers(
   handled: ReadonlySet<TSESTree.Node>,
   importedHelper?: (call: TSESTree.CallExpression) => LockHelperSummary | undefined,
 ): ModuleHelpers {
+  let stores: Set<string> | undefined;
+  const storesCallerKeys = (container: string): boolean => (stores ??= containersStoringCallerKeys(sourceCode, events)).has(container);
   const split = <T extends Acquisition | Release | Expiry>(event: T): T => {
-    const splitKey = splitKeyOf(sourceCode, event, lockKeyPattern);
+    const splitKey = splitKeyOf(sourceCode, event, lockKeyPattern, storesCallerKeys);
     return splitKey === undefined ? event : { ...event, splitKey };
   };
   const acquisitions = events.acquisitions.map(split);

@@ -5,7 +5,8 @@
 import * as path from 'node:path';
 import type * as luaparse from 'luaparse';
 import { analyzeLuaChunk, type LuaKeyWrite, type LuaScriptSummary } from '../../lua/analyze-script.js';
-import { findLuaReplyPitfalls, type LuaPitfall } from '../../lua/reply-pitfalls.js';
+import { findLuaReplyPitfalls, luaReplyPitfalls, type LuaPitfall } from '../../lua/reply-pitfalls.js';
+import { parseRedisLua } from '../../lua/parse-script.js';
 import { LUA_VISITOR_KEYS, type LuaChunk, type LuaSyntaxNode } from '../../lua/source-code.js';
 import { matchesLockPattern } from '../facts/keys.js';
 
@@ -54,6 +55,21 @@ export function luaFileModel(chunk: LuaChunk, filename: string, lockKeyPattern: 
   };
   cache.set(chunk, model);
   return model;
+}
+
+/**
+ * The pitfalls of a script held in JavaScript (a string, or a `.lua` file it reads), with keys built
+ * inside the script judged as in a `.lua` file: reported when made of literals alone, and, when the
+ * script runs on a cluster client, whatever they are built from. A key built on a prefix the caller
+ * passes (`ARGV[1] .. id`) may carry the caller's hash tag, and off a cluster every key is on the one node.
+ */
+export function scriptTextPitfalls(text: string, onCluster: boolean): readonly LuaPitfall[] {
+  const pitfalls = luaReplyPitfalls(text) ?? [];
+  if (onCluster || !pitfalls.some((pitfall) => pitfall.kind === 'builtKey')) return pitfalls;
+  const chunk = parseRedisLua(text);
+  if (!chunk) return pitfalls.filter((pitfall) => pitfall.kind !== 'builtKey');
+  const literalKeys = new LiteralKeys(chunk as LuaChunk);
+  return pitfalls.filter((pitfall) => pitfall.kind !== 'builtKey' || literalKeys.isLiteralOnly(pitfall.range));
 }
 
 /** Every top-level statement declares a function or binds a value without calling Redis. */

@@ -7,6 +7,7 @@ import { forEachChild, isFunctionLike, isInFinally, methodCallParts, skipTypeWra
 import { childrenOverlapping } from '../../util/ranges.js';
 import type { AdvisoryLockItem } from '../nouns/sql-items.js';
 import type { LockStep } from '../nouns/lock-types.js';
+import { isOnGiveUpPath } from '../facts/source-order.js';
 import { SESSION_ENDING_METHODS } from '../tables/sql-clients.js';
 
 /**
@@ -19,6 +20,15 @@ export function isGuaranteed(release: LockStep): boolean {
     if (current.parent?.type === AST_NODE_TYPES.CatchClause) return true;
   }
   return false;
+}
+
+/**
+ * Every release passes a loop's candidate over (isOnGiveUpPath): none ends the work on its way
+ * through, so the lock is kept when the work succeeds (handed on, or left to expire), and an error
+ * that skips a release leaves it held no longer than success does.
+ */
+export function isKeptOnSuccess(releases: readonly LockStep[]): boolean {
+  return releases.length > 0 && releases.every((release) => isOnGiveUpPath(release.node, release.owner));
 }
 
 /** Something between acquiring and releasing can throw: a call, an `await`, a `throw`. */

@@ -16,7 +16,7 @@ import type { LockModel } from '../nouns/lock-types.js';
 import { isReleasedInModule, redisIndex } from '../pairing/indexes.js';
 import { eventNode, within, precedesInScope } from '../facts/source-order.js';
 import { looksLikeLockKey, matchesLockPattern, isInLockFunction } from '../facts/keys.js';
-import { isLockKey } from './housekeeping.js';
+import { claimsRecord, isLockKey } from './housekeeping.js';
 import type { Acquisition, RedisCommand, RedisModel } from '../nouns/redis-events.js';
 import { valueFlow } from '../facts/result-flow.js';
 import { lockLibraryMethod, isRawCommand } from '../tables/redis-clients.js';
@@ -26,8 +26,9 @@ const { DefinitionType } = TSESLint.Scope;
 /**
  * `SET NX`/`SETNX` also writes markers meant to stay (`SETNX processed:42 1` for idempotency), and a
  * marker needs neither a TTL nor a unique value. An acquisition is a lock when its key looks like a
- * lock key (`lockKeyPattern`), when this module releases the same key again, or when it sits in a
- * function named like a lock helper (`acquireLock(key)`, `tryLock`), whose key is a parameter.
+ * lock key (`lockKeyPattern`), when it sits in a function named like a lock helper
+ * (`acquireLock(key)`, `tryLock`), whose key is a parameter, or when this module releases the same
+ * key again, unless it also overwrites it with a result (an idempotency record).
  */
 export function isLockAcquisition(
   sourceCode: Readonly<TSESLint.SourceCode>,
@@ -36,8 +37,10 @@ export function isLockAcquisition(
   acquisition: Acquisition,
 ): boolean {
   if (acquisition.key && looksLikeLockKey(sourceCode, acquisition.key, lockKeyPattern)) return true;
-  if (isReleasedInModule(model, acquisition)) return true;
-  return isInLockFunction(acquisition.node, lockKeyPattern);
+  if (isInLockFunction(acquisition.node, lockKeyPattern)) return true;
+  // Claimed, then overwritten with the result: an idempotency record, whose DEL retries a failed run.
+  if (claimsRecord(model, acquisition)) return false;
+  return isReleasedInModule(model, acquisition);
 }
 
 /**

@@ -5,7 +5,7 @@ import { contains, skipTypeWrappers, valueCarrier } from '../../util/ast.js';
 import { redisIndex } from '../pairing/indexes.js';
 import { commandNode, within } from '../facts/source-order.js';
 import { isInLockFunction } from '../facts/keys.js';
-import { isLockKey } from './housekeeping.js';
+import { isHousekeeping, isLockKey } from './housekeeping.js';
 import { isReplyOfKey, pipelineReplyOf } from './pipeline-replies.js';
 import type { Acquisition, Expiry, RedisModel, Release } from '../nouns/redis-events.js';
 import { isParameterValue } from './token-origin.js';
@@ -143,7 +143,8 @@ function eventGroups(sourceCode: Readonly<TSESLint.SourceCode>, model: RedisMode
     order: new Map<Release | Expiry, number>(),
   };
   for (const event of [...model.releases, ...model.expiries]) {
-    if (!isRawCommand(event)) continue;
+    // A test's teardown, a data value's delete, a latch re-armed: nothing a holder's value is compared for.
+    if (!isRawCommand(event) || isHousekeeping(model, event)) continue;
     groups.order.set(event, groups.order.size);
     add(groups.all, event);
     if (

@@ -7,6 +7,8 @@ import type { LockModel } from '../nouns/lock-types.js';
 import { isReleasedInModule, redisIndex } from '../pairing/indexes.js';
 import { commandNode, within, runsBefore } from '../facts/source-order.js';
 import { looksLikeLockKey } from '../facts/keys.js';
+import { isLockAcquisition as isLockTaken } from './lock-acquisitions.js';
+import { claimsRecord } from './housekeeping.js';
 import type { Acquisition } from '../nouns/redis-events.js';
 import { getSqlModel } from '../sql/sql-model.js';
 import type { ResultShape } from '../nouns/vocabulary.js';
@@ -69,8 +71,13 @@ const redisSource: AcquisitionSource = {
     }
     return result;
   },
-  all(model) {
-    return model.redis.acquisitions;
+  all(model, context) {
+    // A helper that fails open around a SET NX of a key that is no lock (a single-use flag, an
+    // idempotency hint) chose to run twice rather than not at all: only a lock's fails open.
+    return model.redis.acquisitions.filter(
+      (acquisition) =>
+        !isRawCommand(acquisition) || isLockTaken(context.sourceCode, model.redis, model.settings.lockKeyPattern, acquisition),
+    );
   },
 };
 
@@ -113,7 +120,7 @@ export const TRY_ACQUISITION_SOURCES: readonly AcquisitionSource[] = [redisSourc
 function isLockAcquisition(model: LockModel, sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition): boolean {
   if (!acquisition.key) return false;
   if (looksLikeLockKey(sourceCode, acquisition.key, model.settings.lockKeyPattern)) return true;
-  return isReleasedInModule(model.redis, acquisition);
+  return !claimsRecord(model.redis, acquisition) && isReleasedInModule(model.redis, acquisition);
 }
 
 function labelOf(acquisition: Acquisition): string {

@@ -1,7 +1,7 @@
 // Writes made through query builders and ORMs (`prisma.invoice.update`, `knex('t').update`).
 
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { propertyName, skipTypeWrappers } from '../../util/ast.js';
+import { propertyName, propertyValue, skipTypeWrappers } from '../../util/ast.js';
 import { ANY_ORM_WRITE_METHOD, ORM_WRITERS, ormWritesOf, type OrmWriter } from '../tables/sql-clients.js';
 import type { SenderResolver } from './senders.js';
 import type { SqlSender, OrmWriteFacts } from '../nouns/sql-items.js';
@@ -160,8 +160,17 @@ export function ormWriteIsFenced(write: OrmWriteFacts, fenceColumns: readonly st
   return fenced;
 }
 
-/** `createMany({ skipDuplicates: true })`, `.onConflict().ignore()`, `.onConflictDoNothing()`. */
+/**
+ * `createMany({ skipDuplicates: true })`, `.onConflict().ignore()`, `.onConflictDoNothing()`, and an
+ * upsert whose update is empty (`upsert({ where, update: {}, create })`): create-if-missing, which a
+ * stale holder's second run leaves as it found it.
+ */
 export function ormWriteIsIdempotent(write: OrmWriteFacts): boolean {
+  if (write.method === 'upsert') {
+    const options = write.node.arguments[0] && skipTypeWrappers(write.node.arguments[0]);
+    const update = options?.type === AST_NODE_TYPES.ObjectExpression ? propertyValue(options, 'update') : undefined;
+    if (update?.type === AST_NODE_TYPES.ObjectExpression && update.properties.length === 0) return true;
+  }
   for (const node of write.chain) {
     if (node.type !== AST_NODE_TYPES.CallExpression) continue;
     const callee = skipTypeWrappers(node.callee);

@@ -2,6 +2,7 @@
 
 import { AST_NODE_TYPES, TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { collectNodes } from '../../util/collect-nodes.js';
+import { callerArguments } from '../facts/parameter-callers.js';
 import { findVariable, isFunctionLike, propertyName, skipTypeWrappers, type FunctionLike, propertyValue } from '../../util/ast.js';
 import { assignedValues, calledFunction, enclosingClassBody, isNullish, returnedValues } from '../project/factories.js';
 import type { ImportTable, SqlLibrary } from '../nouns/vocabulary.js';
@@ -161,6 +162,10 @@ export class SenderResolver {
   private variableHandle(variable: TSESLint.Scope.Variable, depth: number): SqlHandle {
     const definition = variable.defs[0];
     if (!definition || variable.defs.length !== 1) return UNKNOWN;
+    if (definition.type === DefinitionType.Parameter) {
+      const passed = this.callersHandle(definition.name, depth);
+      if (passed) return passed;
+    }
     const annotated =
       annotationHandle(definition.name, this.isForeignType) ??
       (definition.name.type === AST_NODE_TYPES.Identifier
@@ -189,6 +194,28 @@ export class SenderResolver {
     }
     if (definition.type === DefinitionType.Parameter) return this.callbackParameterHandle(definition.node, definition.name, depth);
     return UNKNOWN;
+  }
+
+  /**
+   * What every caller of a module-private function passes for its parameter, when they all agree
+   * on a known handle: more than its declared type says (knex's \`Knex\` is also the type of a
+   * transaction, so \`lockName(trx: Knex)\` called only with transactions runs inside one).
+   */
+  private callersHandle(parameter: TSESTree.Node, depth: number): SqlHandle | undefined {
+    const passed = callerArguments(this.sourceCode, parameter);
+    if (!passed) return undefined;
+    const handles = passed.map((argument) => this.handle(argument, depth + 1));
+    const first = handles[0];
+    if (
+      !first ||
+      handles.some((handle) => handle.kind === 'unknown' || handle.kind !== first.kind || handle.inTransaction !== first.inTransaction)
+    )
+      return undefined;
+    // Callers of one kind whose libraries are not all known (a transaction of a client this file cannot trace) agree on what matters here.
+    const libraries = new Set(handles.map((handle) => handle.library).filter((library) => library !== 'unknown'));
+    const library = libraries.size === 1 ? [...libraries][0]! : 'unknown';
+    const reconnects = handles.every((handle) => handle.reconnects === true);
+    return { kind: first.kind, library, inTransaction: first.inTransaction, ...(reconnects ? { reconnects } : {}) };
   }
 
   /**

@@ -14,7 +14,7 @@ import {
   skipTypeWrappers,
 } from '../../util/ast.js';
 import { collectImports } from '../facts/imports.js';
-import { within } from '../facts/source-order.js';
+import { earlyExitBranch, within } from '../facts/source-order.js';
 import { collectNodes } from '../../util/collect-nodes.js';
 import {
   comparesColumn,
@@ -155,9 +155,9 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
       const owner = enclosingFunction(call);
       found.push({ query, owner, statements, plainWrite });
       for (const statement of statements ?? []) {
-        if (statement.kind === 'begin') markers.push({ identity: query.sender.identity, owner, position: call.range[0], begins: true });
+        if (statement.kind === 'begin') markers.push({ identity: query.sender.identity, owner, node: call, begins: true });
         if (statement.kind === 'commit' || statement.kind === 'rollback')
-          markers.push({ identity: query.sender.identity, owner, position: call.range[0], begins: false });
+          markers.push({ identity: query.sender.identity, owner, node: call, begins: false });
       }
       continue;
     }
@@ -170,7 +170,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
       markers.push({
         identity: senders.sender(parts.receiver).identity,
         owner: enclosingFunction(call),
-        position: call.range[0],
+        node: call,
         begins: boundary === 'begin',
       });
       continue;
@@ -179,7 +179,7 @@ function buildSqlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename: stri
     if (write) ormWrites.push(write);
   }
 
-  markers.sort((left, right) => left.position - right.position);
+  markers.sort((left, right) => left.node.range[0] - right.node.range[0]);
   // Each query asks about the markers of its own function only.
   const markersByFunction = new Map<ScopeOwner, TransactionMarker[]>();
   for (const marker of markers) {
@@ -429,11 +429,15 @@ function emptyModel(): SqlModel {
 interface TransactionMarker {
   readonly identity: TSESLint.Scope.Variable | string;
   readonly owner: ScopeOwner;
-  readonly position: number;
+  readonly node: TSESTree.Node;
   readonly begins: boolean;
 }
 
-/** A `BEGIN` on the same connection earlier in the same function, not yet ended. */
+/**
+ * A `BEGIN` on the same connection earlier in the same function, not yet ended. A `BEGIN` or
+ * `COMMIT` on a branch that returns or throws before `position` (`if (done) { COMMIT; return }`)
+ * does not reach it: the code after that branch runs without having passed through it.
+ */
 function openTransaction(
   markers: readonly TransactionMarker[],
   identity: TSESLint.Scope.Variable | string,
@@ -442,7 +446,9 @@ function openTransaction(
 ): boolean {
   let open = false;
   for (const marker of markers) {
-    if (marker.identity !== identity || marker.owner !== owner || marker.position >= position) continue;
+    if (marker.identity !== identity || marker.owner !== owner || marker.node.range[0] >= position) continue;
+    const exit = earlyExitBranch(marker.node, owner);
+    if (exit && !(exit.range[0] <= position && position < exit.range[1])) continue;
     open = marker.begins;
   }
   return open;

@@ -87,6 +87,29 @@ afterEach(reset);`),
     );
   });
 
+  it('a helper only test code calls runs as that test code: a hook when only hooks call it', () => {
+    assert.deepEqual(
+      marks(`${DECLARE}async function stall(id: string) { mark('from hook and case'); }
+async function seed() { mark('from hooks'); await nested(); }
+async function nested() { mark('helper of a helper'); }
+function shared() { mark('also from production'); }
+export function exported() { mark('exported'); }
+describe('suite', () => {
+  beforeEach(async () => { await stall('1'); await seed(); shared(); exported(); });
+  afterAll(() => seed());
+  it('works', async () => { await stall('2'); });
+});
+export const run = () => shared();`),
+      {
+        'from hook and case': 'case',
+        'from hooks': 'hook',
+        'helper of a helper': 'hook',
+        'also from production': '-',
+        exported: '-',
+      },
+    );
+  });
+
   it('names the file binds itself, or imports from elsewhere, are not the framework’s', () => {
     assert.deepEqual(
       marks(`${DECLARE}import { after } from 'lodash';
