@@ -5,7 +5,7 @@
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { clearResolutions, forgetModule, setModuleHost } from 'eslint-plugin-locksmith/module-host';
-import type { LockSummary } from 'eslint-plugin-locksmith/lock-map';
+import type { LockSummary, ReachMemo } from 'eslint-plugin-locksmith/lock-map';
 import {
   LintTextRequest,
   ReadFilesRequest,
@@ -68,17 +68,23 @@ export class DocumentLints {
     return mapLocks({ text, filePath, languageId: document.languageId, settings, ...(project === undefined ? {} : { project }) });
   }
 
-  /** Whether linting the document's text could map a lock (lint.ts mayHoldLocks): read, not parsed. */
-  mayHoldLocks(document: TextDocument, settings: Settings): boolean {
+  /**
+   * Whether linting the document's text could map a lock (lint.ts mayHoldLocks): read, not parsed.
+   * `memo` keeps what was read of imported modules for the other files of one lock map index.
+   */
+  mayHoldLocks(document: TextDocument, settings: Settings, memo?: ReachMemo): boolean {
     const project = this.configuration.projectConfigFor(document.uri);
     const filePath = this.files.pathOf(document.uri) ?? URI.toFilePath(document.uri);
-    return mayHoldLocks({
-      text: document.getText(),
-      filePath,
-      languageId: document.languageId,
-      settings,
-      ...(project === undefined ? {} : { project }),
-    });
+    return mayHoldLocks(
+      {
+        text: document.getText(),
+        filePath,
+        languageId: document.languageId,
+        settings,
+        ...(project === undefined ? {} : { project }),
+      },
+      memo,
+    );
   }
 
   /** The findings of the document's current version, linted now unless they are known. */

@@ -13,7 +13,7 @@ import eslintScope = require('eslint-scope');
 import locksmith from 'eslint-plugin-locksmith';
 import { asLinterParser, createJavascriptParser, type Espree } from 'eslint-plugin-locksmith/parsing';
 import { toEslintRules, type ProjectConfig } from 'eslint-plugin-locksmith/project-config';
-import { lockSummaries, textMayHoldLocks, type LockSummary } from 'eslint-plugin-locksmith/lock-map';
+import { createReachMemo, lockSummaries, textMayTakeLocks, type LockSummary, type ReachMemo } from 'eslint-plugin-locksmith/lock-map';
 import { toSharedSettings, type RuleInfo, type Settings } from '../shared/settings';
 import { createReportCapture, type CapturedReports } from './related';
 import { isVirtualPath } from './module-host';
@@ -192,44 +192,66 @@ function settingsObjectOf(settings: Settings, project: ProjectConfig | undefined
 }
 
 /**
- * Whether lintText could find a lock in the text, answered from the text alone (the plugin's file
- * screen without a parse): false only when its lint would map no lock. The lock map asks it of
- * every file on disk before linting one.
+ * Whether lintText could find a lock in the text, answered from the text alone (the plugin's lock
+ * map screen without a parse: textMayTakeLocks): false only when its lint would map no lock. The lock
+ * map asks it of every file on disk before linting one; `memo` keeps what it read of the modules
+ * those files import, for one pass over a workspace.
  */
-export function mayHoldLocks(input: LintInput): boolean {
+export function mayHoldLocks(input: LintInput, memo: ReachMemo = createReachMemo()): boolean {
   const { text, settings, project } = input;
   // Ignored, too large and Lua files are mapped with no locks (lintText skips them or runs no probe).
   if (project?.isIgnored(input.filePath) === true || isLuaDocument(input.filePath, input.languageId)) return false;
   if (Buffer.byteLength(text, 'utf8') / 1024 > settings.maxFileSizeKb) return false;
-  const typed = settings.typeAware && TYPESCRIPT_EXTENSIONS.has(dialectExtension(input.filePath, input.languageId));
-  return textMayHoldLocks(text, settingsObjectOf(settings, project), typed);
+  const extension = dialectExtension(input.filePath, input.languageId);
+  const typed = settings.typeAware && TYPESCRIPT_EXTENSIONS.has(extension);
+  return textMayTakeLocks(text, settingsObjectOf(settings, project), typed, lintedPath(input.filePath, extension), memo);
 }
 
 /**
  * What the lock map needs of a file on disk: its locks, and the findings of a full lint only when it
  * has any (the map shows findings on locks alone). Most files the text screen lets through take no
- * lock, and for them the plugin's rules do not run: the probe builds the model by itself.
+ * lock, and for them the plugin's rules do not run: the probe builds the model by itself. A file with
+ * locks is linted in full on the probe's parse: the same tree and scopes, so the model the probe
+ * built (cached per Program) is the one the rules read, and nothing is parsed or built twice.
  */
 export function mapLocks(input: LintInput): LintOutcome {
-  const probed = lintText({ ...input, locksOnly: true });
-  return probed.kind === 'linted' && probed.locks.length > 0 ? lintText({ ...input, locksOnly: false }) : probed;
+  const probed = lint({ ...input, locksOnly: true });
+  if (probed.outcome.kind !== 'linted' || probed.outcome.locks.length === 0) return probed.outcome;
+  return lint({ ...input, locksOnly: false }, probed.sourceCode).outcome;
+}
+
+/** The path a text is linted under: its own when absolute with its dialect's extension, else a name that has one. */
+function lintedPath(filePath: string, extension: string): string {
+  return path.isAbsolute(filePath) && path.extname(filePath).toLowerCase() === extension
+    ? filePath
+    : `${filePath.replace(/[\\/]/g, '_') || 'untitled'}${extension}`;
 }
 
 export function lintText(input: LintInput): LintOutcome {
+  return lint(input).outcome;
+}
+
+type ParsedSource = Exclude<Parameters<Linter['verify']>[0], string>;
+
+/**
+ * Lints `input` (on `parsed`, the SourceCode of an earlier lint of the same input, when given: ESLint
+ * then parses nothing), with the SourceCode it linted, for a lint that follows on the same parse.
+ */
+function lint(input: LintInput, parsed?: ParsedSource): { outcome: LintOutcome; sourceCode: ParsedSource | undefined } {
   const { text, settings, project } = input;
   if (project?.isIgnored(input.filePath) === true) {
-    return { kind: 'skipped', reason: `ignored by ${project.filePath}` };
+    return { outcome: { kind: 'skipped', reason: `ignored by ${project.filePath}` }, sourceCode: undefined };
   }
   const lua = isLuaDocument(input.filePath, input.languageId);
   const extension = lua ? '.lua' : dialectExtension(input.filePath, input.languageId);
   const sizeKb = Buffer.byteLength(text, 'utf8') / 1024;
   if (sizeKb > settings.maxFileSizeKb) {
-    return { kind: 'skipped', reason: `${Math.ceil(sizeKb)} KB is over locksmith.maxFileSizeKb (${settings.maxFileSizeKb} KB)` };
+    return {
+      outcome: { kind: 'skipped', reason: `${Math.ceil(sizeKb)} KB is over locksmith.maxFileSizeKb (${settings.maxFileSizeKb} KB)` },
+      sourceCode: undefined,
+    };
   }
-  const filePath =
-    path.isAbsolute(input.filePath) && path.extname(input.filePath).toLowerCase() === extension
-      ? input.filePath
-      : `${input.filePath.replace(/[\\/]/g, '_') || 'untitled'}${extension}`;
+  const filePath = lintedPath(input.filePath, extension);
   const settingsObject = settingsObjectOf(settings, project);
   const config: Linter.Config[] = lua
     ? [
@@ -257,19 +279,23 @@ export function lintText(input: LintInput): LintOutcome {
         },
       ];
   lastLocks = [];
-  const { result: messages, reports } = capture.during(() => linterFor(filePath).verify(text, config, { filename: filePath }));
+  const linter = linterFor(filePath);
+  const { result: messages, reports } = capture.during(() => linter.verify(parsed ?? text, config, { filename: filePath }));
   const locks = lastLocks;
   lastLocks = [];
   const fatal = messages.find((message) => message.fatal === true);
   if (fatal !== undefined && settings.typeAware && /project service|allowDefaultProject/.test(fatal.message)) {
     // A file outside every tsconfig has no program: lint it as if type-aware were off.
-    return lintText({ ...input, settings: { ...settings, typeAware: false } });
+    return lint({ ...input, settings: { ...settings, typeAware: false } });
   }
-  if (fatal !== undefined) return { kind: 'parseError', message: fatal.message, line: fatal.line };
+  if (fatal !== undefined) return { outcome: { kind: 'parseError', message: fatal.message, line: fatal.line }, sourceCode: undefined };
   return {
-    kind: 'linted',
-    messages: messages.filter((message) => message.ruleId?.startsWith(RULE_PREFIX) === true),
-    reports,
-    locks,
+    outcome: {
+      kind: 'linted',
+      messages: messages.filter((message) => message.ruleId?.startsWith(RULE_PREFIX) === true),
+      reports,
+      locks,
+    },
+    sourceCode: linter.getSourceCode(),
   };
 }
