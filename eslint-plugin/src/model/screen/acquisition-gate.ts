@@ -89,11 +89,12 @@ const INTO_LOCK_TABLE = new RegExp(`\\binto\\s+[^\\s(]{0,120}?${LOCK_TABLE_WORD}
 const QUOTED_LOCK_TABLE = new RegExp(`\\(\\s*['"\`][^'"\`\\n]{0,120}?${LOCK_TABLE_WORD}['"\`]`, 'i');
 const OWNER_COLUMN = new RegExp(`(?<![\\w$])(?:${OWNER_COLUMNS.join('|')})(?![\\w$])`, 'gi');
 const EXPIRY_COLUMN = new RegExp(`(?<![\\w$])(?:${EXPIRY_COLUMNS.join('|')})(?![\\w$])`, 'gi');
-// Where a column can be named in SQL text: a string the SQL model reads as a statement that names
-// columns, one that starts like it after spaces, comments (sql-syntax looksLikeSql), interpolations
-// (`${cte} UPDATE`) or a transaction's start (`BEGIN; UPDATE`).
+// Where a column can be named in SQL text: a string the SQL model reads as statements, one that
+// starts like one (sql-syntax looksLikeSql: a keyword after spaces and comments, or an interpolation,
+// `${cte} UPDATE`). A keyword counts before a space or `;`: in a comment's prose it is quoted alone
+// (`` `begin()` ``), and a CTE's `with` only before `name AS`.
 const SQL_STATEMENT =
-  /['"`](?:\s|\/\*[\s\S]*?\*\/|--[^\n]*\n|\$\{[\s\S]{0,200}?\})*(?:(?:select|insert|update|delete)\s|(?:begin|start\s+transaction)\s*;|with\s+(?:recursive\s+)?["\w]+\s+as\b)/i;
+  /['"`](?:\s|\/\*[\s\S]*?\*\/|--[^\n]*\n|\$\{[\s\S]{0,200}?\})*(?:(?:select|insert|update|delete|begin|start\s+transaction|commit|rollback|end|savepoint|release|set|values)[\s;]|with\s+(?:recursive\s+)?["\w]+\s+as\b)/i;
 
 /**
  * An insert into a lock table: one named for locks, or one whose columns (read from every statement
