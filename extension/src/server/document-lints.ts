@@ -160,14 +160,16 @@ export class DocumentLints {
     const settings = await this.configuration.settingsFor(document.uri);
     const current = this.documents.get(document.uri) ?? document;
     const state: LintState = { uri: current.uri, version: current.version, problems: [] };
-    let locks: LockSummary[] = [];
+    let locks = (): LockSummary[] => [];
     if (settings.enable) {
       const started = performance.now();
       try {
         const outcome = this.lintOpenDocument(current, settings);
         if (outcome.kind === 'linted') {
           state.problems = toProblems(current, outcome.messages, outcome.reports);
-          locks = outcome.locks;
+          // Read when the lock map or a CodeLens asks: after the diagnostics are published. What the
+          // summaries read of other modules counts as the document's reads, as the lint's do.
+          locks = () => this.readingFor(current, () => outcome.locks);
           this.diagnostics.reportStatus(current.uri, 'ok');
         } else if (outcome.kind === 'skipped') {
           this.diagnostics.reportStatus(current.uri, 'skipped', outcome.reason);
@@ -185,7 +187,7 @@ export class DocumentLints {
     }
     if (this.documents.get(current.uri)?.version === state.version) {
       this.states.set(current.uri, state);
-      this.lockMap.set(current.uri, `v${state.version}`, locks, state.problems);
+      this.lockMap.setLazily(current.uri, `v${state.version}`, locks, state.problems);
       if (publish) this.diagnostics.publish(current.uri, state.version, state.problems);
     }
     return state;
@@ -193,7 +195,12 @@ export class DocumentLints {
 
   /** Lints an open document, noting which other files it read (and fetching the virtual ones it lacked). */
   private lintOpenDocument(document: TextDocument, settings: Settings): LintOutcome {
-    const recorded = this.files.record(() => this.lintDocumentText(document, settings));
+    return this.readingFor(document, () => this.lintDocumentText(document, settings));
+  }
+
+  /** Runs `read` for an open document, noting which other files it read (and fetching the virtual ones it lacked). */
+  private readingFor<T>(document: TextDocument, read: () => T): T {
+    const recorded = this.files.record(read);
     this.importIndex.add(document.uri, recorded.reads, this.files.pathOf(document.uri));
     if (recorded.wanted.length > 0) void this.fetchFiles(recorded.wanted);
     return recorded.result;

@@ -30,7 +30,13 @@ const EXTENSION_BY_LANGUAGE: Record<string, string> = {
 };
 
 export type LintOutcome =
-  | { kind: 'linted'; messages: Linter.LintMessage[]; reports: CapturedReports; locks: LockSummary[] }
+  | {
+      kind: 'linted';
+      messages: Linter.LintMessage[];
+      reports: CapturedReports;
+      /** Summarised when first read (from the model the lint built): the diagnostics need none of it. */
+      readonly locks: LockSummary[];
+    }
   | { kind: 'parseError'; message: string; line: number }
   | { kind: 'skipped'; reason: string };
 
@@ -145,11 +151,20 @@ function languageOptions(extension: string, filePath: string, settings: Settings
 }
 
 /**
- * The lock map's probe: a rule of the server's own (not the plugin's) that reports nothing and reads
- * the file's locks from the model the plugin's rules built in the same pass (cached per Program).
+ * The lock map's probe: a rule of the server's own (not the plugin's) that reports nothing and keeps
+ * the way to read the file's locks from the model the plugin's rules built in the same pass (cached
+ * per Program). They are read when the outcome's `locks` first are: an edit's diagnostics are
+ * published without waiting for the lock map's summaries.
  */
-let lastLocks: LockSummary[] = [];
+let lastLocks: (() => LockSummary[]) | undefined;
 const LOCK_MAP_RULE = 'locksmith-map/locks';
+
+/** The probe's reader of the lint that just ran (none when the probe did not run: a parse error). */
+function takeLastLocks(): () => LockSummary[] {
+  const read = lastLocks ?? ((): LockSummary[] => []);
+  lastLocks = undefined;
+  return read;
+}
 const lockMapPlugin = {
   rules: {
     locks: {
@@ -157,12 +172,16 @@ const lockMapPlugin = {
       create(context: Rule.RuleContext) {
         return {
           'Program:exit'() {
-            try {
-              lastLocks = lockSummaries(context as unknown as Parameters<typeof lockSummaries>[0]);
-            } catch {
-              // The map is a view: a file it cannot summarise shows no locks, and its findings still show.
-              lastLocks = [];
-            }
+            let locks: LockSummary[] | undefined;
+            lastLocks = () => {
+              try {
+                locks ??= lockSummaries(context as unknown as Parameters<typeof lockSummaries>[0]);
+              } catch {
+                // The map is a view: a file it cannot summarise shows no locks, and its findings still show.
+                locks = [];
+              }
+              return locks;
+            };
           },
         };
       },
@@ -278,11 +297,10 @@ function lint(input: LintInput, parsed?: ParsedSource): { outcome: LintOutcome; 
           rules: input.locksOnly === true ? { [LOCK_MAP_RULE]: 'error' } : { ...ruleLevels(settings, project), [LOCK_MAP_RULE]: 'error' },
         },
       ];
-  lastLocks = [];
+  lastLocks = undefined;
   const linter = linterFor(filePath);
   const { result: messages, reports } = capture.during(() => linter.verify(parsed ?? text, config, { filename: filePath }));
-  const locks = lastLocks;
-  lastLocks = [];
+  const readLocks = takeLastLocks();
   const fatal = messages.find((message) => message.fatal === true);
   if (fatal !== undefined && settings.typeAware && /project service|allowDefaultProject/.test(fatal.message)) {
     // A file outside every tsconfig has no program: lint it as if type-aware were off.
@@ -294,7 +312,9 @@ function lint(input: LintInput, parsed?: ParsedSource): { outcome: LintOutcome; 
       kind: 'linted',
       messages: messages.filter((message) => message.ruleId?.startsWith(RULE_PREFIX) === true),
       reports,
-      locks,
+      get locks() {
+        return readLocks();
+      },
     },
     sourceCode: linter.getSourceCode(),
   };
