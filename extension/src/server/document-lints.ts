@@ -17,7 +17,7 @@ import {
 } from '../shared/settings';
 import type { Configuration } from './configuration';
 import type { Diagnostics } from './diagnostics';
-import { lintText, mapLocks, mayHoldLocks, type LintOutcome } from './lint';
+import { lintText, mayHoldLocks, type LintOutcome } from './lint';
 import type { LockMapIndex } from './lock-map';
 import type { Log } from './log';
 import { EditorModuleHost, ImportIndex, MAX_FETCHED_BYTES, VirtualFolders } from './module-host';
@@ -58,14 +58,6 @@ export class DocumentLints {
     // A virtual document gets its absolute virtual path, so that its relative imports resolve.
     const filePath = this.files.pathOf(document.uri) ?? URI.toFilePath(document.uri);
     return lintText({ text, filePath, languageId: document.languageId, settings, ...(project === undefined ? {} : { project }) });
-  }
-
-  /** The document's locks for the lock map (lint.ts mapLocks): its findings only where it has a lock. */
-  mapDocumentLocks(document: TextDocument, settings: Settings): LintOutcome {
-    const project = this.configuration.projectConfigFor(document.uri);
-    const filePath = this.files.pathOf(document.uri) ?? URI.toFilePath(document.uri);
-    const text = document.getText();
-    return mapLocks({ text, filePath, languageId: document.languageId, settings, ...(project === undefined ? {} : { project }) });
   }
 
   /**

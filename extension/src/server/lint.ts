@@ -48,11 +48,6 @@ export interface LintInput {
   settings: Settings;
   /** The nearest locksmith.json (or package.json "locksmith" key), when the file has one. */
   project?: ProjectConfig;
-  /**
-   * Run the lock map's probe alone, no rule of the plugin: the outcome's locks are those of a full
-   * lint (the model does not depend on the rules that read it), its messages none. mapLocks uses it.
-   */
-  locksOnly?: boolean;
 }
 
 interface RuleMeta {
@@ -226,19 +221,6 @@ export function mayHoldLocks(input: LintInput, memo: ReachMemo = createReachMemo
   return textMayTakeLocks(text, settingsObjectOf(settings, project), typed, lintedPath(input.filePath, extension), memo);
 }
 
-/**
- * What the lock map needs of a file on disk: its locks, and the findings of a full lint only when it
- * has any (the map shows findings on locks alone). Most files the text screen lets through take no
- * lock, and for them the plugin's rules do not run: the probe builds the model by itself. A file with
- * locks is linted in full on the probe's parse: the same tree and scopes, so the model the probe
- * built (cached per Program) is the one the rules read, and nothing is parsed or built twice.
- */
-export function mapLocks(input: LintInput): LintOutcome {
-  const probed = lint({ ...input, locksOnly: true });
-  if (probed.outcome.kind !== 'linted' || probed.outcome.locks.length === 0) return probed.outcome;
-  return lint({ ...input, locksOnly: false }, probed.sourceCode).outcome;
-}
-
 /** The path a text is linted under: its own when absolute with its dialect's extension, else a name that has one. */
 function lintedPath(filePath: string, extension: string): string {
   return path.isAbsolute(filePath) && path.extname(filePath).toLowerCase() === extension
@@ -246,29 +228,21 @@ function lintedPath(filePath: string, extension: string): string {
     : `${filePath.replace(/[\\/]/g, '_') || 'untitled'}${extension}`;
 }
 
-export function lintText(input: LintInput): LintOutcome {
-  return lint(input).outcome;
-}
-
-type ParsedSource = Exclude<Parameters<Linter['verify']>[0], string>;
-
 /**
- * Lints `input` (on `parsed`, the SourceCode of an earlier lint of the same input, when given: ESLint
- * then parses nothing), with the SourceCode it linted, for a lint that follows on the same parse.
+ * Lints a text with the rules and the lock map's probe. The lock map lints every file its screen
+ * lets through this way too: the screen lets through few files without a lock, and a probe alone
+ * first, then a full lint of the files with locks, cost a fifth more on the corpus than one lint each.
  */
-function lint(input: LintInput, parsed?: ParsedSource): { outcome: LintOutcome; sourceCode: ParsedSource | undefined } {
+export function lintText(input: LintInput): LintOutcome {
   const { text, settings, project } = input;
   if (project?.isIgnored(input.filePath) === true) {
-    return { outcome: { kind: 'skipped', reason: `ignored by ${project.filePath}` }, sourceCode: undefined };
+    return { kind: 'skipped', reason: `ignored by ${project.filePath}` };
   }
   const lua = isLuaDocument(input.filePath, input.languageId);
   const extension = lua ? '.lua' : dialectExtension(input.filePath, input.languageId);
   const sizeKb = Buffer.byteLength(text, 'utf8') / 1024;
   if (sizeKb > settings.maxFileSizeKb) {
-    return {
-      outcome: { kind: 'skipped', reason: `${Math.ceil(sizeKb)} KB is over locksmith.maxFileSizeKb (${settings.maxFileSizeKb} KB)` },
-      sourceCode: undefined,
-    };
+    return { kind: 'skipped', reason: `${Math.ceil(sizeKb)} KB is over locksmith.maxFileSizeKb (${settings.maxFileSizeKb} KB)` };
   }
   const filePath = lintedPath(input.filePath, extension);
   const settingsObject = settingsObjectOf(settings, project);
@@ -294,28 +268,25 @@ function lint(input: LintInput, parsed?: ParsedSource): { outcome: LintOutcome; 
           linterOptions: { reportUnusedDisableDirectives: 'off' },
           // locksmith.json's settings, with the editor's own locksmith.* settings over them.
           settings: settingsObject,
-          rules: input.locksOnly === true ? { [LOCK_MAP_RULE]: 'error' } : { ...ruleLevels(settings, project), [LOCK_MAP_RULE]: 'error' },
+          rules: { ...ruleLevels(settings, project), [LOCK_MAP_RULE]: 'error' },
         },
       ];
   lastLocks = undefined;
   const linter = linterFor(filePath);
-  const { result: messages, reports } = capture.during(() => linter.verify(parsed ?? text, config, { filename: filePath }));
+  const { result: messages, reports } = capture.during(() => linter.verify(text, config, { filename: filePath }));
   const readLocks = takeLastLocks();
   const fatal = messages.find((message) => message.fatal === true);
   if (fatal !== undefined && settings.typeAware && /project service|allowDefaultProject/.test(fatal.message)) {
     // A file outside every tsconfig has no program: lint it as if type-aware were off.
-    return lint({ ...input, settings: { ...settings, typeAware: false } });
+    return lintText({ ...input, settings: { ...settings, typeAware: false } });
   }
-  if (fatal !== undefined) return { outcome: { kind: 'parseError', message: fatal.message, line: fatal.line }, sourceCode: undefined };
+  if (fatal !== undefined) return { kind: 'parseError', message: fatal.message, line: fatal.line };
   return {
-    outcome: {
-      kind: 'linted',
-      messages: messages.filter((message) => message.ruleId?.startsWith(RULE_PREFIX) === true),
-      reports,
-      get locks() {
-        return readLocks();
-      },
+    kind: 'linted',
+    messages: messages.filter((message) => message.ruleId?.startsWith(RULE_PREFIX) === true),
+    reports,
+    get locks() {
+      return readLocks();
     },
-    sourceCode: linter.getSourceCode(),
   };
 }

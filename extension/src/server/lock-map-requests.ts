@@ -159,7 +159,7 @@ export class LockMapRequests {
     // Most files cannot hold a lock, and the plugin's screen says so from the text: they are not parsed.
     if (!this.lints.mayHoldLocks(document, settings, memo)) return { file: this.lockMap.set(uri, stamp, [], []), analysed: false };
     try {
-      const outcome = this.lints.mapDocumentLocks(document, settings);
+      const outcome = this.lints.lintDocumentText(document, settings);
       return outcome.kind === 'linted'
         ? { file: this.lockMap.set(uri, stamp, outcome.locks, toProblems(document, outcome.messages, outcome.reports)), analysed: true }
         : { file: this.lockMap.set(uri, stamp, [], []), analysed: true };

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'mocha';
-import { lintText, mapLocks, mayHoldLocks, type LintInput } from '../../../extension/src/server/lint';
+import { lintText, mayHoldLocks, type LintInput } from '../../../extension/src/server/lint';
 import { Settings, toSharedSettings } from '../../../extension/src/shared/settings';
 import { textMayHoldLocks } from '../../../eslint-plugin/src/model/file-screen';
 import { createReachMemo } from '../../../eslint-plugin/src/model/project/import-reach';
@@ -125,24 +125,6 @@ export async function withLock<T>(key: string, work: () => Promise<T>): Promise<
     // Each caller holds the helper's lock (else this test proves nothing), and none is screened out.
     assert.ok(withLocks.length >= 4, `callers hold the helper's lock: ${withLocks.map((file) => path.basename(file)).join(', ')}`);
     assert.deepEqual(screenedOut, []);
-  });
-
-  it('maps the locks of a full lint, running the rules only on files that hold one', () => {
-    const files = [...scriptsUnder(path.join(repoRoot, 'examples')), ...scriptsUnder(path.join(repoRoot, 'test/fixtures/projects'))];
-    let withLocks = 0;
-    for (const file of files) {
-      const full = lintText(inputOf(file));
-      const mapped = mapLocks(inputOf(file));
-      if (full.kind === 'linted' && full.locks.length > 0) {
-        withLocks += 1;
-        // A file with locks is linted in full: its findings are those the map attaches to its locks.
-        assert.deepEqual(mapped, full, path.relative(repoRoot, file));
-      } else {
-        assert.equal(mapped.kind, full.kind, path.relative(repoRoot, file));
-        if (mapped.kind === 'linted') assert.deepEqual(mapped.locks, [], path.relative(repoRoot, file));
-      }
-    }
-    assert.ok(withLocks >= 30, `the samples hold locks (${withLocks} files)`);
   });
 
   it('lets through a file whose lock comes through another module: a helper behind a barrel, a client, a script file', () => {
@@ -297,7 +279,7 @@ exports.EntityManager = EntityManager;
       // Without the screen, a file the file screen turns away holds no lock (its own test shows so): not linted.
       if (!textMayHoldLocks(input.text, toSharedSettings(settings), false)) continue;
       linted += 1;
-      const outcome = mapLocks(input);
+      const outcome = lintText(input);
       if (outcome.kind !== 'linted') continue;
       const locks = outcome.locks.map(
         (lock) => `${path.relative(link, input.filePath)}:${lock.acquired.start.line} ${lock.kind} ${lock.name}`,
