@@ -32,7 +32,7 @@ function layer(name, from, allowed) {
   };
 }
 
-const GATES = 'screen/(?:redis-gate|sql-prefilter)';
+const GATES = 'screen/(?:redis-gate|sql-prefilter|acquisition-gate)';
 
 module.exports = {
   forbidden: [

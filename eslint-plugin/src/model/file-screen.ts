@@ -10,6 +10,8 @@ import { LOCK_WORDS, mayNameLock, mayUseRedis, textMayUseRedis } from './screen/
 import { readSharedSettings } from './facts/settings.js';
 import type { SharedSettings } from './nouns/vocabulary.js';
 import { mayContainSql, mayHoldSqlLock } from './screen/sql-prefilter.js';
+import { acquiresInText, callsLockLibraryMethod, namesLockLibrary } from './screen/acquisition-gate.js';
+import { createReachMemo, importsReach, type ReachMemo, type ReachQuestion } from './project/import-reach.js';
 import { getTypeOracle } from './facts/type-oracle.js';
 import { importsProjectClient } from './redis/client-resolver.js';
 import type { LocksmithRuleContext } from '../util/rule-context.js';
@@ -31,6 +33,8 @@ interface HelperScreen {
   readonly names: ReadonlySet<string>;
   /** A helper given as a `/pattern/` may be named anything: no text can rule it out. */
   readonly anyNameMatches: boolean;
+  /** The lock map's question about imported modules: may one export a helper that takes a lock (textMayTakeLocks)? */
+  readonly takesLock: ReachQuestion;
 }
 
 // Settings objects are shared by every file of a configuration (settings.ts caches them), so their
@@ -40,8 +44,15 @@ const helperScreens = new WeakMap<SharedSettings['lockWrappers'], HelperScreen>(
 function helperScreenOf(lockWrappers: SharedSettings['lockWrappers']): HelperScreen {
   let screen = helperScreens.get(lockWrappers);
   if (!screen) {
-    const names = [...lockWrappers.acquire, ...lockWrappers.release, ...lockWrappers.withLock];
-    screen = { names: new Set(names), anyNameMatches: names.some((name) => name.startsWith('/')) };
+    const names = new Set([...lockWrappers.acquire, ...lockWrappers.release, ...lockWrappers.withLock]);
+    screen = {
+      names,
+      anyNameMatches: [...names].some((name) => name.startsWith('/')),
+      takesLock: {
+        purpose: 'helper',
+        holds: (text, filePath, memo) => namesAny(text, names) || takesLockItself(text, filePath, memo),
+      },
+    };
     helperScreens.set(lockWrappers, screen);
   }
   return screen;
@@ -81,13 +92,54 @@ export function fileMayHoldLocks(context: LocksmithRuleContext): boolean {
  */
 export function textMayHoldLocks(text: string, settings: LocksmithRuleContext['settings'], typed: boolean): boolean {
   const helpers = helperScreenOf(readSharedSettings({ settings }).lockWrappers);
-  if (typed || helpers.anyNameMatches) return true;
-  for (const name of helpers.names) {
-    if (text.includes(name)) return true;
-  }
+  if (typed || helpers.anyNameMatches || namesAny(text, helpers.names)) return true;
   if (textMayUseRedis(text)) return true;
   if (!LOCK_WORDS.test(text)) return false;
   return mayHoldSqlLock(text) || mayCallImportedHelper(text);
+}
+
+function namesAny(text: string, names: ReadonlySet<string>): boolean {
+  for (const name of names) {
+    if (text.includes(name)) return true;
+  }
+  return false;
+}
+
+/**
+ * textMayHoldLocks narrowed to what the lock map shows, for a text on disk (at `filePath`): false
+ * only when a lint of the file maps no lock. Past textMayHoldLocks, the text must write a call that
+ * takes a lock (screen/acquisition-gate.ts), or call a helper another module exports (as
+ * mayCallImportedHelper reads it) while one of the modules it imports, read through their own
+ * imports (project/import-reach.ts), can hold such a helper. Most files the file screen lets
+ * through (a Redis client's source, an ORM's query builder) take no lock, and no parse is needed to
+ * say so. `memo` keeps what was read of the imported modules for the next file of the same pass.
+ */
+export function textMayTakeLocks(
+  text: string,
+  settings: LocksmithRuleContext['settings'],
+  typed: boolean,
+  filePath: string,
+  memo: ReachMemo = createReachMemo(),
+): boolean {
+  const helpers = helperScreenOf(readSharedSettings({ settings }).lockWrappers);
+  if (typed || helpers.anyNameMatches || namesAny(text, helpers.names)) return true;
+  if (!textMayHoldLocks(text, settings, typed)) return false;
+  if (takesLockItself(text, filePath, memo)) return true;
+  return mayCallImportedHelper(text) && importsReach(filePath, text, helpers.takesLock, memo);
+}
+
+/** A lock-library client may come from a module the file imports: one that names the library's package. */
+const LIBRARY_CLIENT: ReachQuestion = { purpose: 'client', holds: (text) => namesLockLibrary(text) };
+
+/**
+ * A call in the text takes a lock: one of the call shapes of an acquisition, or a lock library's
+ * acquiring method where the library's client can come from (its package named here or in a module
+ * the file imports, which the client resolver follows).
+ */
+function takesLockItself(text: string, filePath: string, memo: ReachMemo): boolean {
+  return (
+    acquiresInText(text) || (callsLockLibraryMethod(text) && (namesLockLibrary(text) || importsReach(filePath, text, LIBRARY_CLIENT, memo)))
+  );
 }
 
 const LOCK_TEXT_ALL = new RegExp(LOCK_TEXT.source, 'gu');

@@ -5,7 +5,7 @@
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { clearResolutions, forgetModule, setModuleHost } from 'eslint-plugin-locksmith/module-host';
-import type { LockSummary } from 'eslint-plugin-locksmith/lock-map';
+import type { LockSummary, ReachMemo } from 'eslint-plugin-locksmith/lock-map';
 import {
   LintTextRequest,
   ReadFilesRequest,
@@ -17,7 +17,7 @@ import {
 } from '../shared/settings';
 import type { Configuration } from './configuration';
 import type { Diagnostics } from './diagnostics';
-import { lintText, mapLocks, mayHoldLocks, type LintOutcome } from './lint';
+import { lintText, mayHoldLocks, type LintOutcome } from './lint';
 import type { LockMapIndex } from './lock-map';
 import type { Log } from './log';
 import { EditorModuleHost, ImportIndex, MAX_FETCHED_BYTES, VirtualFolders } from './module-host';
@@ -60,25 +60,23 @@ export class DocumentLints {
     return lintText({ text, filePath, languageId: document.languageId, settings, ...(project === undefined ? {} : { project }) });
   }
 
-  /** The document's locks for the lock map (lint.ts mapLocks): its findings only where it has a lock. */
-  mapDocumentLocks(document: TextDocument, settings: Settings): LintOutcome {
+  /**
+   * Whether linting the document's text could map a lock (lint.ts mayHoldLocks): read, not parsed.
+   * `memo` keeps what was read of imported modules for the other files of one lock map index.
+   */
+  mayHoldLocks(document: TextDocument, settings: Settings, memo?: ReachMemo): boolean {
     const project = this.configuration.projectConfigFor(document.uri);
     const filePath = this.files.pathOf(document.uri) ?? URI.toFilePath(document.uri);
-    const text = document.getText();
-    return mapLocks({ text, filePath, languageId: document.languageId, settings, ...(project === undefined ? {} : { project }) });
-  }
-
-  /** Whether linting the document's text could map a lock (lint.ts mayHoldLocks): read, not parsed. */
-  mayHoldLocks(document: TextDocument, settings: Settings): boolean {
-    const project = this.configuration.projectConfigFor(document.uri);
-    const filePath = this.files.pathOf(document.uri) ?? URI.toFilePath(document.uri);
-    return mayHoldLocks({
-      text: document.getText(),
-      filePath,
-      languageId: document.languageId,
-      settings,
-      ...(project === undefined ? {} : { project }),
-    });
+    return mayHoldLocks(
+      {
+        text: document.getText(),
+        filePath,
+        languageId: document.languageId,
+        settings,
+        ...(project === undefined ? {} : { project }),
+      },
+      memo,
+    );
   }
 
   /** The findings of the document's current version, linted now unless they are known. */
@@ -154,14 +152,16 @@ export class DocumentLints {
     const settings = await this.configuration.settingsFor(document.uri);
     const current = this.documents.get(document.uri) ?? document;
     const state: LintState = { uri: current.uri, version: current.version, problems: [] };
-    let locks: LockSummary[] = [];
+    let locks = (): LockSummary[] => [];
     if (settings.enable) {
       const started = performance.now();
       try {
         const outcome = this.lintOpenDocument(current, settings);
         if (outcome.kind === 'linted') {
           state.problems = toProblems(current, outcome.messages, outcome.reports);
-          locks = outcome.locks;
+          // Read when the lock map or a CodeLens asks: after the diagnostics are published. What the
+          // summaries read of other modules counts as the document's reads, as the lint's do.
+          locks = () => this.readingFor(current, () => outcome.locks);
           this.diagnostics.reportStatus(current.uri, 'ok');
         } else if (outcome.kind === 'skipped') {
           this.diagnostics.reportStatus(current.uri, 'skipped', outcome.reason);
@@ -179,7 +179,7 @@ export class DocumentLints {
     }
     if (this.documents.get(current.uri)?.version === state.version) {
       this.states.set(current.uri, state);
-      this.lockMap.set(current.uri, `v${state.version}`, locks, state.problems);
+      this.lockMap.setLazily(current.uri, `v${state.version}`, locks, state.problems);
       if (publish) this.diagnostics.publish(current.uri, state.version, state.problems);
     }
     return state;
@@ -187,7 +187,12 @@ export class DocumentLints {
 
   /** Lints an open document, noting which other files it read (and fetching the virtual ones it lacked). */
   private lintOpenDocument(document: TextDocument, settings: Settings): LintOutcome {
-    const recorded = this.files.record(() => this.lintDocumentText(document, settings));
+    return this.readingFor(document, () => this.lintDocumentText(document, settings));
+  }
+
+  /** Runs `read` for an open document, noting which other files it read (and fetching the virtual ones it lacked). */
+  private readingFor<T>(document: TextDocument, read: () => T): T {
+    const recorded = this.files.record(read);
     this.importIndex.add(document.uri, recorded.reads, this.files.pathOf(document.uri));
     if (recorded.wanted.length > 0) void this.fetchFiles(recorded.wanted);
     return recorded.result;

@@ -8,7 +8,8 @@ import type { Problem } from './problems';
 
 interface Entry {
   stamp: string;
-  file: LockMapFile;
+  /** Made when first asked (an open document's entry: after its diagnostics are out). */
+  file: LockMapFile | (() => LockMapFile);
 }
 
 export class LockMapIndex {
@@ -17,7 +18,7 @@ export class LockMapIndex {
   /** The file's entry when its stamp is still `stamp`. */
   current(uri: string, stamp: string): LockMapFile | undefined {
     const entry = this.entries.get(uri);
-    return entry?.stamp === stamp ? entry.file : undefined;
+    return entry?.stamp === stamp ? fileOf(entry) : undefined;
   }
 
   set(uri: string, stamp: string, locks: readonly LockSummary[], problems: readonly Problem[]): LockMapFile {
@@ -26,9 +27,15 @@ export class LockMapIndex {
     return file;
   }
 
+  /** An entry whose locks are summarised when first asked for (`locks` is read then, once). */
+  setLazily(uri: string, stamp: string, locks: () => readonly LockSummary[], problems: readonly Problem[]): void {
+    this.entries.set(uri, { stamp, file: () => ({ uri, locks: locks().map((lock) => withFindings(lock, problems)) }) });
+  }
+
   /** Any stamp's entry: the last analysis of the file, for a CodeLens asked before a new one. */
   latest(uri: string): LockMapFile | undefined {
-    return this.entries.get(uri)?.file;
+    const entry = this.entries.get(uri);
+    return entry === undefined ? undefined : fileOf(entry);
   }
 
   /** Forgets files no longer in the workspace, so the map does not keep deleted ones. */
@@ -40,6 +47,11 @@ export class LockMapIndex {
   clear(): void {
     this.entries.clear();
   }
+}
+
+function fileOf(entry: Entry): LockMapFile {
+  if (typeof entry.file === 'function') entry.file = entry.file();
+  return entry.file;
 }
 
 /** The findings that concern the lock: on one of its sites, or inside its critical section. */

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'mocha';
 import { ProposedFeatures, createConnection } from 'vscode-languageserver/node';
 import {
+  CancellationTokenSource,
   StreamMessageReader,
   StreamMessageWriter,
   createProtocolConnection,
@@ -138,6 +139,16 @@ describe('lock map (locksmith/lockMap and CodeLens)', function () {
     await client.sendNotification('workspace/didChangeConfiguration', { settings: {} });
     cancelNextProgress = true;
     const result = await client.sendRequest<LockMapResult>(LockMapRequest, { uris: uris() });
+    assert.equal(result.cancelled, true);
+    assert.ok(result.indexed < 22, `stopped before the end (${result.indexed} of 22 files)`);
+  });
+
+  it('stops when the request itself is cancelled ($/cancelRequest) and returns what it has', async () => {
+    await client.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+    const cancel = new CancellationTokenSource();
+    const pending = client.sendRequest<LockMapResult>(LockMapRequest, { uris: uris() }, cancel.token);
+    cancel.cancel();
+    const result = await pending;
     assert.equal(result.cancelled, true);
     assert.ok(result.indexed < 22, `stopped before the end (${result.indexed} of 22 files)`);
   });

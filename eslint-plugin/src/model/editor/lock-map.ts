@@ -10,8 +10,10 @@ import { getLockModel } from '../lock-model.js';
 import { writesUnder } from '../pairing/locks.js';
 import type { AdvisoryLock, Lock, LockTableLock, RedisLock } from '../nouns/lock-types.js';
 import { fileMayHoldLocks } from '../file-screen.js';
-// The screen without a parse, for an editor that maps the locks of files it has not opened.
-export { textMayHoldLocks } from '../file-screen.js';
+// The screen without a parse, for an editor that maps the locks of files it has not opened, and
+// what it keeps of the modules it read from one file to the next.
+export { textMayTakeLocks } from '../file-screen.js';
+export { createReachMemo, type ReachMemo } from '../project/import-reach.js';
 import type { Acquisition, Release } from '../nouns/redis-events.js';
 import { isRawCommand } from '../tables/redis-clients.js';
 import { DEFAULT_FENCE_COLUMNS } from '../facts/settings.js';

@@ -150,13 +150,17 @@ function summarize(
   if (!acquisition && !release && !expiry) return undefined;
   const name = functionName(fn);
   const parameters = parameterBindings(sourceCode, fn);
+  const releasedHere =
+    acquisition !== undefined &&
+    found.releases.some((release) => release.keySignature !== undefined && release.keySignature === acquisition.keySignature);
+  // The work handed on as the routine of the acquisition itself (`redlock.using([k], ttl, routine)`, a with-lock helper's callback).
+  const routine = acquisition ? routineParameter(sourceCode, acquisition, parameters) : undefined;
+  // A function that releases the lock it took and runs no callback is no helper (below), and most
+  // functions that take a lock are such jobs: when no parameter can be called, that is known
+  // without reading the body.
+  if (releasedHere && routine === undefined && !parameters.some(mayBeCalled)) return undefined;
   const body = readBody(sourceCode, fn, parameters);
   if (acquisition) {
-    const releasedHere = found.releases.some(
-      (release) => release.keySignature !== undefined && release.keySignature === acquisition.keySignature,
-    );
-    // The work handed on as the routine of the acquisition itself (`redlock.using([k], ttl, routine)`, a with-lock helper's callback).
-    const routine = routineParameter(sourceCode, acquisition, parameters);
     const callback =
       routine ??
       body.calledParameters.find((index) =>
@@ -416,6 +420,28 @@ function routineParameter(sourceCode: SourceCode, acquisition: Acquisition, para
   if (!argument) return undefined;
   const ref = parameterRead(sourceCode, argument, parameters);
   return ref && ref.property === undefined ? ref.index : undefined;
+}
+
+/**
+ * Whether a call could invoke the (plain) parameter, as calledParameter reads calls: one of its
+ * references is a callee, through type wrappers, or the object of `.call`/`.apply` (or of a
+ * computed member, which is not read further).
+ */
+function mayBeCalled(parameter: ParameterBinding): boolean {
+  if (parameter.ref.property !== undefined) return false;
+  return parameter.variable.references.some((reference) => {
+    let node: TSESTree.Node = reference.identifier;
+    while (node.parent && isTypeWrapper(node.parent)) node = node.parent;
+    const parent = node.parent;
+    if (parent?.type === AST_NODE_TYPES.CallExpression) return parent.callee === node;
+    if (parent?.type !== AST_NODE_TYPES.MemberExpression || parent.object !== node) return false;
+    const member = propertyName(parent);
+    return member === undefined || member === 'call' || member === 'apply';
+  });
+}
+
+function isTypeWrapper(node: TSESTree.Node): boolean {
+  return skipTypeWrappers(node) !== node;
 }
 
 /** `fn()`, `fn.call(this)`, `cb(client)`: the index of the (plain) parameter a call invokes. */

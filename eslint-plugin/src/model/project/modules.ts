@@ -36,7 +36,7 @@ import { callsImportedLockName } from './lock-names.js';
 import { resolveImport } from './resolve.js';
 
 /** The largest module read (bigger ones are generated or bundled code, not where clients live). */
-const MAX_MODULE_BYTES = 400_000;
+export const MAX_MODULE_BYTES = 400_000;
 /** How many re-exports and imports an answer follows (barrels of barrels). */
 export const MAX_DEPTH = 5;
 
@@ -69,7 +69,8 @@ function mentionsClientPackage(text: string): boolean {
   return false;
 }
 
-function passesScreen(text: string, purpose: ModulePurpose): boolean {
+/** Whether loadModule parses a module of this text for `purpose` (a barrel always passes). */
+export function passesScreen(text: string, purpose: ModulePurpose): boolean {
   if (REEXPORT.test(text)) return true;
   // A Lua script another module keeps in a constant calls Redis from Lua.
   if (purpose === 'script') return LUA_REDIS_CALL.test(text);
@@ -442,7 +443,7 @@ const NODE_BUILTINS =
   /^(?:node:|fs$|path$|os$|crypto$|util$|events$|http$|https$|url$|stream$|child_process$|worker_threads$|net$|tls$|zlib$|assert$|buffer$|timers$)/u;
 
 /** Only project files can be resolved: packages are known by name in the client tables, builtins never hold a client. */
-function mayBeProjectModule(source: string): boolean {
+export function mayBeProjectModule(source: string): boolean {
   return (
     source.length > 0 && !NODE_BUILTINS.test(source) && !Object.hasOwn(CLIENT_PACKAGES, source) && !Object.hasOwn(SQL_PACKAGES, source)
   );

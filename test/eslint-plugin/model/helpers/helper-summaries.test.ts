@@ -11,16 +11,16 @@ import type { LockModel } from '../../../../eslint-plugin/src/model/nouns/lock-t
 import type { LockHelperSummary } from '../../../../eslint-plugin/src/model/nouns/redis-events.js';
 import { readAtEnd } from '../../../support/probe-rule.js';
 
-function modelOf(code: string): LockModel {
-  return readAtEnd(code, getLockModel);
+function modelOf(code: string, typescript = false): LockModel {
+  return readAtEnd(code, getLockModel, { typescript });
 }
 
 type SummaryData = Omit<LockHelperSummary, 'fn' | 'event'>;
 
 /** The summaries by helper name, without their AST nodes. */
-function summaries(code: string): Partial<Record<string, SummaryData>> {
+function summaries(code: string, typescript = false): Partial<Record<string, SummaryData>> {
   const result: Partial<Record<string, SummaryData>> = {};
-  for (const summary of modelOf(code).redis.lockHelpers.values()) {
+  for (const summary of modelOf(code, typescript).redis.lockHelpers.values()) {
     result[summary.name ?? '?'] = Object.fromEntries(
       Object.entries(summary).filter(([field]) => field !== 'fn' && field !== 'event'),
     ) as unknown as SummaryData;
@@ -64,6 +64,38 @@ export async function releaseLock(name, token) {
     assert.equal(release.safe, true);
     assert.equal(release.keyPattern, 't:lock:${$0}');
     assert.deepEqual(release.tokenParameter, { index: 1, property: undefined });
+  });
+
+  it('a function that releases its own lock is a with-lock helper when it runs a parameter, however it calls it; else a job', () => {
+    const found = summaries(
+      `import Redis from 'ioredis';
+const redis = new Redis();
+async function take(key, token) { return redis.set(key, token, 'PX', 30000, 'NX'); }
+async function drop(key) { await redis.del(key); }
+export async function withLockCall(key, token, work) {
+  if (!(await redis.set(key, token, 'PX', 30000, 'NX'))) return;
+  try { await work.call(null, key); } finally { await redis.del(key); }
+}
+export async function withLockCast(key, token, work) {
+  if (!(await redis.set(key, token, 'PX', 30000, 'NX'))) return;
+  try { await (work as () => Promise<void>)(); } finally { await redis.del(key); }
+}
+export async function withLockOptional(key, token, work) {
+  if (!(await redis.set(key, token, 'PX', 30000, 'NX'))) return;
+  try { await work?.(); } finally { await redis.del(key); }
+}
+export async function nightlyJob(key, token, report) {
+  if (!(await redis.set(key, token, 'PX', 30000, 'NX'))) return;
+  try { await redis.incr(report.counter); } finally { await redis.del(key); }
+}
+void take; void drop;`,
+      true,
+    );
+    for (const name of ['withLockCall', 'withLockCast', 'withLockOptional']) {
+      assert.equal(named(found, name).role, 'with-lock', name);
+      assert.equal(named(found, name).callbackParameter, 2, name);
+    }
+    assert.equal(found['nightlyJob'], undefined, 'a job that releases its own lock is no helper');
   });
 
   it('a plain DEL release is summarised as unsafe; a helper that throws when not taken is no try', () => {

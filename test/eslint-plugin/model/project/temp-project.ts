@@ -26,6 +26,11 @@ export class TempProject {
     return file;
   }
 
+  /** The text of a module written before. */
+  read(relative: string): string {
+    return fs.readFileSync(path.join(this.root, relative), 'utf8');
+  }
+
   /** Writes `relative` and lints it with `strict`: "line rule" per finding, sorted. */
   lint(relative: string, lines: readonly string[]): string[] {
     const file = this.write(relative, lines);
