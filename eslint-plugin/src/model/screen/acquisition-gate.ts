@@ -11,8 +11,8 @@
 //   script's `redis.call`), or a quoted `NX` a variable is initialised with (followed by staticString);
 // - `SETNX` (REDIS_METHODS): the method called, or the command named as such a call's string;
 // - a script whose Lua takes the lock: inline, its `SET … NX` is the shape above; read from a `.lua`
-//   file (redis/script-resolver.ts), the file reads it with `readFileSync` and runs it (`eval`…,
-//   `defineCommand`, `defineScript`);
+//   file or imported from another module (redis/script-resolver.ts), the file reads it with
+//   `readFileSync` or imports something, and runs a script (`eval`…, `defineCommand`, `defineScript`);
 // - a lock library's acquisition (LOCK_LIBRARIES): one of its acquiring methods called; the receiver
 //   must also be known as the library's, which the caller checks (callsLockLibraryMethod);
 // - a PostgreSQL advisory lock: its function named (`pg_try_advisory_xact_lock`, not `…_unlock`);
@@ -78,6 +78,8 @@ const SETNX_WORD = /setnx/gi;
 // No `u` flag on the whole-text scans (redis-gate.ts says why).
 const SCRIPT_RUN = /eval|definecommand|definescript/i;
 const ADVISORY_LOCK = /pg_(?:try_)?advisory_(?:xact_)?lock/i;
+// The script a run call is given by name (`eval(ACQUIRE,`, `evalSha(RELEASE_SHA,`).
+const SCRIPT_ARGUMENT = /\beval(?:sha|Sha|_ro|Ro)?\s*\(\s*([A-Za-z_$][\w$]*)\s*[,)]/g;
 // An INSERT statement (PostgreSQL's needs its INTO), or knex's `insert`/`upsert` called.
 const INSERT_STATEMENT = /\binsert\s+into\b/i;
 const KNEX_INSERT_METHODS: ReadonlySet<string> = new Set(['insert', 'upsert']);
@@ -126,9 +128,27 @@ function namesColumn(text: string, pattern: RegExp, asKey: boolean): boolean {
   return false;
 }
 
-/** A `.lua` file read (script-resolver.ts reads them with `readFileSync`) and a way to run a script. */
+/**
+ * A way to run a script whose Lua is not in this text: a `.lua` file read (script-resolver.ts reads
+ * them with `readFileSync`), or a constant another module exports (`import { ACQUIRE } from './scripts'`).
+ */
 function runsScriptFromFile(text: string): boolean {
-  return text.includes('readFileSync') && SCRIPT_RUN.test(text);
+  return SCRIPT_RUN.test(text) && (text.includes('readFileSync') || runsImportedScript(text));
+}
+
+/** `client.eval(ACQUIRE, …)` whose first argument is a name an `import` or a destructuring `require` binds. */
+function runsImportedScript(text: string): boolean {
+  const pattern = SCRIPT_ARGUMENT;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const name = match[1]!.replaceAll('$', '\\$');
+    const binding = new RegExp(
+      `(?:import\\s*\\{[^}]*\\b${name}\\b[^}]*\\}|\\{[^}]*\\b${name}\\b[^}]*\\}\\s*=\\s*require\\s*\\(|import\\s+${name}\\s+from)`,
+      'u',
+    );
+    if (binding.test(text)) return true;
+  }
+  return false;
 }
 
 /** `NX` where a SET's options can hold it: see the header. */

@@ -70,6 +70,12 @@ describe('acquisition gate', () => {
     assert.equal(acquiresInText(`await redis.eval(RELEASE, 1, key, token);`), false);
   });
 
+  it('lets a script another module exports through where it is run by name, and no other run', () => {
+    assert.equal(acquiresInText(`import { ACQUIRE } from './scripts';\nawait client.eval(ACQUIRE, { keys: [k], arguments: [t] });`), true);
+    assert.equal(acquiresInText(`const { INSERT, REMOVE } = require('./lua');\nawait redis.evalsha(INSERT, 1, k);`), true);
+    assert.equal(acquiresInText(`import { format } from './text';\nconst SCRIPT = 'return 1';\nawait redis.eval(SCRIPT, 0);`), false);
+  });
+
   it('lets an advisory lock through, and turns away its unlock alone', () => {
     assert.equal(acquiresInText(`await client.query('SELECT pg_try_advisory_xact_lock($1)', [id]);`), true);
     assert.equal(acquiresInText(`await client.query('select PG_ADVISORY_LOCK_SHARED(1)');`), true);
