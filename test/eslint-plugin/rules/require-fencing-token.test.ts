@@ -16,11 +16,10 @@ end
 /** The script as the suggestion passes it, a literal at the call. */
 const FENCED_ACQUIRE_LITERAL = `'if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then return redis.call("INCR", KEYS[2]) else return 0 end'`;
 
-const invalid: InvalidTestCase<MessageId, Options>[] = [
-  {
-    // TypeORM: a repository's save under an expiring Redis lock.
-    code: `import Redis from 'ioredis';
-import { Repository } from 'typeorm';
+/** A saga step saved through a repository whose class comes from `source`, under an expiring Redis lock. */
+function sagaManager(source: string): string {
+  return `import Redis from 'ioredis';
+import { Repository } from '${source}';
 interface Saga { id: string; step: string }
 export class SagaManager {
   private readonly redis = new Redis();
@@ -31,7 +30,13 @@ export class SagaManager {
     await this.sagas.save(saga);
   }
 }
-declare function nextStep(saga: Saga): Promise<string>;`,
+declare function nextStep(saga: Saga): Promise<string>;`;
+}
+
+const invalid: InvalidTestCase<MessageId, Options>[] = [
+  {
+    // TypeORM: a repository's save under an expiring Redis lock.
+    code: sagaManager('typeorm'),
     errors: [{ messageId: 'unfencedWrite', line: 10 }],
   },
   {
@@ -400,19 +405,7 @@ async function run(id: number, token: string) {
 ruleTester.run('require-fencing-token', rule, {
   valid: [
     // A project class named Repository (not TypeORM's): its save is not known to write rows.
-    `import Redis from 'ioredis';
-import { Repository } from './repository';
-interface Saga { id: string; step: string }
-export class SagaManager {
-  private readonly redis = new Redis();
-  constructor(private readonly sagas: Repository<Saga>) {}
-  async advance(saga: Saga, token: string) {
-    if (!(await this.redis.set(\`lock:saga:\${saga.id}\`, token, 'PX', 30000, 'NX'))) return;
-    saga.step = await nextStep(saga);
-    await this.sagas.save(saga);
-  }
-}
-declare function nextStep(saga: Saga): Promise<string>;`,
+    sagaManager('./repository'),
     // The fix: fence minted atomically by the acquire script, compared in the write.
     `import Redis from 'ioredis';
      import { Pool } from 'pg';
